@@ -1,0 +1,226 @@
+//! The glue: `mov`, integer and f32 arithmetic, logic, shifts, `popc`,
+//! `setp`, `selp`, and the `.pred` logic ops.
+//!
+//! Integer results wrap at the type's width. f32 is IEEE binary32 with
+//! round-to-nearest-even and no flush-to-zero (PTX `add/sub/mul.f32`
+//! without `.ftz`); every NaN result of `add/sub/mul/neg/abs` is the
+//! canonical `0x7fffffff`, `min/max` with one NaN operand return the other,
+//! and `min(+0,-0) = -0`, `max(+0,-0) = +0` — all as measured on an H200
+//! (`shared/hw/f32-glue-h200.txt`). Shift amounts are `.u32` and "greater
+//! than the register width N are clamped to N". `setp` on `.f32` uses the
+//! ordered comparisons: false when either operand is NaN.
+//!
+//! Definedness: a result is defined when every input it reads is.
+
+use super::float::{is_nan, order_key, CANONICAL_NAN};
+use super::{lanes, Step, Val, Warp};
+use crate::ir::{BinOp, BoolOp, CmpOp, Op, Type, UnOp};
+
+fn f32_result(x: f32) -> u64 {
+    if x.is_nan() {
+        CANONICAL_NAN as u64
+    } else {
+        x.to_bits() as u64
+    }
+}
+
+fn f(x: u64) -> f32 {
+    f32::from_bits(x as u32)
+}
+
+fn signed(x: u64, ty: Type) -> i64 {
+    match ty.bits() {
+        32 => x as u32 as i32 as i64,
+        _ => x as i64,
+    }
+}
+
+fn is_signed(ty: Type) -> bool {
+    matches!(ty, Type::S32 | Type::S64)
+}
+
+/// f32 `min`/`max`: NaN-ignoring, `-0.0 < +0.0`.
+fn f32_min_max(a: u64, b: u64, max: bool) -> u64 {
+    let (a, b) = (a as u32, b as u32);
+    let r = match (is_nan(a), is_nan(b)) {
+        (true, true) => CANONICAL_NAN,
+        (true, false) => b,
+        (false, true) => a,
+        (false, false) => {
+            let a_first = order_key(a) <= order_key(b);
+            if a_first != max {
+                a
+            } else {
+                b
+            }
+        }
+    };
+    r as u64
+}
+
+/// `op.ty a, b` on bits.
+pub(crate) fn binary(op: BinOp, ty: Type, a: u64, b: u64) -> u64 {
+    let m = ty.mask();
+    let w = ty.bits();
+    if ty == Type::F32 {
+        return match op {
+            BinOp::Add => f32_result(f(a) + f(b)),
+            BinOp::Sub => f32_result(f(a) - f(b)),
+            BinOp::Mul => f32_result(f(a) * f(b)),
+            BinOp::Min => f32_min_max(a, b, false),
+            BinOp::Max => f32_min_max(a, b, true),
+            BinOp::MulHi
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Xor
+            | BinOp::Shl
+            | BinOp::Shr => unreachable!("the parser admits no {op:?}.f32"),
+        };
+    }
+    let r = match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::MulHi => {
+            if is_signed(ty) {
+                let p = signed(a, ty) as i128 * signed(b, ty) as i128;
+                (p >> w) as u64
+            } else {
+                let p = a as u128 * b as u128;
+                (p >> w) as u64
+            }
+        }
+        BinOp::Min | BinOp::Max => {
+            let a_first = if is_signed(ty) {
+                signed(a, ty) <= signed(b, ty)
+            } else {
+                a <= b
+            };
+            if a_first == (op == BinOp::Min) {
+                a
+            } else {
+                b
+            }
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => {
+            let n = b as u32;
+            if n >= w {
+                0
+            } else {
+                a << n
+            }
+        }
+        BinOp::Shr => {
+            let n = (b as u32).min(w);
+            if is_signed(ty) {
+                // Arithmetic: clamping to the width fills with the sign.
+                (signed(a, ty) >> n.min(63)) as u64
+            } else if n >= w {
+                0
+            } else {
+                a >> n
+            }
+        }
+    };
+    r & m
+}
+
+/// `op.ty a` on bits.
+pub(crate) fn unary(op: UnOp, ty: Type, a: u64) -> u64 {
+    match op {
+        UnOp::Not => !a & ty.mask(),
+        UnOp::Neg if is_nan(a as u32) => CANONICAL_NAN as u64,
+        UnOp::Neg => (a as u32 ^ 0x8000_0000) as u64,
+        UnOp::Abs if is_nan(a as u32) => CANONICAL_NAN as u64,
+        UnOp::Abs => (a as u32 & 0x7fff_ffff) as u64,
+        UnOp::Popc => (a & ty.mask()).count_ones() as u64,
+    }
+}
+
+/// `setp.cmp.ty a, b` (before combining with `c`).
+pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering;
+    let ord = match ty {
+        Type::F32 => f(a).partial_cmp(&f(b)),
+        Type::S32 | Type::S64 => Some(signed(a, ty).cmp(&signed(b, ty))),
+        Type::U32 | Type::U64 | Type::B32 | Type::B64 | Type::Pred => Some(a.cmp(&b)),
+    };
+    // `None` (a NaN operand): every ordered comparison is false.
+    let Some(o) = ord else { return false };
+    match cmp {
+        CmpOp::Eq => o == Ordering::Equal,
+        CmpOp::Ne => o != Ordering::Equal,
+        CmpOp::Lt => o == Ordering::Less,
+        CmpOp::Le => o != Ordering::Greater,
+        CmpOp::Gt => o == Ordering::Greater,
+        CmpOp::Ge => o != Ordering::Less,
+    }
+}
+
+fn combine(op: BoolOp, x: bool, c: bool) -> bool {
+    match op {
+        BoolOp::And => x && c,
+        BoolOp::Or => x || c,
+        BoolOp::Xor => x ^ c,
+    }
+}
+
+/// Executes a glue instruction for the lanes of `s`.
+pub(crate) fn exec(w: &mut Warp, s: &Step) {
+    for l in lanes(s.exec) {
+        match s.inst.op {
+            Op::Mov { d, a, .. } => {
+                let v = w.read(a, l);
+                w.write(d, l, v);
+            }
+            Op::Bin { op, ty, d, a, b } => {
+                let ((av, ad), (bv, bd)) = (w.read(a, l), w.read(b, l));
+                w.write(d, l, (binary(op, ty, av, bv), ad && bd));
+            }
+            Op::Un { op, ty, d, a } => {
+                let (av, ad) = w.read(a, l);
+                w.write(d, l, (unary(op, ty, av), ad));
+            }
+            Op::Setp {
+                cmp,
+                combine: comb,
+                ty,
+                p,
+                q,
+                a,
+                b,
+            } => {
+                let ((av, ad), (bv, bd)) = (w.read(a, l), w.read(b, l));
+                let t = compare(cmp, ty, av, bv);
+                let (pv, qv, cd) = match comb {
+                    Some((op, c)) => {
+                        let (cv, cd) = w.read(c, l);
+                        let c = cv & 1 == 1;
+                        (combine(op, t, c), combine(op, !t, c), cd)
+                    }
+                    None => (t, !t, true),
+                };
+                let def = ad && bd && cd;
+                w.write(p, l, (pv as u64, def));
+                if let Some(q) = q {
+                    w.write(q, l, (qv as u64, def));
+                }
+            }
+            Op::Selp { d, a, b, c, .. } => {
+                let ((av, ad), (bv, bd), (cv, cd)) = (w.read(a, l), w.read(b, l), w.read(c, l));
+                let v: Val = if cv & 1 == 1 { (av, ad) } else { (bv, bd) };
+                w.write(d, l, (v.0, v.1 && ad && bd && cd));
+            }
+            Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Activemask { .. }
+            | Op::Bra { .. }
+            | Op::Exit => unreachable!("alu::exec called on a non-ALU instruction"),
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Undefined behaviour: the rules, and the diagnostic a run ends with.
+
+use crate::ir::Inst;
+use std::fmt;
+
+/// Which rule of the PTX ISA (or of this project's execution model) a
+/// program broke.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UbRule {
+    /// "The behavior of `shfl.sync` [`vote.sync`, `match.sync`,
+    /// `redux.sync`] is undefined if the executing thread is not in the
+    /// `membermask`."
+    NotInMembermask,
+    /// A `membermask` lane is neither exited nor converged at this
+    /// instruction: the spec makes each thread "wait until all non-exited
+    /// threads corresponding to `membermask` have executed" it, which a lane
+    /// elsewhere in the program never does here.
+    MembermaskNotConverged,
+    /// Lanes of one collective hold different `membermask` values: the spec
+    /// requires "the same qualifiers and same `membermask` value".
+    MembermaskNotUniform,
+    /// The `membermask` operand is undefined on an executing lane, so the
+    /// participants cannot be known.
+    MembermaskUndefined,
+    /// "For .target `sm_6x` or below, all threads in `membermask` must
+    /// execute the same `shfl.sync` instruction in convergence, and only
+    /// threads belonging to some `membermask` can be active when the
+    /// `shfl.sync` instruction is executed."
+    Sm6xConvergence,
+    /// An instruction the program's `.target` / `.version` does not allow
+    /// (e.g. `match.sync` below sm_70, non-`.sync` `shfl`/`vote` at PTX 6.4+
+    /// on sm_70+, `.f32` `redux.sync` without sm_100a).
+    TargetUnsupported,
+    /// A guard predicate is undefined on a converged lane, so which lanes
+    /// execute (or branch) cannot be known.
+    GuardUndefined,
+}
+
+impl UbRule {
+    /// The rule's stable name, as printed in diagnostics and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            UbRule::NotInMembermask => "not-in-membermask",
+            UbRule::MembermaskNotConverged => "membermask-not-converged",
+            UbRule::MembermaskNotUniform => "membermask-not-uniform",
+            UbRule::MembermaskUndefined => "membermask-undefined",
+            UbRule::Sm6xConvergence => "sm6x-convergence",
+            UbRule::TargetUnsupported => "target-unsupported",
+            UbRule::GuardUndefined => "guard-undefined",
+        }
+    }
+}
+
+impl fmt::Display for UbRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The diagnostic of a run that hit undefined behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ub {
+    /// The rule broken.
+    pub rule: UbRule,
+    /// Source line of the instruction.
+    pub line: u32,
+    /// The lanes concerned (bit `i` = lane `i`).
+    pub lanes: u32,
+    /// A sentence naming the instruction and what happened.
+    pub message: String,
+}
+
+impl Ub {
+    /// A diagnostic at `inst`.
+    pub fn new(rule: UbRule, inst: &Inst, lanes: u32, message: String) -> Self {
+        Ub {
+            rule,
+            line: inst.line,
+            lanes,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for Ub {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "undefined behaviour [{}] at line {}, lanes {:#010x}: {}",
+            self.rule, self.line, self.lanes, self.message
+        )
+    }
+}

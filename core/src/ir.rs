@@ -1,0 +1,602 @@
+//! The warp IR: a typed program of PTX instructions over declared registers.
+//!
+//! A [`Program`] is what one warp runs: `.version`/`.target`, the declared
+//! registers, and a body of [`Inst`]s with labels between them. Every operand
+//! is already resolved (registers are indices into [`Program::regs`], labels are
+//! indices into [`Program::labels`]) and type-checked by the parser, so the
+//! interpreter and the backends never see a name.
+
+use std::fmt;
+
+/// Number of lanes in a warp.
+pub const WARP: usize = 32;
+
+/// A register's declared PTX type (`.reg .TYPE name;`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `.b32`: untyped 32 bits, compatible with every 32-bit type.
+    B32,
+    /// `.u32`: unsigned 32-bit integer.
+    U32,
+    /// `.s32`: signed (two's complement) 32-bit integer.
+    S32,
+    /// `.f32`: IEEE binary32.
+    F32,
+    /// `.b64`: untyped 64 bits, compatible with every 64-bit type.
+    B64,
+    /// `.u64`: unsigned 64-bit integer.
+    U64,
+    /// `.s64`: signed 64-bit integer.
+    S64,
+    /// `.pred`: a one-bit predicate (0 or 1).
+    Pred,
+}
+
+impl Type {
+    /// Width in bits of a value of this type (1 for `.pred`).
+    pub fn bits(self) -> u32 {
+        match self {
+            Type::B32 | Type::U32 | Type::S32 | Type::F32 => 32,
+            Type::B64 | Type::U64 | Type::S64 => 64,
+            Type::Pred => 1,
+        }
+    }
+
+    /// Mask of the bits a value of this type occupies in a `u64`.
+    pub fn mask(self) -> u64 {
+        match self.bits() {
+            64 => u64::MAX,
+            n => (1u64 << n) - 1,
+        }
+    }
+
+    /// The PTX spelling without the dot (`b32`, `pred`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::B32 => "b32",
+            Type::U32 => "u32",
+            Type::S32 => "s32",
+            Type::F32 => "f32",
+            Type::B64 => "b64",
+            Type::U64 => "u64",
+            Type::S64 => "s64",
+            Type::Pred => "pred",
+        }
+    }
+
+    /// Parses a PTX type name without the dot.
+    pub fn from_name(s: &str) -> Option<Type> {
+        Some(match s {
+            "b32" => Type::B32,
+            "u32" => Type::U32,
+            "s32" => Type::S32,
+            "f32" => Type::F32,
+            "b64" => Type::B64,
+            "u64" => Type::U64,
+            "s64" => Type::S64,
+            "pred" => Type::Pred,
+            _ => return None,
+        })
+    }
+
+    /// PTX operand type compatibility (ISA §6.4.1, "Operand Type
+    /// Information"): a register of type `self` may be used where an
+    /// instruction of type `want` expects an operand when the sizes agree and
+    /// either one of them is a bit-size type, both are integers (signed and
+    /// unsigned mix freely), or both are the same float type.
+    pub fn compatible(self, want: Type) -> bool {
+        if self == Type::Pred || want == Type::Pred {
+            return self == want;
+        }
+        if self.bits() != want.bits() {
+            return false;
+        }
+        let bit = |t: Type| matches!(t, Type::B32 | Type::B64);
+        let int = |t: Type| matches!(t, Type::U32 | Type::S32 | Type::U64 | Type::S64);
+        bit(self) || bit(want) || (int(self) && int(want)) || self == want
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, ".{}", self.name())
+    }
+}
+
+/// Index of a declared register in [`Program::regs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(pub u32);
+
+impl Reg {
+    /// The register's index as a `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Index of a label in [`Program::labels`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LabelId(pub u32);
+
+/// A declared register.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegDecl {
+    /// Its name as written (`Rx`, `%r3`).
+    pub name: String,
+    /// Its declared type.
+    pub ty: Type,
+}
+
+/// A label: a name and the index of the instruction it stands before
+/// (`insts.len()` for a label at the very end).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// The name as written.
+    pub name: String,
+    /// Index into [`Program::insts`] of the instruction that follows it.
+    pub at: usize,
+}
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// A declared register, read per lane.
+    Reg(Reg),
+    /// `!p`: the negation of a `.pred` register (vote `a`, setp `c`).
+    NotPred(Reg),
+    /// An immediate, stored as its bits truncated to the operand's width.
+    Imm(u64),
+    /// `%laneid`: the lane's index 0..31 as a 32-bit integer.
+    LaneId,
+}
+
+/// A destination operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dest {
+    /// Write this register on every lane that executes.
+    Reg(Reg),
+    /// `_`: the sink; the result is discarded.
+    Sink,
+}
+
+/// `@p` / `@!p`: a per-lane guard predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Guard {
+    /// The `.pred` register tested.
+    pub reg: Reg,
+    /// `@!p`: execute where the predicate is false.
+    pub negated: bool,
+}
+
+/// `shfl` source-lane modes (spec: `.mode = { .up, .down, .bfly, .idx }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    /// `j = lane - bval; pval = (j >= maxLane)`.
+    Up,
+    /// `j = lane + bval; pval = (j <= maxLane)`.
+    Down,
+    /// `j = lane ^ bval; pval = (j <= maxLane)`.
+    Bfly,
+    /// `j = minLane | (bval[4:0] & ~segmask[4:0]); pval = (j <= maxLane)`.
+    Idx,
+}
+
+/// `vote` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteMode {
+    /// `.all.pred`: true if `a` is true for all non-exited member threads.
+    All,
+    /// `.any.pred`: true if `a` is true for any member thread.
+    Any,
+    /// `.uni.pred`: true if `a` has the same value in all non-exited members.
+    Uni,
+    /// `.ballot.b32`: bit `i` of `d` is lane `i`'s predicate.
+    Ballot,
+}
+
+/// `match.sync` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchMode {
+    /// `.any`: mask of non-exited members whose `a` equals this thread's.
+    Any,
+    /// `.all`: mask of non-exited members if all have the same `a`, else 0.
+    All,
+}
+
+/// The integer flavour of an arithmetic `redux.sync` (`.u32` / `.s32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Signedness {
+    /// `.u32`.
+    Unsigned,
+    /// `.s32`.
+    Signed,
+}
+
+/// A `redux.sync` operation with its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    /// `.add.{u32,s32}`: sum truncated to 32 bits.
+    Add(Signedness),
+    /// `.min.{u32,s32}`.
+    Min(Signedness),
+    /// `.max.{u32,s32}`.
+    Max(Signedness),
+    /// `.and.b32`.
+    And,
+    /// `.or.b32`.
+    Or,
+    /// `.xor.b32`.
+    Xor,
+    /// `.min{.abs}{.NaN}.f32` (sm_100a): `+0.0 > -0.0`.
+    FMin {
+        /// `.abs`: reduce absolute values.
+        abs: bool,
+        /// `.NaN`: any NaN input makes the result canonical NaN.
+        nan: bool,
+    },
+    /// `.max{.abs}{.NaN}.f32` (sm_100a).
+    FMax {
+        /// `.abs`: reduce absolute values.
+        abs: bool,
+        /// `.NaN`: any NaN input makes the result canonical NaN.
+        nan: bool,
+    },
+}
+
+/// Binary ALU operations (`op.TYPE d, a, b`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `add` (integers wrap; f32 rounds to nearest even).
+    Add,
+    /// `sub`.
+    Sub,
+    /// `mul.lo` on integers (low half of the product), `mul` on f32.
+    Mul,
+    /// `mul.hi`: high half of the double-width product.
+    MulHi,
+    /// `min` (f32: NaN-ignoring, `min(+0,-0) = -0`).
+    Min,
+    /// `max` (f32: NaN-ignoring, `max(+0,-0) = +0`).
+    Max,
+    /// `and` (bit types and `.pred`).
+    And,
+    /// `or`.
+    Or,
+    /// `xor`.
+    Xor,
+    /// `shl` (amount is `.u32`, clamped to the width).
+    Shl,
+    /// `shr` (`.s` types shift arithmetically; amount clamped to the width).
+    Shr,
+}
+
+/// Unary ALU operations (`op.TYPE d, a`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `not` (bit types and `.pred`).
+    Not,
+    /// `neg.f32`.
+    Neg,
+    /// `abs.f32`.
+    Abs,
+    /// `popc.{b32,b64}`: population count into a 32-bit destination.
+    Popc,
+}
+
+/// `setp` comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `.eq`.
+    Eq,
+    /// `.ne`.
+    Ne,
+    /// `.lt`.
+    Lt,
+    /// `.le`.
+    Le,
+    /// `.gt`.
+    Gt,
+    /// `.ge`.
+    Ge,
+}
+
+/// The boolean operator that combines a `setp` result with its `c` operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    /// `.and`.
+    And,
+    /// `.or`.
+    Or,
+    /// `.xor`.
+    Xor,
+}
+
+/// One instruction of the body.
+///
+/// Fields named `membermask` are `None` for the deprecated non-`.sync`
+/// forms, whose participants are the lanes that execute the instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `shfl[.sync].mode.b32 d[|p], a, b, c[, membermask];`
+    Shfl {
+        /// Source-lane computation.
+        mode: ShflMode,
+        /// The copied value (32 bits).
+        d: Dest,
+        /// Optional range-test predicate; `None` when `|p` is absent.
+        p: Option<Dest>,
+        /// The value each lane offers.
+        a: Operand,
+        /// Source lane or lane offset (`b[4:0]` is used).
+        b: Operand,
+        /// Packed clamp `c[4:0]` and segment mask `c[12:8]`.
+        c: Operand,
+        /// The participating lanes; `None` for deprecated `shfl`.
+        membermask: Option<Operand>,
+    },
+    /// `vote[.sync].mode.{pred,b32} d, {!}a[, membermask];`
+    Vote {
+        /// `.all`, `.any`, `.uni` (`.pred` result) or `.ballot` (`.b32`).
+        mode: VoteMode,
+        /// Destination (`.pred`, or 32 bits for ballot).
+        d: Dest,
+        /// The predicate voted on (`Operand::NotPred` for `!a`).
+        a: Operand,
+        /// The participating lanes; `None` for deprecated `vote`.
+        membermask: Option<Operand>,
+    },
+    /// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask;`
+    Match {
+        /// `.any` or `.all`.
+        mode: MatchMode,
+        /// `true` for `.b64` (operand `a` is 64 bits), `false` for `.b32`.
+        wide: bool,
+        /// The 32-bit lane mask result.
+        d: Dest,
+        /// `.all` only: whether all members matched.
+        p: Option<Dest>,
+        /// The value compared.
+        a: Operand,
+        /// The participating lanes.
+        membermask: Operand,
+    },
+    /// `redux.sync.op.type d, a, membermask;`
+    Redux {
+        /// Operation and type.
+        op: ReduxOp,
+        /// 32-bit result, the same on every participant.
+        d: Dest,
+        /// 32-bit source.
+        a: Operand,
+        /// The participating lanes.
+        membermask: Operand,
+    },
+    /// `activemask.b32 d;`
+    Activemask {
+        /// Receives the mask of lanes executing this instruction.
+        d: Dest,
+    },
+    /// `mov.TYPE d, a;`
+    Mov {
+        /// Instruction type.
+        ty: Type,
+        /// Destination.
+        d: Dest,
+        /// Source.
+        a: Operand,
+    },
+    /// `op.TYPE d, a, b;` (see [`BinOp`]).
+    Bin {
+        /// The operation.
+        op: BinOp,
+        /// Instruction type.
+        ty: Type,
+        /// Destination.
+        d: Dest,
+        /// First source.
+        a: Operand,
+        /// Second source (a `.u32` shift amount for `shl`/`shr`).
+        b: Operand,
+    },
+    /// `op.TYPE d, a;` (see [`UnOp`]).
+    Un {
+        /// The operation.
+        op: UnOp,
+        /// Instruction type (of `a`; `popc` writes 32 bits).
+        ty: Type,
+        /// Destination.
+        d: Dest,
+        /// Source.
+        a: Operand,
+    },
+    /// `setp.cmp{.bool}.TYPE p[|q], a, b{, {!}c};`
+    Setp {
+        /// Comparison.
+        cmp: CmpOp,
+        /// Combining operator and its predicate operand `c`.
+        combine: Option<(BoolOp, Operand)>,
+        /// Type of `a` and `b`.
+        ty: Type,
+        /// `p = cmp(a, b) BOOL c`.
+        p: Dest,
+        /// `q = !cmp(a, b) BOOL c`, when `|q` is written.
+        q: Option<Dest>,
+        /// Left operand.
+        a: Operand,
+        /// Right operand.
+        b: Operand,
+    },
+    /// `selp.TYPE d, a, b, c;`: `d = c ? a : b`.
+    Selp {
+        /// Instruction type.
+        ty: Type,
+        /// Destination.
+        d: Dest,
+        /// Chosen where `c` is true.
+        a: Operand,
+        /// Chosen where `c` is false.
+        b: Operand,
+        /// The `.pred` selector.
+        c: Operand,
+    },
+    /// `bra LABEL;`: lanes that execute it continue at the label.
+    Bra {
+        /// Target label.
+        target: LabelId,
+    },
+    /// `exit;`: lanes that execute it terminate.
+    Exit,
+}
+
+/// An instruction with its optional guard and its source line.
+///
+/// Equality and hashing ignore `line`: where an instruction was written is
+/// not part of what the program means, so a printed and re-parsed program
+/// compares equal to the original.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// `@p` / `@!p`, if any.
+    pub guard: Option<Guard>,
+    /// The operation.
+    pub op: Op,
+    /// 1-based line in the source text (0 when built in memory).
+    pub line: u32,
+}
+
+impl PartialEq for Inst {
+    fn eq(&self, other: &Self) -> bool {
+        self.guard == other.guard && self.op == other.op
+    }
+}
+
+impl Eq for Inst {}
+
+impl std::hash::Hash for Inst {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.guard.hash(state);
+        self.op.hash(state);
+    }
+}
+
+/// A `.target sm_NN[a|f]` directive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    /// The architecture number (`90` for `sm_90`).
+    pub sm: u32,
+    /// `a` (architecture-specific) or `f` (family) suffix, if any.
+    pub suffix: Option<char>,
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Target { sm: 90, suffix: None }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sm_{}", self.sm)?;
+        if let Some(c) = self.suffix {
+            write!(f, "{c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A `.version MAJOR.MINOR` directive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Version {
+    /// Major number.
+    pub major: u32,
+    /// Minor number.
+    pub minor: u32,
+}
+
+impl Version {
+    /// Builds a version.
+    pub const fn new(major: u32, minor: u32) -> Self {
+        Version { major, minor }
+    }
+}
+
+impl Default for Version {
+    fn default() -> Self {
+        Version::new(9, 1)
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// A warp program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Program {
+    /// `.version` (default 9.1).
+    pub version: Version,
+    /// `.target` (default `sm_90`).
+    pub target: Target,
+    /// Declared registers, in declaration order.
+    pub regs: Vec<RegDecl>,
+    /// The body.
+    pub insts: Vec<Inst>,
+    /// Labels, in the order they appear.
+    pub labels: Vec<Label>,
+}
+
+impl Program {
+    /// Looks a register up by name.
+    pub fn reg(&self, name: &str) -> Option<Reg> {
+        self.regs
+            .iter()
+            .position(|r| r.name == name)
+            .map(|i| Reg(i as u32))
+    }
+
+    /// The declaration of a register.
+    pub fn decl(&self, r: Reg) -> &RegDecl {
+        &self.regs[r.index()]
+    }
+
+    /// The instruction index a label stands before.
+    pub fn label_target(&self, l: LabelId) -> usize {
+        self.labels[l.0 as usize].at
+    }
+}
+
+/// Per-lane initial register values (`.lanes`): lanes not given are
+/// undefined at the start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inputs {
+    /// `(register, value of each lane)`, in the order written.
+    pub lanes: Vec<(Reg, [u64; WARP])>,
+}
+
+impl Inputs {
+    /// The initial values of `r`, if given.
+    pub fn get(&self, r: Reg) -> Option<&[u64; WARP]> {
+        self.lanes.iter().find(|(x, _)| *x == r).map(|(_, v)| v)
+    }
+}
+
+/// Expected final values (`.expect`): `None` on a lane means "undefined".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expect {
+    /// `(register, expected value of each lane)`, in the order written.
+    pub regs: Vec<(Reg, [Option<u64>; WARP])>,
+}
+
+/// A whole test case as a `.ptx` file holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Case {
+    /// The `//` comment lines before the first directive, without `//`.
+    pub header: Vec<String>,
+    /// The program.
+    pub program: Program,
+    /// Its inputs.
+    pub inputs: Inputs,
+    /// Expected results, if the file has any.
+    pub expect: Expect,
+}
