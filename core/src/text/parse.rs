@@ -29,8 +29,11 @@ pub fn parse(src: &str) -> Result<Case, ParseError> {
             ..Case::default()
         },
         label_uses: Vec::new(),
-        eof_line: src.lines().count().max(1) as u32,
+        eof: (1, 1),
     };
+    if let Some(t) = p.toks.last() {
+        p.eof = (t.line, t.col + t.text.chars().count() as u32);
+    }
     p.file()?;
     Ok(p.case)
 }
@@ -52,7 +55,9 @@ struct Parser {
     case: Case,
     /// `(instruction index, label name, token)` of each `bra`, resolved at the end.
     label_uses: Vec<(usize, Token)>,
-    eof_line: u32,
+    /// Line and column just after the last token, where "unexpected end of
+    /// file" is reported.
+    eof: (u32, u32),
 }
 
 fn err<T>(t: &Token, msg: impl Into<String>) -> PResult<T> {
@@ -71,8 +76,8 @@ impl Parser {
                 Ok(t.clone())
             }
             None => Err(ParseError::new(
-                self.eof_line,
-                1,
+                self.eof.0,
+                self.eof.1,
                 format!("unexpected end of file: expected {what}"),
             )),
         }
@@ -409,7 +414,7 @@ impl Build<'_> {
                 ),
             );
         }
-        for r in &self.raws[1..] {
+        for r in self.raws.iter().skip(1) {
             if let Some(t) = &r.pair {
                 return err(t, "`|` is only allowed in the destination operand");
             }
