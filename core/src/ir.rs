@@ -489,7 +489,10 @@ pub struct Target {
 
 impl Default for Target {
     fn default() -> Self {
-        Target { sm: 90, suffix: None }
+        Target {
+            sm: 90,
+            suffix: None,
+        }
     }
 }
 

@@ -64,7 +64,10 @@ fn replay(dir: &str) -> (usize, Vec<String>) {
 
 fn assert_replays(dir: &str, at_least: usize) {
     let (n, failures) = replay(dir);
-    assert!(n >= at_least, "{dir}: expected at least {at_least} cases, found {n}");
+    assert!(
+        n >= at_least,
+        "{dir}: expected at least {at_least} cases, found {n}"
+    );
     assert!(
         failures.is_empty(),
         "{} of {n} cases in {dir} failed:\n{}",

@@ -123,7 +123,8 @@ END:
 fn roundtrip(name: &str, src: &str) -> Case {
     let a = parse(src).unwrap_or_else(|e| panic!("{}", e.with_file(name)));
     let printed = print(&a);
-    let b = parse(&printed).unwrap_or_else(|e| panic!("{name}: printed text does not parse: {e}\n{printed}"));
+    let b = parse(&printed)
+        .unwrap_or_else(|e| panic!("{name}: printed text does not parse: {e}\n{printed}"));
     assert_eq!(a, b, "{name}: print → parse changed the case\n{printed}");
     assert_eq!(print(&b), printed, "{name}: printing is not a fixpoint");
     a
@@ -247,7 +248,9 @@ activemask.b32  %r1;
 
 #[test]
 fn spec_examples_parse_as_written() {
-    let legacy = format!(".version 6.3\n.target sm_70\n.reg .f32 Rx, Ry;\n.reg .pred p;\n{SPEC_DEPRECATED_EXAMPLES}");
+    let legacy = format!(
+        ".version 6.3\n.target sm_70\n.reg .f32 Rx, Ry;\n.reg .pred p;\n{SPEC_DEPRECATED_EXAMPLES}"
+    );
     let case = roundtrip("spec-deprecated", &legacy);
     assert_eq!(case.program.insts.len(), 30);
     // `a64` stands for the page's 64-bit `a`; `.f32` redux needs sm_100a.
@@ -269,7 +272,11 @@ fn error_of(src: &str) -> ParseError {
 fn assert_error(src: &str, line: u32, col: u32, mentions: &str) {
     let e = error_of(src);
     assert_eq!((e.line, e.col), (line, col), "{e}");
-    assert!(e.msg.contains(mentions), "`{}` should mention `{mentions}`", e.msg);
+    assert!(
+        e.msg.contains(mentions),
+        "`{}` should mention `{mentions}`",
+        e.msg
+    );
 }
 
 const HEAD: &str = ".reg .b32 Rx, Ry;\n.reg .pred p;\n.reg .u64 W;\n";
@@ -277,47 +284,167 @@ const HEAD: &str = ".reg .b32 Rx, Ry;\n.reg .pred p;\n.reg .u64 W;\n";
 #[test]
 fn parse_errors_name_line_and_column() {
     // Line 4 is the first line after HEAD; columns count from 1.
-    assert_error(&format!("{HEAD}    shfl.sync.sideways.b32 Ry, Rx, 1, 0, 0xffffffff;\n"), 4, 5, "shfl mode");
-    assert_error(&format!("{HEAD}  frobnicate.b32 Ry, Rx;\n"), 4, 3, "unknown instruction `frobnicate.b32`");
+    assert_error(
+        &format!("{HEAD}    shfl.sync.sideways.b32 Ry, Rx, 1, 0, 0xffffffff;\n"),
+        4,
+        5,
+        "shfl mode",
+    );
+    assert_error(
+        &format!("{HEAD}  frobnicate.b32 Ry, Rx;\n"),
+        4,
+        3,
+        "unknown instruction `frobnicate.b32`",
+    );
     // Wrong operand count: too few is reported at the opcode, too many at
     // the first extra operand.
-    assert_error(&format!("{HEAD}shfl.sync.up.b32 Ry, Rx, 1, 0;\n"), 4, 1, "takes 5 operands, found 4");
-    assert_error(&format!("{HEAD}add.u32 Ry, Rx, 1, 2;\n"), 4, 20, "takes 3 operands, found 4");
-    assert_error(&format!("{HEAD}add.u32 Ry, Rz, 1;\n"), 4, 13, "undeclared register `Rz`");
-    assert_error(&format!("{HEAD}\n@q add.u32 Ry, Rx, 1;\n"), 5, 2, "undeclared register `q`");
+    assert_error(
+        &format!("{HEAD}shfl.sync.up.b32 Ry, Rx, 1, 0;\n"),
+        4,
+        1,
+        "takes 5 operands, found 4",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rx, 1, 2;\n"),
+        4,
+        20,
+        "takes 3 operands, found 4",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rz, 1;\n"),
+        4,
+        13,
+        "undeclared register `Rz`",
+    );
+    assert_error(
+        &format!("{HEAD}\n@q add.u32 Ry, Rx, 1;\n"),
+        5,
+        2,
+        "undeclared register `q`",
+    );
     // Type mismatches: a 64-bit register in a 32-bit slot, a predicate in an
     // integer slot, an integer register in an f32 instruction.
-    assert_error(&format!("{HEAD}add.u32 Ry, W, 1;\n"), 4, 13, "type mismatch");
-    assert_error(&format!("{HEAD}add.u32 Ry, Rx, p;\n"), 4, 17, "type mismatch");
     assert_error(
-        &format!(".reg .u32 U;\n.reg .f32 F;\nadd.f32 F, F, U;\n"),
+        &format!("{HEAD}add.u32 Ry, W, 1;\n"),
+        4,
+        13,
+        "type mismatch",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rx, p;\n"),
+        4,
+        17,
+        "type mismatch",
+    );
+    assert_error(
+        ".reg .u32 U;\n.reg .f32 F;\nadd.f32 F, F, U;\n",
         3,
         15,
         "type mismatch: register `U` is .u32",
     );
-    assert_error(&format!("{HEAD}vote.sync.ballot.b32 Ry, Rx, 0xffffffff;\n"), 4, 26, "type mismatch");
+    assert_error(
+        &format!("{HEAD}vote.sync.ballot.b32 Ry, Rx, 0xffffffff;\n"),
+        4,
+        26,
+        "type mismatch",
+    );
     // 31 and 33 `.lanes` values: reported at the register name.
     let n = |k: usize| (0..k).map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
-    assert_error(&format!("{HEAD}.lanes Rx = {};\n", n(31)), 4, 8, "has 31 values");
-    assert_error(&format!("{HEAD}.lanes Rx = {};\n", n(33)), 4, 8, "has 33 values");
-    assert_error(&format!("{HEAD}.expect Ry = {};\n", n(2)), 4, 9, "has 2 values");
+    assert_error(
+        &format!("{HEAD}.lanes Rx = {};\n", n(31)),
+        4,
+        8,
+        "has 31 values",
+    );
+    assert_error(
+        &format!("{HEAD}.lanes Rx = {};\n", n(33)),
+        4,
+        8,
+        "has 33 values",
+    );
+    assert_error(
+        &format!("{HEAD}.expect Ry = {};\n", n(2)),
+        4,
+        9,
+        "has 2 values",
+    );
     // Bad numbers.
-    assert_error(&format!("{HEAD}add.u32 Ry, Rx, 0xfffffffff;\n"), 4, 17, "does not fit in 32 bits");
-    assert_error(&format!("{HEAD}add.u32 Ry, Rx, 12abc;\n"), 4, 17, "bad number `12abc`");
-    assert_error(&format!("{HEAD}.lanes Rx = 0f3f80;\n"), 4, 13, "8 hex digits");
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rx, 0xfffffffff;\n"),
+        4,
+        17,
+        "does not fit in 32 bits",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rx, 12abc;\n"),
+        4,
+        17,
+        "bad number `12abc`",
+    );
+    assert_error(
+        &format!("{HEAD}.lanes Rx = 0f3f80;\n"),
+        4,
+        13,
+        "8 hex digits",
+    );
     assert_error(&format!("{HEAD}.lanes p = 2;\n"), 4, 12, "bad .pred value");
     assert_error(&format!("{HEAD}.lanes Rx = 1.5;\n"), 4, 13, "float literal");
     // Others: sink as a source, `!` where not allowed, missing `;`, unknown
     // label, unknown directive, undefined in `.lanes`.
-    assert_error(&format!("{HEAD}add.u32 Ry, _, 1;\n"), 4, 13, "only allowed as a destination");
-    assert_error(&format!("{HEAD}add.u32 Ry, !p, 1;\n"), 4, 14, "`!` is only allowed");
-    assert_error(&format!("{HEAD}add.u32 Ry, Rx, 1\nexit;\n"), 5, 1, "expected `,` or `;`");
-    assert_error(&format!("{HEAD}bra NOWHERE;\n"), 4, 5, "undefined label `NOWHERE`");
-    assert_error(&format!("{HEAD}.global .b32 g;\n"), 4, 1, "unknown directive");
-    assert_error(&format!("{HEAD}.lanes Rx = _;\n"), 4, 13, "only allowed in `.expect`");
-    assert_error(&format!("{HEAD}match.all.sync.b32 _|_, Rx, 0xffffffff;\n"), 4, 20, "only one");
-    assert_error(&format!("{HEAD}add.u32 Ry, Rx, 1;\nexit\n"), 5, 5, "unexpected end of file");
-    assert_error("shfl.sync.up.b32 Ry, Rx, 1, 0, 0xffffffff;", 1, 18, "undeclared register `Ry`");
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, _, 1;\n"),
+        4,
+        13,
+        "only allowed as a destination",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, !p, 1;\n"),
+        4,
+        14,
+        "`!` is only allowed",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rx, 1\nexit;\n"),
+        5,
+        1,
+        "expected `,` or `;`",
+    );
+    assert_error(
+        &format!("{HEAD}bra NOWHERE;\n"),
+        4,
+        5,
+        "undefined label `NOWHERE`",
+    );
+    assert_error(
+        &format!("{HEAD}.global .b32 g;\n"),
+        4,
+        1,
+        "unknown directive",
+    );
+    assert_error(
+        &format!("{HEAD}.lanes Rx = _;\n"),
+        4,
+        13,
+        "only allowed in `.expect`",
+    );
+    assert_error(
+        &format!("{HEAD}match.all.sync.b32 _|_, Rx, 0xffffffff;\n"),
+        4,
+        20,
+        "only one",
+    );
+    assert_error(
+        &format!("{HEAD}add.u32 Ry, Rx, 1;\nexit\n"),
+        5,
+        5,
+        "unexpected end of file",
+    );
+    assert_error(
+        "shfl.sync.up.b32 Ry, Rx, 1, 0, 0xffffffff;",
+        1,
+        18,
+        "undeclared register `Ry`",
+    );
 }
 
 #[test]

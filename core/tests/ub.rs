@@ -24,7 +24,11 @@ fn assert_ub(src: &str, rule: UbRule, line: u32, lanes: u32, mentions: &str) {
     assert_eq!(ub.rule, rule, "{ub}");
     assert_eq!(ub.line, line, "{ub}");
     assert_eq!(ub.lanes, lanes, "{ub:}: lanes {:#010x}", ub.lanes);
-    assert!(ub.message.contains(mentions), "message `{}` should name `{mentions}`", ub.message);
+    assert!(
+        ub.message.contains(mentions),
+        "message `{}` should name `{mentions}`",
+        ub.message
+    );
 }
 
 /// Lane `l`'s value of register `name`, `None` when undefined.
@@ -36,7 +40,13 @@ fn get(case: &Case, out: &Outcome, name: &str, l: usize) -> Option<u64> {
 fn executing_lane_not_in_membermask() {
     // Every lane executes; lane 0 is missing from 0xfffffffe.
     let src = ".reg .b32 Rx, Ry;\n.lanes Rx = 1;\nshfl.sync.up.b32 Ry, Rx, 1, 0, 0xfffffffe;\n";
-    assert_ub(src, UbRule::NotInMembermask, 3, 0x1, "shfl.sync.up.b32 Ry, Rx, 1, 0, 0xfffffffe");
+    assert_ub(
+        src,
+        UbRule::NotInMembermask,
+        3,
+        0x1,
+        "shfl.sync.up.b32 Ry, Rx, 1, 0, 0xfffffffe",
+    );
 }
 
 #[test]
@@ -53,7 +63,13 @@ fn membermask_lane_neither_exited_nor_converged() {
 A:
     exit;
 ";
-    assert_ub(src, UbRule::MembermaskNotConverged, 6, 0x0000_ffff, "shfl.sync.idx.b32");
+    assert_ub(
+        src,
+        UbRule::MembermaskNotConverged,
+        6,
+        0x0000_ffff,
+        "shfl.sync.idx.b32",
+    );
 }
 
 #[test]
@@ -66,7 +82,13 @@ fn membermask_not_uniform_in_one_collective() {
         ".reg .b32 Rx, Ry, M;\n.lanes Rx = 1;\n.lanes M = {};\nredux.sync.add.u32 Ry, Rx, M;\n",
         m.join(" ")
     );
-    assert_ub(&src, UbRule::MembermaskNotUniform, 4, 0xffff_ffff, "redux.sync.add.u32");
+    assert_ub(
+        &src,
+        UbRule::MembermaskNotUniform,
+        4,
+        0xffff_ffff,
+        "redux.sync.add.u32",
+    );
 }
 
 #[test]
@@ -75,9 +97,8 @@ fn disjoint_groups_with_their_own_masks_are_fine() {
     // each uniform. Sums of laneid: 0+..+15 = 120, 16+..+31 = 376.
     let lo = vec!["0xffff"; 16].join(" ");
     let hi = vec!["0xffff0000"; 16].join(" ");
-    let src = format!(
-        ".reg .u32 Rx, M;\n.lanes M = {lo} {hi};\nredux.sync.add.u32 Rx, %laneid, M;\n"
-    );
+    let src =
+        format!(".reg .u32 Rx, M;\n.lanes M = {lo} {hi};\nredux.sync.add.u32 Rx, %laneid, M;\n");
     let (case, out) = run(&src);
     assert_eq!(out.ub, None);
     for l in 0..32 {
@@ -90,7 +111,13 @@ fn disjoint_groups_with_their_own_masks_are_fine() {
 fn membermask_undefined() {
     // M is never written.
     let src = ".reg .b32 Rx, M;\n.reg .pred q;\n.lanes Rx = 3;\nmatch.any.sync.b32 Rx, Rx, M;\n";
-    assert_ub(src, UbRule::MembermaskUndefined, 4, 0xffff_ffff, "match.any.sync.b32");
+    assert_ub(
+        src,
+        UbRule::MembermaskUndefined,
+        4,
+        0xffff_ffff,
+        "match.any.sync.b32",
+    );
 }
 
 #[test]
@@ -129,23 +156,59 @@ fn sm6x_active_lane_in_no_membermask() {
     setp.lt.u32 p, %laneid, 16;
 @p  shfl.sync.bfly.b32 Ry, Rx, 1, 0x1f, 0xffff;
 ";
-    assert_ub(src, UbRule::Sm6xConvergence, 7, 0xffff_0000, "only lanes in some membermask");
+    assert_ub(
+        src,
+        UbRule::Sm6xConvergence,
+        7,
+        0xffff_0000,
+        "only lanes in some membermask",
+    );
     // The same on sm_90 is defined.
-    let (_, out) = run(&src.replace(".target sm_60", ".target sm_90").replace(".version 6.0", ""));
+    let (_, out) = run(&src
+        .replace(".target sm_60", ".target sm_90")
+        .replace(".version 6.0", ""));
     assert_eq!(out.ub, None);
 }
 
 #[test]
 fn instructions_the_target_does_not_allow() {
     let cases: &[(&str, &str, &str)] = &[
-        (".target sm_60", "match.any.sync.b32 R, R, 0xffffffff;", "sm_70"),
-        (".target sm_75", "redux.sync.add.u32 R, R, 0xffffffff;", "sm_80"),
-        (".target sm_90", "redux.sync.min.f32 R, R, 0xffffffff;", "sm_100a"),
-        (".target sm_100", "redux.sync.max.abs.f32 R, R, 0xffffffff;", "sm_100a"),
+        (
+            ".target sm_60",
+            "match.any.sync.b32 R, R, 0xffffffff;",
+            "sm_70",
+        ),
+        (
+            ".target sm_75",
+            "redux.sync.add.u32 R, R, 0xffffffff;",
+            "sm_80",
+        ),
+        (
+            ".target sm_90",
+            "redux.sync.min.f32 R, R, 0xffffffff;",
+            "sm_100a",
+        ),
+        (
+            ".target sm_100",
+            "redux.sync.max.abs.f32 R, R, 0xffffffff;",
+            "sm_100a",
+        ),
         (".target sm_90", "shfl.up.b32 R, R, 1, 0;", "PTX ISA 6.4"),
-        (".version 6.4\n.target sm_70", "vote.ballot.b32 R, 1;", "PTX ISA 6.4"),
-        (".version 6.1\n.target sm_70", "activemask.b32 R;", "PTX ISA 6.2"),
-        (".version 6.5\n.target sm_80", "redux.sync.or.b32 R, R, 0xffffffff;", "PTX ISA 7.0"),
+        (
+            ".version 6.4\n.target sm_70",
+            "vote.ballot.b32 R, 1;",
+            "PTX ISA 6.4",
+        ),
+        (
+            ".version 6.1\n.target sm_70",
+            "activemask.b32 R;",
+            "PTX ISA 6.2",
+        ),
+        (
+            ".version 6.5\n.target sm_80",
+            "redux.sync.or.b32 R, R, 0xffffffff;",
+            "PTX ISA 7.0",
+        ),
     ];
     for (dirs, inst, why) in cases {
         let lines = dirs.lines().count() as u32;
@@ -155,12 +218,22 @@ fn instructions_the_target_does_not_allow() {
         assert_eq!(ub.rule, UbRule::TargetUnsupported, "{src}: {ub}");
         assert_eq!(ub.line, lines + 4, "{src}: {ub}");
         assert_eq!(ub.lanes, u32::MAX);
-        assert!(ub.message.contains(why), "{src}: `{}` should say {why}", ub.message);
+        assert!(
+            ub.message.contains(why),
+            "{src}: `{}` should say {why}",
+            ub.message
+        );
     }
     // And the forms these targets do allow.
     for (dirs, inst) in [
-        (".target sm_100a", "redux.sync.min.abs.NaN.f32 R, R, 0xffffffff;"),
-        (".version 8.8\n.target sm_100f", "redux.sync.max.f32 R, R, 0xffffffff;"),
+        (
+            ".target sm_100a",
+            "redux.sync.min.abs.NaN.f32 R, R, 0xffffffff;",
+        ),
+        (
+            ".version 8.8\n.target sm_100f",
+            "redux.sync.max.f32 R, R, 0xffffffff;",
+        ),
         (".version 6.3\n.target sm_70", "shfl.up.b32 R, R, 1, 0;"),
         (".target sm_70", "match.all.sync.b32 R, R, 0xffffffff;"),
     ] {
@@ -178,10 +251,15 @@ fn undefined_guard() {
 #[test]
 fn ub_is_an_outcome_not_an_error_or_panic() {
     // Interp::run returns Ok with `ub` set; nothing after it runs.
-    let src = ".reg .b32 Rx, Ry;\n.lanes Rx = 1;\nshfl.sync.up.b32 Ry, Rx, 1, 0, 0;\nmov.b32 Ry, 7;\n";
+    let src =
+        ".reg .b32 Rx, Ry;\n.lanes Rx = 1;\nshfl.sync.up.b32 Ry, Rx, 1, 0, 0;\nmov.b32 Ry, 7;\n";
     let (case, out) = run(src);
     assert!(out.ub.is_some());
-    assert_eq!(get(&case, &out, "Ry", 0), None, "the mov after the UB must not run");
+    assert_eq!(
+        get(&case, &out, "Ry", 0),
+        None,
+        "the mov after the UB must not run"
+    );
 }
 
 // ---- undefined values ----
@@ -209,7 +287,11 @@ B:
     for l in 0..16 {
         // j = 17 (in range, p = 1) but lane 17 is inactive: Ry undefined.
         assert_eq!(get(&case, &out, "Ry", l), None, "lane {l}");
-        assert_eq!(get(&case, &out, "p", l), Some(1), "p stays defined, lane {l}");
+        assert_eq!(
+            get(&case, &out, "p", l),
+            Some(1),
+            "p stays defined, lane {l}"
+        );
         // j = 3 is active: defined, = 3.
         assert_eq!(get(&case, &out, "Rx", l), Some(3), "lane {l}");
     }
@@ -249,7 +331,11 @@ fn shfl_from_an_exited_lane_is_undefined_and_p_stays_defined() {
     assert_eq!(out.ub, None);
     for l in 0..16 {
         assert_eq!(get(&case, &out, "Ry", l), None, "lane {l}");
-        assert_eq!(get(&case, &out, "p", l), Some(1), "lane {l}: j = l^16 <= 31");
+        assert_eq!(
+            get(&case, &out, "p", l),
+            Some(1),
+            "lane {l}: j = l^16 <= 31"
+        );
     }
 }
 
@@ -313,7 +399,11 @@ fn collective_with_a_predicated_off_member_is_undefined() {
         assert_eq!(get(&case, &out, "Rx", l), None, "lane {l}");
     }
     for l in (1..32).step_by(2) {
-        assert_eq!(get(&case, &out, "Rx", l), Some(1), "lane {l} did not execute");
+        assert_eq!(
+            get(&case, &out, "Rx", l),
+            Some(1),
+            "lane {l} did not execute"
+        );
     }
 }
 

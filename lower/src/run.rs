@@ -43,10 +43,7 @@ impl Options {
             }
         }
         if o.engine != "interp" {
-            return Err(format!(
-                "unknown engine `{}` (available: interp)",
-                o.engine
-            ));
+            return Err(format!("unknown engine `{}` (available: interp)", o.engine));
         }
         if o.files.is_empty() {
             return Err("no files given".to_string());
@@ -97,7 +94,10 @@ fn run_file(o: &Options, file: &str) -> Status {
         Ok(c) => c,
         Err(e) => return report_error(o, file, e.with_file(file)),
     };
-    let out = match Interp::new(&case.program).with_fuel(o.fuel).run(&case.inputs) {
+    let out = match Interp::new(&case.program)
+        .with_fuel(o.fuel)
+        .run(&case.inputs)
+    {
         Ok(out) => out,
         Err(e) => return report_error(o, file, format!("{file}: {e}")),
     };
@@ -135,7 +135,10 @@ fn run_file(o: &Options, file: &str) -> Status {
         program: &case.program,
         mismatches: &mism,
     };
-    let text = format!("{file}: .expect differs on {} lane(s):\n{report}", mism.len());
+    let text = format!(
+        "{file}: .expect differs on {} lane(s):\n{report}",
+        mism.len()
+    );
     if o.json {
         eprint!("{text}");
     } else {

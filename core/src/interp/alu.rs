@@ -69,12 +69,9 @@ pub(crate) fn binary(op: BinOp, ty: Type, a: u64, b: u64) -> u64 {
             BinOp::Mul => f32_result(f(a) * f(b)),
             BinOp::Min => f32_min_max(a, b, false),
             BinOp::Max => f32_min_max(a, b, true),
-            BinOp::MulHi
-            | BinOp::And
-            | BinOp::Or
-            | BinOp::Xor
-            | BinOp::Shl
-            | BinOp::Shr => unreachable!("the parser admits no {op:?}.f32"),
+            BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
+                unreachable!("the parser admits no {op:?}.f32")
+            }
         };
     }
     let r = match op {

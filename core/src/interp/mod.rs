@@ -192,7 +192,10 @@ impl Warp<'_> {
     /// Reads operand `o` on `lane`.
     pub(crate) fn read(&self, o: Operand, lane: usize) -> Val {
         match o {
-            Operand::Reg(r) => (self.vals[r.index()][lane], self.def[r.index()] >> lane & 1 == 1),
+            Operand::Reg(r) => (
+                self.vals[r.index()][lane],
+                self.def[r.index()] >> lane & 1 == 1,
+            ),
             Operand::NotPred(r) => (
                 !self.vals[r.index()][lane] & 1,
                 self.def[r.index()] >> lane & 1 == 1,
@@ -260,11 +263,9 @@ impl Warp<'_> {
             Op::Match { .. } => matching::exec(self, &s)?,
             Op::Redux { .. } => redux::exec(self, &s)?,
             Op::Activemask { .. } => activemask::exec(self, &s),
-            Op::Mov { .. }
-            | Op::Bin { .. }
-            | Op::Un { .. }
-            | Op::Setp { .. }
-            | Op::Selp { .. } => alu::exec(self, &s),
+            Op::Mov { .. } | Op::Bin { .. } | Op::Un { .. } | Op::Setp { .. } | Op::Selp { .. } => {
+                alu::exec(self, &s)
+            }
             Op::Bra { target } => {
                 let to = self.prog.label_target(*target);
                 for l in lanes(exec) {

@@ -30,9 +30,13 @@ fn has_redux_f32(t: Target, v: Version) -> bool {
 fn refusal(op: &Op, t: Target, v: Version) -> Option<String> {
     let need = |ver: Version, sm: u32| {
         if v < ver {
-            Some(format!("requires PTX ISA {ver} or later (this file is .version {v})"))
+            Some(format!(
+                "requires PTX ISA {ver} or later (this file is .version {v})"
+            ))
         } else if t.sm < sm {
-            Some(format!("requires .target sm_{sm} or higher (this file targets {t})"))
+            Some(format!(
+                "requires .target sm_{sm} or higher (this file targets {t})"
+            ))
         } else {
             None
         }

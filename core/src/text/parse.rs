@@ -160,12 +160,18 @@ impl Parser {
         match t.text.as_str() {
             ".version" => {
                 let v = self.next("a version like 9.1")?;
-                let parsed = v.text.split_once('.').and_then(|(a, b)| {
-                    Some(Version::new(a.parse().ok()?, b.parse().ok()?))
-                });
+                let parsed = v
+                    .text
+                    .split_once('.')
+                    .and_then(|(a, b)| Some(Version::new(a.parse().ok()?, b.parse().ok()?)));
                 match parsed {
                     Some(ver) if v.kind == Kind::Number => self.case.program.version = ver,
-                    _ => return err(&v, format!("bad version `{}`: expected MAJOR.MINOR", v.text)),
+                    _ => {
+                        return err(
+                            &v,
+                            format!("bad version `{}`: expected MAJOR.MINOR", v.text),
+                        )
+                    }
                 }
                 self.eat_punct(";");
             }
@@ -322,7 +328,10 @@ impl Parser {
         }
         let opt = self.next("an instruction")?;
         if opt.kind != Kind::Word || opt.text.starts_with('.') {
-            return err(&opt, format!("expected an instruction, found `{}`", opt.text));
+            return err(
+                &opt,
+                format!("expected an instruction, found `{}`", opt.text),
+            );
         }
         let mut raws = Vec::new();
         if !self.is_punct(";") {
@@ -371,7 +380,12 @@ impl Parser {
 }
 
 fn parse_target(v: &Token) -> PResult<Target> {
-    let bad = || err(v, format!("bad target `{}`: expected sm_NN, sm_NNa or sm_NNf", v.text));
+    let bad = || {
+        err(
+            v,
+            format!("bad target `{}`: expected sm_NN, sm_NNa or sm_NNf", v.text),
+        )
+    };
     let Some(rest) = v.text.strip_prefix("sm_") else {
         return bad();
     };
@@ -479,7 +493,10 @@ impl Build<'_> {
         let t = &r.tok;
         if r.neg {
             if !allow_not {
-                return err(t, "`!` is only allowed on the predicate source of vote and setp");
+                return err(
+                    t,
+                    "`!` is only allowed on the predicate source of vote and setp",
+                );
             }
             if t.kind != Kind::Word {
                 return err(t, "`!` needs a .pred register");
@@ -564,7 +581,11 @@ impl Build<'_> {
             "vote" => {
                 let sync = parts.get(1) == Some(&"sync");
                 let m = if sync { &parts[2..] } else { &parts[1..] };
-                self.shape(m, 2, "vote[.sync].{all,any,uni}.pred or vote[.sync].ballot.b32")?;
+                self.shape(
+                    m,
+                    2,
+                    "vote[.sync].{all,any,uni}.pred or vote[.sync].ballot.b32",
+                )?;
                 let (mode, dty) = match m[0] {
                     "all" => (VoteMode::All, Pred),
                     "any" => (VoteMode::Any, Pred),
@@ -584,7 +605,10 @@ impl Build<'_> {
             "match" => {
                 self.shape(&parts, 4, "match.{any,all}.sync.{b32,b64}")?;
                 if parts[2] != "sync" {
-                    return self.fail(format!("`{}`: expected `.sync` after the mode", self.opt.text));
+                    return self.fail(format!(
+                        "`{}`: expected `.sync` after the mode",
+                        self.opt.text
+                    ));
                 }
                 let mode = match parts[1] {
                     "any" => MatchMode::Any,
@@ -598,7 +622,10 @@ impl Build<'_> {
                     MatchMode::Any => (self.dest(0, B32)?, None),
                 };
                 if d == Dest::Sink && p == Some(Dest::Sink) {
-                    return err(&self.raws[0].tok, "the sink `_` may replace only one of `d|p`");
+                    return err(
+                        &self.raws[0].tok,
+                        "the sink `_` may replace only one of `d|p`",
+                    );
                 }
                 Ok(Op::Match {
                     mode,

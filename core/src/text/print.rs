@@ -19,7 +19,7 @@ pub fn print(case: &Case) -> String {
     print_decls(&mut s, prog);
     for (r, vals) in &case.inputs.lanes {
         let d = prog.decl(*r);
-        let vals = vals.map(|v| Some(v));
+        let vals = vals.map(Some);
         let _ = writeln!(s, ".lanes {} = {};", d.name, lane_values(&vals, d.ty));
     }
     print_body(&mut s, prog);

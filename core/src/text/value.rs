@@ -49,13 +49,17 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
     }
     if let Some(d) = text.strip_prefix("0f").or_else(|| text.strip_prefix("0F")) {
         if bits != 32 {
-            return Err(format!("`{text}` is a 32-bit literal; a {ty} value needs 64 bits (0d...)"));
+            return Err(format!(
+                "`{text}` is a 32-bit literal; a {ty} value needs 64 bits (0d...)"
+            ));
         }
         return hex(d, 8, text);
     }
     if let Some(d) = text.strip_prefix("0d").or_else(|| text.strip_prefix("0D")) {
         if bits != 64 {
-            return Err(format!("`{text}` is a 64-bit literal; a {ty} value has 32 bits"));
+            return Err(format!(
+                "`{text}` is a 64-bit literal; a {ty} value has 32 bits"
+            ));
         }
         return hex(d, 16, text);
     }
@@ -76,7 +80,10 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
         Some(d) => (true, d),
         None => (false, text),
     };
-    let mag = if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let mag = if let Some(h) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         if h.is_empty() {
             return Err(bad());
         }
@@ -100,14 +107,14 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
 }
 
 /// Prints a value of type `ty` so that [`parse_value`] reads the same bits:
-/// `.f32` as `0fXXXXXXXX`, `.pred` as 0/1, integers in decimal below 65536
-/// and in hex above.
+/// `.f32` as `0fXXXXXXXX`, `.pred` as 0/1, integers in decimal below 256
+/// and in hex from there (masks and bit patterns read better in hex).
 pub fn format_value(v: u64, ty: Type) -> String {
     match ty {
         Type::F32 => format!("0f{:08x}", v as u32),
         Type::Pred => format!("{}", v & 1),
         Type::B32 | Type::U32 | Type::S32 | Type::B64 | Type::U64 | Type::S64 => {
-            if v < 65536 {
+            if v < 256 {
                 format!("{v}")
             } else {
                 format!("0x{v:x}")

@@ -1,0 +1,159 @@
+//! `warpdiff run --json` end to end: a normal file, a file with UB and a file
+//! with a parse error in one call; exit statuses; `.expect` mismatches.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("warpdiff-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn write(d: &std::path::Path, name: &str, text: &str) -> String {
+    let p = d.join(name);
+    std::fs::write(&p, text).expect("write");
+    p.display().to_string()
+}
+
+fn warpdiff(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).expect("utf8"),
+        String::from_utf8(out.stderr).expect("utf8"),
+    )
+}
+
+#[test]
+fn json_normal_ub_and_error_in_one_call() {
+    let d = dir("json");
+    // vote.sync.ballot of (laneid < 3) over the full warp: bits 0..2 = 7.
+    // `U` is never written: null on every lane. Lanes 30 and 31 exit first:
+    // exited = 0xc0000000 = 3221225472, and they take no part in the ballot.
+    let normal = write(
+        &d,
+        "normal.ptx",
+        "\
+.reg .b32 B, U;
+.reg .pred p, q;
+    setp.ge.u32 q, %laneid, 30;
+@q  exit;
+    setp.lt.u32 p, %laneid, 3;
+    vote.sync.ballot.b32 B, p, 0xffffffff;
+",
+    );
+    let ub = write(
+        &d,
+        "ub.ptx",
+        ".reg .b32 Rx, Ry;\n.lanes Rx = 1;\n\n    shfl.sync.up.b32 Ry, Rx, 1, 0, 0x0000fffe;\n",
+    );
+    let bad = write(&d, "bad.ptx", ".reg .b32 Rx;\n    add.u32 Rx, Rx, Rq;\n");
+    let (code, stdout, _) = warpdiff(&["run", "--json", &normal, &ub, &bad]);
+    assert_eq!(code, 2, "an error outranks UB: {stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "one object per file:\n{stdout}");
+
+    let mut b = vec!["7"; 32];
+    b[30] = "null";
+    b[31] = "null";
+    let p: Vec<&str> = (0..32)
+        .map(|l| match l {
+            0..=2 => "1",
+            30 | 31 => "null",
+            _ => "0",
+        })
+        .collect();
+    let q: Vec<&str> = (0..32).map(|l| if l >= 30 { "1" } else { "0" }).collect();
+    let expected = format!(
+        "{{\"file\": \"{normal}\", \"engine\": \"interp\", \"regs\": {{\"B\": [{}], \"U\": [{}], \"p\": [{}], \"q\": [{}]}}, \"exited\": 3221225472}}",
+        b.join(", "),
+        vec!["null"; 32].join(", "),
+        p.join(", "),
+        q.join(", ")
+    );
+    assert_eq!(lines[0], expected);
+
+    // Every lane executes; lanes 0 and 16-31 are outside 0x0000fffe.
+    assert!(
+        lines[1].starts_with(&format!(
+            "{{\"file\": \"{ub}\", \"ub\": {{\"rule\": \"not-in-membermask\", \"line\": 4, \"lanes\": 4294901761, \"message\": \""
+        )),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[1].contains("shfl.sync.up.b32 Ry, Rx, 1, 0, 0xfffe"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(
+        lines[2],
+        format!("{{\"file\": \"{bad}\", \"error\": \"{bad}:2:21: undeclared register `Rq`\"}}")
+    );
+}
+
+#[test]
+fn exit_statuses() {
+    let d = dir("status");
+    let ok = write(
+        &d,
+        "ok.ptx",
+        ".reg .b32 R;\nmov.b32 R, 5;\n.expect R = 5;\n",
+    );
+    let wrong = write(
+        &d,
+        "wrong.ptx",
+        ".reg .b32 R;\nmov.b32 R, 5;\n.expect R = 6;\n",
+    );
+    let ub = write(&d, "ub.ptx", ".reg .b32 R;\nmatch.any.sync.b32 R, R, 0;\n");
+    let missing = d.join("missing.ptx").display().to_string();
+    assert_eq!(warpdiff(&["run", &ok]).0, 0);
+    let (code, stdout, stderr) = warpdiff(&["run", "--json", &ok, &wrong]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout.lines().count(), 2);
+    assert!(stderr.contains("R lane 0: expected 6, got 5"), "{stderr}");
+    assert_eq!(warpdiff(&["run", &ok, &ub]).0, 3);
+    let (code, stdout, _) = warpdiff(&["run", "--json", &missing]);
+    assert_eq!(code, 2);
+    assert!(stdout.contains("cannot read"), "{stdout}");
+    assert_eq!(warpdiff(&["run", "--engine", "gpu", &ok]).0, 2);
+    assert_eq!(warpdiff(&["frob"]).0, 2);
+}
+
+#[test]
+fn table_output_shows_lanes_and_expect_differences() {
+    let d = dir("table");
+    let f = write(
+        &d,
+        "t.ptx",
+        ".reg .b32 R, U;\nmov.b32 R, %laneid;\n.expect R = 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 99;\n",
+    );
+    let (code, stdout, _) = warpdiff(&["run", &f]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("lane  status  R.b32  U.b32"), "{stdout}");
+    assert!(stdout.contains("  31    done     31      _"), "{stdout}");
+    assert!(
+        stdout.contains("R lane 31: expected 99, got 31"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn the_corpus_runs_clean() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let mut files: Vec<String> = std::fs::read_dir(&root)
+        .expect("corpus")
+        .map(|e| e.expect("entry").path().display().to_string())
+        .filter(|p| p.ends_with(".ptx"))
+        .collect();
+    files.sort();
+    let mut args = vec!["run", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, stdout, stderr) = warpdiff(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().count(), files.len());
+}
