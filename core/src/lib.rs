@@ -19,6 +19,8 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod engine;
+pub mod gen;
 pub mod interp;
 pub mod ir;
 pub mod text;

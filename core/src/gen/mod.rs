@@ -1,0 +1,1 @@
+//! Random test-case generation (being written).
