@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod compare;
 pub mod engine;
 pub mod gen;
 pub mod interp;

@@ -1,0 +1,104 @@
+//! Comparing an engine's [`Outcome`] with the reference interpreter's: every
+//! register on every lane the reference defines, bit for bit, and the
+//! exited-lane mask.
+
+use crate::interp::Outcome;
+use crate::ir::{Program, Reg, WARP};
+use crate::text::format_value;
+use std::fmt;
+
+/// One difference between the reference and another engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Diff {
+    /// A defined lane of a register differs.
+    Lane {
+        /// The register.
+        reg: Reg,
+        /// The lane.
+        lane: usize,
+        /// The reference value.
+        reference: u64,
+        /// The other engine's value.
+        other: u64,
+    },
+    /// The lanes that exited differ.
+    Exited {
+        /// The reference mask.
+        reference: u32,
+        /// The other engine's mask.
+        other: u32,
+    },
+}
+
+/// Every difference of `other` from `reference` on the reference's defined
+/// lanes (empty when they agree). `reference` must be a run without UB.
+pub fn compare(reference: &Outcome, other: &Outcome) -> Vec<Diff> {
+    let mut v = Vec::new();
+    if reference.exited != other.exited {
+        v.push(Diff::Exited {
+            reference: reference.exited,
+            other: other.exited,
+        });
+    }
+    for (r, vals) in reference.values.iter().enumerate() {
+        for lane in 0..WARP {
+            if reference.defined[r] >> lane & 1 == 0 {
+                continue;
+            }
+            let (a, b) = (vals[lane], other.values[r][lane]);
+            if a != b {
+                v.push(Diff::Lane {
+                    reg: Reg(r as u32),
+                    lane,
+                    reference: a,
+                    other: b,
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Prints differences one per line, naming registers.
+pub struct DiffReport<'a> {
+    /// The program (for names and types).
+    pub program: &'a Program,
+    /// Name of the reference engine.
+    pub reference: &'a str,
+    /// Name of the other engine.
+    pub other: &'a str,
+    /// The differences.
+    pub diffs: &'a [Diff],
+}
+
+impl fmt::Display for DiffReport<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in self.diffs {
+            match d {
+                Diff::Lane {
+                    reg,
+                    lane,
+                    reference,
+                    other,
+                } => {
+                    let decl = self.program.decl(*reg);
+                    writeln!(
+                        f,
+                        "  {} lane {lane}: {} {}, {} {}",
+                        decl.name,
+                        self.reference,
+                        format_value(*reference, decl.ty),
+                        self.other,
+                        format_value(*other, decl.ty)
+                    )?;
+                }
+                Diff::Exited { reference, other } => writeln!(
+                    f,
+                    "  exited lanes: {} {reference:#010x}, {} {other:#010x}",
+                    self.reference, self.other
+                )?,
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,472 @@
+//! Lowering of the glue (`mov`, arithmetic, logic, shifts, `popc`, `setp`,
+//! `selp`, f32 ops) — the semantics of `warp-core`'s `interp/alu.rs`.
+//!
+//! 32-bit operations with a vector form run as eight i32x4 (or f32x4)
+//! operations blended into the destination under the executing-lane mask;
+//! 64-bit operations, per-lane shift amounts, `mul.hi` and `popc` run per
+//! lane on scalars.
+
+use super::emit::{Emitter, Lanes};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use warp_core::ir::{BinOp, BoolOp, CmpOp, Inst, Op, Operand, Type, UnOp, WARP};
+
+const CANONICAL_NAN: i64 = 0x7fff_ffff;
+
+fn is_signed(ty: Type) -> bool {
+    matches!(ty, Type::S32 | Type::S64)
+}
+
+/// Whether an instruction runs as 32-bit vectors.
+fn vectorizable(op: &Op) -> bool {
+    let narrow = |t: Type| t.bits() != 64;
+    let imm = |o: &Operand| matches!(o, Operand::Imm(_));
+    match op {
+        Op::Mov { ty, .. } => narrow(*ty),
+        Op::Bin { op, ty, b, .. } => {
+            narrow(*ty)
+                && match op {
+                    BinOp::Add
+                    | BinOp::Sub
+                    | BinOp::Mul
+                    | BinOp::Min
+                    | BinOp::Max
+                    | BinOp::And
+                    | BinOp::Or
+                    | BinOp::Xor => true,
+                    BinOp::Shl | BinOp::Shr => imm(b),
+                    BinOp::MulHi => false,
+                }
+        }
+        Op::Un { op, ty, .. } => {
+            narrow(*ty)
+                && match op {
+                    UnOp::Not | UnOp::Neg | UnOp::Abs => true,
+                    UnOp::Popc => false,
+                }
+        }
+        Op::Setp { ty, .. } | Op::Selp { ty, .. } => narrow(*ty),
+        Op::Shfl { .. }
+        | Op::Vote { .. }
+        | Op::Match { .. }
+        | Op::Redux { .. }
+        | Op::Activemask { .. }
+        | Op::Bra { .. }
+        | Op::Exit => false,
+    }
+}
+
+/// Emits a glue instruction.
+pub fn emit(e: &mut Emitter, inst: &Inst) {
+    let l = e.lanes(inst.guard);
+    if vectorizable(&inst.op) {
+        vector(e, inst, &l);
+    } else {
+        scalar(e, inst, &l);
+    }
+}
+
+// ---- vectors ----
+
+fn canonicalize_vec(e: &mut Emitter, r: Value) -> Value {
+    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
+    let r = e.b.ins().bitcast(I32X4, MemFlagsData::new(), r);
+    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
+    let c = e.b.ins().splat(I32X4, c);
+    e.b.ins().bitselect(nan, c, r)
+}
+
+fn to_f32x4(e: &mut Emitter, v: Value) -> Value {
+    e.b.ins().bitcast(F32X4, MemFlagsData::new(), v)
+}
+
+/// f32 min/max of vectors: NaN-ignoring, `-0.0 < +0.0`, both NaN →
+/// canonical NaN.
+fn fminmax_vec(e: &mut Emitter, a: Value, b: Value, max: bool) -> Value {
+    let (fa, fb) = (to_f32x4(e, a), to_f32x4(e, b));
+    let r = if max {
+        e.b.ins().fmax(fa, fb)
+    } else {
+        e.b.ins().fmin(fa, fb)
+    };
+    let r = e.b.ins().bitcast(I32X4, MemFlagsData::new(), r);
+    let na = e.b.ins().fcmp(FloatCC::Unordered, fa, fa);
+    let nb = e.b.ins().fcmp(FloatCC::Unordered, fb, fb);
+    let r = e.b.ins().bitselect(na, b, r);
+    let r = e.b.ins().bitselect(nb, a, r);
+    let both = e.b.ins().band(na, nb);
+    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
+    let c = e.b.ins().splat(I32X4, c);
+    e.b.ins().bitselect(both, c, r)
+}
+
+fn int_cc(cmp: CmpOp, signed: bool) -> IntCC {
+    match (cmp, signed) {
+        (CmpOp::Eq, _) => IntCC::Equal,
+        (CmpOp::Ne, _) => IntCC::NotEqual,
+        (CmpOp::Lt, true) => IntCC::SignedLessThan,
+        (CmpOp::Le, true) => IntCC::SignedLessThanOrEqual,
+        (CmpOp::Gt, true) => IntCC::SignedGreaterThan,
+        (CmpOp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+        (CmpOp::Lt, false) => IntCC::UnsignedLessThan,
+        (CmpOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+        (CmpOp::Gt, false) => IntCC::UnsignedGreaterThan,
+        (CmpOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+/// PTX's f32 comparisons are ordered: false when either side is NaN.
+fn float_cc(cmp: CmpOp) -> FloatCC {
+    match cmp {
+        CmpOp::Eq => FloatCC::Equal,
+        CmpOp::Ne => FloatCC::OrderedNotEqual,
+        CmpOp::Lt => FloatCC::LessThan,
+        CmpOp::Le => FloatCC::LessThanOrEqual,
+        CmpOp::Gt => FloatCC::GreaterThan,
+        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+    }
+}
+
+fn bool_vec(e: &mut Emitter, op: BoolOp, x: Value, c: Value) -> Value {
+    match op {
+        BoolOp::And => e.b.ins().band(x, c),
+        BoolOp::Or => e.b.ins().bor(x, c),
+        BoolOp::Xor => e.b.ins().bxor(x, c),
+    }
+}
+
+fn vector(e: &mut Emitter, inst: &Inst, l: &Lanes) {
+    for k in 0..WARP / 4 {
+        match inst.op {
+            Op::Mov { d, a, .. } => {
+                let v = e.read_vec(a, k);
+                e.write_vec(d, k, l, v);
+            }
+            Op::Bin { op, ty, d, a, b } => {
+                let av = e.read_vec(a, k);
+                let r = if let (BinOp::Shl | BinOp::Shr, Operand::Imm(n)) = (op, b) {
+                    shift_vec(e, op, ty, av, n)
+                } else {
+                    let bv = e.read_vec(b, k);
+                    bin_vec(e, op, ty, av, bv)
+                };
+                e.write_vec(d, k, l, r);
+            }
+            Op::Un { op, d, a, .. } => {
+                let av = e.read_vec(a, k);
+                let r = match op {
+                    UnOp::Not => {
+                        let mask = match d {
+                            warp_core::ir::Dest::Reg(r) if e.reg_type(r) == Type::Pred => 1,
+                            _ => -1,
+                        };
+                        let m = e.b.ins().iconst(I32, mask);
+                        let m = e.b.ins().splat(I32X4, m);
+                        e.b.ins().bxor(av, m)
+                    }
+                    UnOp::Neg | UnOp::Abs => {
+                        let f = to_f32x4(e, av);
+                        let r = if op == UnOp::Neg {
+                            e.b.ins().fneg(f)
+                        } else {
+                            e.b.ins().fabs(f)
+                        };
+                        canonicalize_vec(e, r)
+                    }
+                    UnOp::Popc => unreachable!("popc runs per lane"),
+                };
+                e.write_vec(d, k, l, r);
+            }
+            Op::Setp {
+                cmp,
+                combine,
+                ty,
+                p,
+                q,
+                a,
+                b,
+            } => {
+                let (av, bv) = (e.read_vec(a, k), e.read_vec(b, k));
+                let t = if ty == Type::F32 {
+                    let (fa, fb) = (to_f32x4(e, av), to_f32x4(e, bv));
+                    if cmp == CmpOp::Ne {
+                        // x86 has no vector `one`: ordered and not equal.
+                        let ord = e.b.ins().fcmp(FloatCC::Ordered, fa, fb);
+                        let ne = e.b.ins().fcmp(FloatCC::NotEqual, fa, fb);
+                        e.b.ins().band(ord, ne)
+                    } else {
+                        e.b.ins().fcmp(float_cc(cmp), fa, fb)
+                    }
+                } else {
+                    e.b.ins().icmp(int_cc(cmp, is_signed(ty)), av, bv)
+                };
+                let one = e.vconst_i32x4([1; 4]);
+                let t = e.b.ins().band(t, one);
+                let nt = e.b.ins().bxor(t, one);
+                let (pv, qv) = match combine {
+                    Some((op, c)) => {
+                        let cv = e.read_vec(c, k);
+                        let cv = e.b.ins().band(cv, one);
+                        (bool_vec(e, op, t, cv), bool_vec(e, op, nt, cv))
+                    }
+                    None => (t, nt),
+                };
+                e.write_vec(p, k, l, pv);
+                if let Some(q) = q {
+                    e.write_vec(q, k, l, qv);
+                }
+            }
+            Op::Selp { d, a, b, c, .. } => {
+                let (av, bv, cv) = (e.read_vec(a, k), e.read_vec(b, k), e.read_vec(c, k));
+                let zero = e.b.ins().iconst(I32, 0);
+                let z = e.b.ins().splat(I32X4, zero);
+                let m = e.b.ins().icmp(IntCC::NotEqual, cv, z);
+                let r = e.b.ins().bitselect(m, av, bv);
+                e.write_vec(d, k, l, r);
+            }
+            Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Activemask { .. }
+            | Op::Bra { .. }
+            | Op::Exit => unreachable!("not a glue instruction"),
+        }
+    }
+}
+
+fn shift_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, n: u64) -> Value {
+    if n >= 32 {
+        return match (op, is_signed(ty)) {
+            (BinOp::Shr, true) => e.b.ins().sshr_imm_s(a, 31),
+            _ => {
+                let z = e.b.ins().iconst(I32, 0);
+                e.b.ins().splat(I32X4, z)
+            }
+        };
+    }
+    match (op, is_signed(ty)) {
+        (BinOp::Shl, _) => e.b.ins().ishl_imm_s(a, n as i64),
+        (_, true) => e.b.ins().sshr_imm_s(a, n as i64),
+        (_, false) => e.b.ins().ushr_imm_s(a, n as i64),
+    }
+}
+
+fn bin_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
+    if ty == Type::F32 {
+        let (fa, fb) = (to_f32x4(e, a), to_f32x4(e, b));
+        let r = match op {
+            BinOp::Add => e.b.ins().fadd(fa, fb),
+            BinOp::Sub => e.b.ins().fsub(fa, fb),
+            BinOp::Mul => e.b.ins().fmul(fa, fb),
+            BinOp::Min => return fminmax_vec(e, a, b, false),
+            BinOp::Max => return fminmax_vec(e, a, b, true),
+            BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
+                unreachable!("no {op:?}.f32")
+            }
+        };
+        return canonicalize_vec(e, r);
+    }
+    let s = is_signed(ty);
+    match op {
+        BinOp::Add => e.b.ins().iadd(a, b),
+        BinOp::Sub => e.b.ins().isub(a, b),
+        BinOp::Mul => e.b.ins().imul(a, b),
+        BinOp::Min if s => e.b.ins().smin(a, b),
+        BinOp::Min => e.b.ins().umin(a, b),
+        BinOp::Max if s => e.b.ins().smax(a, b),
+        BinOp::Max => e.b.ins().umax(a, b),
+        BinOp::And => e.b.ins().band(a, b),
+        BinOp::Or => e.b.ins().bor(a, b),
+        BinOp::Xor => e.b.ins().bxor(a, b),
+        BinOp::Shl | BinOp::Shr | BinOp::MulHi => unreachable!("{op:?} runs per lane"),
+    }
+}
+
+// ---- scalars ----
+
+fn canonicalize(e: &mut Emitter, r: Value) -> Value {
+    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
+    let bits = e.b.ins().bitcast(I32, MemFlagsData::new(), r);
+    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
+    e.b.ins().select(nan, c, bits)
+}
+
+fn to_f32(e: &mut Emitter, v: Value) -> Value {
+    e.b.ins().bitcast(F32, MemFlagsData::new(), v)
+}
+
+/// Scalar f32 min/max with the same rules as [`fminmax_vec`].
+pub fn fminmax(e: &mut Emitter, a: Value, b: Value, max: bool) -> Value {
+    let (fa, fb) = (to_f32(e, a), to_f32(e, b));
+    let r = if max {
+        e.b.ins().fmax(fa, fb)
+    } else {
+        e.b.ins().fmin(fa, fb)
+    };
+    let r = e.b.ins().bitcast(I32, MemFlagsData::new(), r);
+    let na = e.b.ins().fcmp(FloatCC::Unordered, fa, fa);
+    let nb = e.b.ins().fcmp(FloatCC::Unordered, fb, fb);
+    let r = e.b.ins().select(na, b, r);
+    let r = e.b.ins().select(nb, a, r);
+    let both = e.b.ins().band(na, nb);
+    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
+    e.b.ins().select(both, c, r)
+}
+
+fn bin_scalar(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
+    if ty == Type::F32 {
+        let (fa, fb) = (to_f32(e, a), to_f32(e, b));
+        let r = match op {
+            BinOp::Add => e.b.ins().fadd(fa, fb),
+            BinOp::Sub => e.b.ins().fsub(fa, fb),
+            BinOp::Mul => e.b.ins().fmul(fa, fb),
+            BinOp::Min => return fminmax(e, a, b, false),
+            BinOp::Max => return fminmax(e, a, b, true),
+            BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
+                unreachable!("no {op:?}.f32")
+            }
+        };
+        return canonicalize(e, r);
+    }
+    let s = is_signed(ty);
+    let w = ty.bits() as i64;
+    let wt = if w == 64 { I64 } else { I32 };
+    match op {
+        BinOp::Add => e.b.ins().iadd(a, b),
+        BinOp::Sub => e.b.ins().isub(a, b),
+        BinOp::Mul => e.b.ins().imul(a, b),
+        BinOp::MulHi if s => e.b.ins().smulhi(a, b),
+        BinOp::MulHi => e.b.ins().umulhi(a, b),
+        BinOp::Min if s => e.b.ins().smin(a, b),
+        BinOp::Min => e.b.ins().umin(a, b),
+        BinOp::Max if s => e.b.ins().smax(a, b),
+        BinOp::Max => e.b.ins().umax(a, b),
+        BinOp::And => e.b.ins().band(a, b),
+        BinOp::Or => e.b.ins().bor(a, b),
+        BinOp::Xor => e.b.ins().bxor(a, b),
+        BinOp::Shl | BinOp::Shr => {
+            // `b` is a u32 amount, clamped to the width.
+            let n = if w == 64 {
+                e.b.ins().uextend(I64, b)
+            } else {
+                b
+            };
+            let big =
+                e.b.ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, n, w);
+            if op == BinOp::Shr && s {
+                let lim = e.b.ins().iconst(wt, w - 1);
+                let n = e.b.ins().umin(n, lim);
+                e.b.ins().sshr(a, n)
+            } else {
+                let r = if op == BinOp::Shl {
+                    e.b.ins().ishl(a, n)
+                } else {
+                    e.b.ins().ushr(a, n)
+                };
+                let z = e.b.ins().iconst(wt, 0);
+                e.b.ins().select(big, z, r)
+            }
+        }
+    }
+}
+
+fn scalar(e: &mut Emitter, inst: &Inst, l: &Lanes) {
+    for lane in 0..WARP {
+        match inst.op {
+            Op::Mov { ty, d, a } => {
+                let v = e.read(a, lane, ty.bits());
+                e.write_lane(d, lane, l.exec, v);
+            }
+            Op::Bin { op, ty, d, a, b } => {
+                let av = e.read(a, lane, ty.bits());
+                let bw = match op {
+                    BinOp::Shl | BinOp::Shr => 32,
+                    BinOp::Add
+                    | BinOp::Sub
+                    | BinOp::Mul
+                    | BinOp::MulHi
+                    | BinOp::Min
+                    | BinOp::Max
+                    | BinOp::And
+                    | BinOp::Or
+                    | BinOp::Xor => ty.bits(),
+                };
+                let bv = e.read(b, lane, bw);
+                let r = bin_scalar(e, op, ty, av, bv);
+                e.write_lane(d, lane, l.exec, r);
+            }
+            Op::Un { op, ty, d, a } => {
+                let av = e.read(a, lane, ty.bits());
+                let r = match op {
+                    UnOp::Not if ty == Type::Pred => e.b.ins().bxor_imm_s(av, 1),
+                    UnOp::Not => e.b.ins().bnot(av),
+                    UnOp::Neg | UnOp::Abs => {
+                        let f = to_f32(e, av);
+                        let r = if op == UnOp::Neg {
+                            e.b.ins().fneg(f)
+                        } else {
+                            e.b.ins().fabs(f)
+                        };
+                        canonicalize(e, r)
+                    }
+                    UnOp::Popc => {
+                        let c = e.b.ins().popcnt(av);
+                        if ty.bits() == 64 {
+                            e.b.ins().ireduce(I32, c)
+                        } else {
+                            c
+                        }
+                    }
+                };
+                e.write_lane(d, lane, l.exec, r);
+            }
+            Op::Setp {
+                cmp,
+                combine,
+                ty,
+                p,
+                q,
+                a,
+                b,
+            } => {
+                let (av, bv) = (e.read(a, lane, ty.bits()), e.read(b, lane, ty.bits()));
+                let t = if ty == Type::F32 {
+                    let (fa, fb) = (to_f32(e, av), to_f32(e, bv));
+                    e.b.ins().fcmp(float_cc(cmp), fa, fb)
+                } else {
+                    e.b.ins().icmp(int_cc(cmp, is_signed(ty)), av, bv)
+                };
+                let t = e.b.ins().uextend(I32, t);
+                let nt = e.b.ins().bxor_imm_s(t, 1);
+                let (pv, qv) = match combine {
+                    Some((op, c)) => {
+                        let cv = e.read(c, lane, 32);
+                        let cv = e.b.ins().band_imm_s(cv, 1);
+                        (bool_vec(e, op, t, cv), bool_vec(e, op, nt, cv))
+                    }
+                    None => (t, nt),
+                };
+                e.write_lane(p, lane, l.exec, pv);
+                if let Some(q) = q {
+                    e.write_lane(q, lane, l.exec, qv);
+                }
+            }
+            Op::Selp { ty, d, a, b, c } => {
+                let (av, bv) = (e.read(a, lane, ty.bits()), e.read(b, lane, ty.bits()));
+                let cv = e.read(c, lane, 32);
+                let r = e.b.ins().select(cv, av, bv);
+                e.write_lane(d, lane, l.exec, r);
+            }
+            Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Activemask { .. }
+            | Op::Bra { .. }
+            | Op::Exit => unreachable!("not a glue instruction"),
+        }
+    }
+}
