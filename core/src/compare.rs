@@ -3,7 +3,7 @@
 //! exited-lane mask.
 
 use crate::interp::Outcome;
-use crate::ir::{Program, Reg, WARP};
+use crate::ir::{Program, Reg};
 use crate::text::format_value;
 use std::fmt;
 
@@ -41,11 +41,10 @@ pub fn compare(reference: &Outcome, other: &Outcome) -> Vec<Diff> {
         });
     }
     for (r, vals) in reference.values.iter().enumerate() {
-        for lane in 0..WARP {
+        for (lane, (&a, &b)) in vals.iter().zip(&other.values[r]).enumerate() {
             if reference.defined[r] >> lane & 1 == 0 {
                 continue;
             }
-            let (a, b) = (vals[lane], other.values[r][lane]);
             if a != b {
                 v.push(Diff::Lane {
                     reg: Reg(r as u32),

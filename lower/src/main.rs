@@ -1,9 +1,11 @@
 //! `warpdiff`: run, compare and fuzz PTX warp-level programs.
 //!
 //! ```text
-//! warpdiff run [--engine interp] [--json] [--fuel N] FILE...
+//! warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
+//! warpdiff diff [--fuel N] FILE...
 //! ```
 
+mod diff;
 mod json;
 mod run;
 mod table;
@@ -11,18 +13,23 @@ mod table;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: warpdiff run [--engine interp] [--json] [--fuel N] FILE...
+usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
+       warpdiff diff [--fuel N] FILE...
 
   run      run each .ptx case file and print its final registers per lane
            (a table, or with --json one JSON object per file, one per line);
            files with .expect lines are checked against them
-  --engine which engine runs the files (only `interp`, the reference, so far)
+           exit: 0 every file ran (and matched its .expect), 1 an .expect
+           mismatch, 3 a file hit undefined behaviour, 2 a file could not
+           be read, parsed or finished (or bad arguments)
+  diff     run each file on every engine and compare with the reference
+           interpreter on its defined lanes, printing each differing lane
+           exit: 1 a divergence, else 2 an error, else 3 undefined
+           behaviour (not compared), else 0
+  --engine which engine runs the files: interp (the reference, with
+           definedness and UB) or jit (Cranelift, native; every lane shown)
   --json   machine-readable output
-  --fuel   maximum warp steps before a run stops (default 1000000)
-
-exit status: 0 every file ran (and matched its .expect), 1 an .expect
-mismatch, 3 a file hit undefined behaviour, 2 a file could not be read,
-parsed or finished (or bad arguments)";
+  --fuel   maximum warp steps before a run stops (default 1000000)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +38,19 @@ fn main() -> ExitCode {
             Ok(opts) => ExitCode::from(run::run(&opts)),
             Err(e) => {
                 eprintln!("warpdiff run: {e}\n\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
+        Some("diff") => match run::Options::parse(&args[1..]) {
+            Ok(opts) if !opts.json && opts.engine == "interp" => {
+                ExitCode::from(diff::diff(&opts.files, opts.fuel))
+            }
+            Ok(_) => {
+                eprintln!("warpdiff diff: --engine and --json do not apply\n\n{USAGE}");
+                ExitCode::from(2)
+            }
+            Err(e) => {
+                eprintln!("warpdiff diff: {e}\n\n{USAGE}");
                 ExitCode::from(2)
             }
         },

@@ -2,10 +2,11 @@
 
 use crate::{json, table};
 use warp_core::check::{check_expect, MismatchReport};
-use warp_core::interp::{Interp, DEFAULT_FUEL};
+use warp_core::interp::DEFAULT_FUEL;
 use warp_core::text::parse;
+use warp_lower::engines;
 
-/// Parsed command-line options of `run`.
+/// Parsed command-line options of `run` (and `diff`).
 pub struct Options {
     /// The engine's name.
     pub engine: String,
@@ -18,7 +19,7 @@ pub struct Options {
 }
 
 impl Options {
-    /// Parses the arguments after `run`.
+    /// Parses the arguments after the command.
     pub fn parse(args: &[String]) -> Result<Options, String> {
         let mut o = Options {
             engine: "interp".to_string(),
@@ -42,8 +43,12 @@ impl Options {
                 f => o.files.push(f.to_string()),
             }
         }
-        if o.engine != "interp" {
-            return Err(format!("unknown engine `{}` (available: interp)", o.engine));
+        if engines::by_name(&o.engine).is_none() {
+            return Err(format!(
+                "unknown engine `{}` (available: {})",
+                o.engine,
+                engines::ENGINES.join(", ")
+            ));
         }
         if o.files.is_empty() {
             return Err("no files given".to_string());
@@ -94,10 +99,14 @@ fn run_file(o: &Options, file: &str) -> Status {
         Ok(c) => c,
         Err(e) => return report_error(o, file, e.with_file(file)),
     };
-    let out = match Interp::new(&case.program)
-        .with_fuel(o.fuel)
-        .run(&case.inputs)
-    {
+    let engine = engines::by_name(&o.engine).expect("checked in Options::parse");
+    let compiled = match engine.compile(&case.program, o.fuel) {
+        Ok(c) => c,
+        Err(skip) => {
+            return report_error(o, file, format!("{file}: {} skips it: {skip}", o.engine))
+        }
+    };
+    let out = match compiled.run(&case.inputs) {
         Ok(out) => out,
         Err(e) => return report_error(o, file, format!("{file}: {e}")),
     };
@@ -112,17 +121,21 @@ fn run_file(o: &Options, file: &str) -> Status {
     if o.json {
         println!("{}", json::outcome(file, &o.engine, &case.program, &out));
     } else {
+        let steps = if out.steps > 0 {
+            format!(", {} warp steps", out.steps)
+        } else {
+            String::new()
+        };
         println!(
-            "== {file} ({}, {} warp steps) ==\n{}",
+            "== {file} ({}{steps}) ==\n{}",
             o.engine,
-            out.steps,
             table::outcome(&case.program, &out)
         );
     }
     if case.expect.regs.is_empty() {
         return Status::Ok;
     }
-    let mism = check_expect(&case.expect, &out);
+    let mism = check_expect(&case.expect, &out, o.engine == "interp");
     if mism.is_empty() {
         if !o.json {
             println!("expect: all {} registers match\n", case.expect.regs.len());

@@ -120,7 +120,7 @@ fn exit_statuses() {
     let (code, stdout, _) = warpdiff(&["run", "--json", &missing]);
     assert_eq!(code, 2);
     assert!(stdout.contains("cannot read"), "{stdout}");
-    assert_eq!(warpdiff(&["run", "--engine", "gpu", &ok]).0, 2);
+    assert_eq!(warpdiff(&["run", "--engine", "nope", &ok]).0, 2);
     assert_eq!(warpdiff(&["frob"]).0, 2);
 }
 
@@ -156,4 +156,34 @@ fn the_corpus_runs_clean() {
     let (code, stdout, stderr) = warpdiff(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.lines().count(), files.len());
+}
+
+#[test]
+fn jit_engine_and_diff() {
+    let d = dir("jit");
+    // ballot of (laneid < 3): 7 on every lane; every value is printed.
+    let f = write(
+        &d,
+        "b.ptx",
+        ".reg .b32 B;\n.reg .pred p;\n    setp.lt.u32 p, %laneid, 3;\n    vote.sync.ballot.b32 B, p, 0xffffffff;\n.expect B = 7;\n",
+    );
+    let (code, stdout, _) = warpdiff(&["run", "--engine", "jit", "--json", &f]);
+    assert_eq!(code, 0, "{stdout}");
+    let b = vec!["7"; 32].join(", ");
+    assert!(
+        stdout.starts_with(&format!(
+            "{{\"file\": \"{f}\", \"engine\": \"jit\", \"regs\": {{\"B\": [{b}]"
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, _) = warpdiff(&["diff", &f]);
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(stdout.trim(), format!("{f}: interp = jit"));
+    let ub = write(&d, "ub.ptx", ".reg .b32 R;\nmatch.any.sync.b32 R, R, 0;\n");
+    let (code, stdout, _) = warpdiff(&["diff", &f, &ub]);
+    assert_eq!(code, 3, "{stdout}");
+    assert!(
+        stdout.contains("not compared: undefined behaviour [not-in-membermask]"),
+        "{stdout}"
+    );
 }
