@@ -382,6 +382,23 @@ fn values_computed_from_undefined_values_are_undefined() {
 }
 
 #[test]
+fn selp_depends_only_on_the_selected_operand() {
+    // U is never written. Where c = 1, d = a (defined); where c = 0, d = U.
+    let src = "\
+.reg .b32 A, U, D;
+.reg .pred c;
+.lanes A = 5;
+    setp.lt.u32 c, %laneid, 16;
+    selp.b32 D, A, U, c;
+";
+    let (case, out) = run(src);
+    for l in 0..32 {
+        let want = if l < 16 { Some(5) } else { None };
+        assert_eq!(get(&case, &out, "D", l), want, "lane {l}");
+    }
+}
+
+#[test]
 fn collective_with_a_predicated_off_member_is_undefined() {
     // Odd lanes are predicated off but inside the full membermask: what they
     // would contribute is not defined, so the reduction is undefined.

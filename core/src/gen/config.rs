@@ -7,8 +7,8 @@
 use arbitrary::{Arbitrary, Result, Unstructured};
 use std::ops::RangeInclusive;
 
-/// The most body instructions a case asks for (control structures and
-/// membermask set-up add a few more around them).
+/// The most body instructions a case asks for (control structures open
+/// when the budget runs out add the few that close them).
 pub const MAX_INSTS: usize = 250;
 
 /// A probability written `(numerator, denominator)`, as cranelift-fuzzgen
@@ -70,13 +70,32 @@ impl Default for Weights {
     }
 }
 
+impl Weights {
+    /// Every weight at most 1000 (so that sums cannot overflow).
+    fn clamped(&self) -> Weights {
+        let c = |w: u32| w.min(1000);
+        Weights {
+            glue: c(self.glue),
+            shfl: c(self.shfl),
+            vote: c(self.vote),
+            matching: c(self.matching),
+            redux: c(self.redux),
+            activemask: c(self.activemask),
+            branch: c(self.branch),
+            if_else: c(self.if_else),
+            loops: c(self.loops),
+            exit: c(self.exit),
+        }
+    }
+}
+
 /// What to generate: sizes, nesting, the instruction mix and the ratios of
 /// the special kinds of case.
 #[derive(Clone, Debug, PartialEq, Eq, Arbitrary)]
 pub struct Config {
-    /// Instructions in the body, not counting the few that a control
-    /// structure or a membermask set-up adds around them.
-    /// Default `4..=48`; clamped to `0..=MAX_INSTS`.
+    /// Instructions in the body (a control structure open when they run
+    /// out adds the few that close it). Default `4..=48`; clamped to
+    /// `0..=MAX_INSTS`.
     #[arbitrary(with = insts_range)]
     pub insts: RangeInclusive<usize>,
     /// Data registers declared per type (`.b32 .u32 .s32 .f32 .b64 .u64
@@ -143,8 +162,9 @@ impl Default for Config {
 impl Config {
     /// This config with every field brought into its documented range:
     /// ranges clamped and ordered, ratios with a nonzero denominator and a
-    /// numerator no larger than it. [`generate`](super::generate) applies
-    /// it, so any `Config` is safe to pass.
+    /// numerator no larger than it, weights at most 1000.
+    /// [`generate`](super::generate) applies it, so any `Config` is safe to
+    /// pass.
     pub fn sanitized(&self) -> Config {
         let range = |r: &RangeInclusive<usize>, lo: usize, hi: usize| {
             let a = (*r.start()).clamp(lo, hi);
@@ -161,7 +181,7 @@ impl Config {
             max_depth: self.max_depth.min(4),
             max_loop_depth: self.max_loop_depth.min(3),
             max_trips: self.max_trips.clamp(1, 8),
-            weights: self.weights.clone(),
+            weights: self.weights.clamped(),
             deprecated_ratio: ratio(self.deprecated_ratio),
             redux_f32_ratio: ratio(self.redux_f32_ratio),
             ub_ratio: ratio(self.ub_ratio),
@@ -199,8 +219,10 @@ fn regs_range(u: &mut Unstructured) -> Result<RangeInclusive<usize>> {
     Ok(lo..=u.int_in_range(lo..=8)?)
 }
 
-/// Whether an event of probability `r` happens (never when the numerator
-/// is 0, unlike [`Unstructured::ratio`], which requires it to be positive).
+/// Whether an event of probability `r` happens: never when the numerator
+/// is 0 (unlike [`Unstructured::ratio`], which requires it to be positive),
+/// and, when the bytes have run out, only if it is certain (so that an
+/// exhausted input gives the plainest case, not a deprecated or UB one).
 pub(crate) fn chance(u: &mut Unstructured, r: Ratio) -> Result<bool> {
     let (n, d) = r;
     if n == 0 || d == 0 {
@@ -209,5 +231,5 @@ pub(crate) fn chance(u: &mut Unstructured, r: Ratio) -> Result<bool> {
     if n >= d {
         return Ok(true);
     }
-    u.ratio(n, d)
+    Ok(u.int_in_range(0..=d - 1)? >= d - n)
 }

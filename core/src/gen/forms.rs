@@ -11,7 +11,6 @@
 //! as features ([`Stats::features`](super::Stats::features)).
 
 use crate::ir::*;
-use crate::text::redux_name;
 
 /// Every type a `mov` takes.
 pub(crate) const MOV_TYPES: &[Type] = &[
@@ -124,6 +123,18 @@ pub(crate) fn redux_ops() -> Vec<ReduxOp> {
     v
 }
 
+/// The type of a `redux.sync` operation's source and destination.
+pub(crate) fn redux_type(op: ReduxOp) -> Type {
+    match op {
+        ReduxOp::Add(s) | ReduxOp::Min(s) | ReduxOp::Max(s) => match s {
+            Signedness::Unsigned => Type::U32,
+            Signedness::Signed => Type::S32,
+        },
+        ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => Type::B32,
+        ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => Type::F32,
+    }
+}
+
 /// Whether a `redux.sync` operation is one of the sm_100a `.f32` forms.
 pub(crate) fn is_f32_redux(op: ReduxOp) -> bool {
     match op {
@@ -196,29 +207,26 @@ pub fn form_name(op: &Op) -> String {
             format!("match.{m}.sync.{}", if *wide { "b64" } else { "b32" })
         }
         Op::Redux { op, .. } => {
-            let (name, ty) = redux_name(*op);
+            let int = |name: &str, s: &Signedness| match s {
+                Signedness::Unsigned => format!("redux.sync.{name}.u32"),
+                Signedness::Signed => format!("redux.sync.{name}.s32"),
+            };
+            let float = |name: &str, abs: bool, nan: bool| {
+                format!(
+                    "redux.sync.{name}.f32{}{}",
+                    if abs { ".abs" } else { "" },
+                    if nan { ".NaN" } else { "" }
+                )
+            };
             match op {
-                ReduxOp::FMin { abs, nan } | ReduxOp::FMax { abs, nan } => {
-                    let base = if matches!(op, ReduxOp::FMin { .. }) {
-                        "min"
-                    } else {
-                        "max"
-                    };
-                    format!(
-                        "redux.sync.{base}.f32{}{}",
-                        if *abs { ".abs" } else { "" },
-                        if *nan { ".NaN" } else { "" }
-                    )
-                }
-                ReduxOp::Add(_)
-                | ReduxOp::Min(_)
-                | ReduxOp::Max(_)
-                | ReduxOp::And
-                | ReduxOp::Or
-                | ReduxOp::Xor => {
-                    debug_assert!(name.ends_with(ty.name()));
-                    format!("redux.sync.{name}")
-                }
+                ReduxOp::Add(s) => int("add", s),
+                ReduxOp::Min(s) => int("min", s),
+                ReduxOp::Max(s) => int("max", s),
+                ReduxOp::And => "redux.sync.and.b32".to_string(),
+                ReduxOp::Or => "redux.sync.or.b32".to_string(),
+                ReduxOp::Xor => "redux.sync.xor.b32".to_string(),
+                ReduxOp::FMin { abs, nan } => float("min", *abs, *nan),
+                ReduxOp::FMax { abs, nan } => float("max", *abs, *nan),
             }
         }
         Op::Activemask { .. } => "activemask".to_string(),
@@ -283,7 +291,12 @@ pub fn all_forms() -> Vec<String> {
                 membermask,
             });
         }
-        for mode in [VoteMode::All, VoteMode::Any, VoteMode::Uni, VoteMode::Ballot] {
+        for mode in [
+            VoteMode::All,
+            VoteMode::Any,
+            VoteMode::Uni,
+            VoteMode::Ballot,
+        ] {
             ops.push(Op::Vote {
                 mode,
                 d,
@@ -318,7 +331,13 @@ pub fn all_forms() -> Vec<String> {
     }
     for &op in BIN_OPS {
         for &ty in bin_types(op) {
-            ops.push(Op::Bin { op, ty, d, a: r, b: r });
+            ops.push(Op::Bin {
+                op,
+                ty,
+                d,
+                a: r,
+                b: r,
+            });
         }
     }
     for &op in UN_OPS {
@@ -350,9 +369,7 @@ pub fn all_forms() -> Vec<String> {
             c: r,
         });
     }
-    ops.push(Op::Bra {
-        target: LabelId(0),
-    });
+    ops.push(Op::Bra { target: LabelId(0) });
     ops.push(Op::Exit);
     ops.iter().map(form_name).collect()
 }

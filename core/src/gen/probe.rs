@@ -2,11 +2,11 @@
 //! about it at the point of emission.
 //!
 //! The generator emits in program order. To learn which lanes reach the
-//! next instruction together, [`Builder::snapshot`] appends a *probe*
+//! next instruction together, [`Builder::ensure_flow`] appends a *probe*
 //! (`activemask.b32 %probe;`) to the prefix built so far, points every label
 //! not yet placed past it, and runs [`Interp`] on the whole prefix: min-PC
-//! scheduling runs every lane that can reach the end of the prefix before
-//! the probe, lanes waiting at a forward label stay there, and the probe's
+//! scheduling runs every lane until it reaches the probe, exits, or waits
+//! at a forward label (which lies past the probe), and the probe's
 //! result is the set of lanes converged at the emission point, with every
 //! register's value and definedness. The answer is cached until control
 //! flow changes (a `bra`, an `exit`, a label placed); register values are
@@ -81,11 +81,19 @@ pub(crate) struct Builder {
     dirty: Vec<bool>,
     /// Instructions removed by the repair pass.
     pub repairs: u64,
+    /// Interpreter runs so far.
+    pub probes: u64,
 }
 
 impl Builder {
     /// A builder for a program with these directives, registers and inputs.
-    pub fn new(version: Version, target: Target, regs: Vec<RegDecl>, inputs: Inputs, probe: Reg) -> Self {
+    pub fn new(
+        version: Version,
+        target: Target,
+        regs: Vec<RegDecl>,
+        inputs: Inputs,
+        probe: Reg,
+    ) -> Self {
         let n = regs.len();
         Builder {
             prog: Program {
@@ -100,6 +108,7 @@ impl Builder {
             snap: None,
             dirty: vec![false; n],
             repairs: 0,
+            probes: 0,
         }
     }
 
@@ -187,7 +196,10 @@ impl Builder {
                 },
                 line: len as u32 + 1,
             });
-            let run = Interp::new(&self.prog).with_fuel(PROBE_FUEL).run(&self.inputs);
+            let run = Interp::new(&self.prog)
+                .with_fuel(PROBE_FUEL)
+                .run(&self.inputs);
+            self.probes += 1;
             self.prog.insts.pop();
             for l in self.prog.labels.iter_mut().filter(|l| l.at == len + 1) {
                 l.at = PENDING;
@@ -215,10 +227,18 @@ impl Builder {
                     self.repairs += 1;
                 }
                 Err(RunError::OutOfFuel { line, .. }) => {
-                    let backward = self.prog.insts.iter().enumerate().rev().find_map(|(i, inst)| match inst.op {
-                        Op::Bra { target } if self.prog.labels[target.0 as usize].at <= i => Some(i),
-                        _ => None,
-                    });
+                    let backward =
+                        self.prog
+                            .insts
+                            .iter()
+                            .enumerate()
+                            .rev()
+                            .find_map(|(i, inst)| {
+                                let Op::Bra { target } = inst.op else {
+                                    return None;
+                                };
+                                (self.prog.labels[target.0 as usize].at <= i).then_some(i)
+                            });
                     self.remove(backward.unwrap_or((line as usize).saturating_sub(1)));
                     self.repairs += 1;
                 }
@@ -248,7 +268,8 @@ impl Builder {
     /// The state just before instruction `at` of the finished program, or
     /// `None` when the prefix does not run cleanly. Labels after `at` are
     /// treated as not placed yet.
-    pub fn snapshot_at(&self, at: usize) -> Option<Snapshot> {
+    pub fn snapshot_at(&mut self, at: usize) -> Option<Snapshot> {
+        self.probes += 1;
         let mut prog = self.prog.clone();
         prog.insts.truncate(at);
         for l in prog.labels.iter_mut() {
@@ -263,7 +284,10 @@ impl Builder {
             },
             line: at as u32 + 1,
         });
-        let out = Interp::new(&prog).with_fuel(PROBE_FUEL).run(&self.inputs).ok()?;
+        let out = Interp::new(&prog)
+            .with_fuel(PROBE_FUEL)
+            .run(&self.inputs)
+            .ok()?;
         if out.ub.is_some() {
             return None;
         }
@@ -307,6 +331,7 @@ impl Builder {
         let (mut prog, mut inputs) = (self.prog, self.inputs);
         debug_assert!(prog.labels.iter().all(|l| l.at != PENDING));
         prune(&mut prog, &mut inputs);
+        sort_labels(&mut prog);
         renumber_printed(&mut prog, &inputs, header);
         (prog, inputs)
     }
@@ -373,7 +398,11 @@ pub(crate) fn regs_mut(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg)) {
             dsts.push(d);
         }
         Op::Match {
-            d, p, a, membermask, ..
+            d,
+            p,
+            a,
+            membermask,
+            ..
         } => {
             src(a);
             src(membermask);
@@ -398,7 +427,12 @@ pub(crate) fn regs_mut(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg)) {
             dsts.push(d);
         }
         Op::Setp {
-            combine, p, q, a, b, ..
+            combine,
+            p,
+            q,
+            a,
+            b,
+            ..
         } => {
             src(a);
             src(b);
@@ -447,6 +481,23 @@ fn prune(prog: &mut Program, inputs: &mut Inputs) {
         .drain(..)
         .filter_map(|(r, v)| map[r.index()].map(|n| (n, v)))
         .collect();
+}
+
+/// Puts the labels in the order they appear in the text (as the parser
+/// lists them), keeping the order of labels at one place.
+fn sort_labels(prog: &mut Program) {
+    let mut order: Vec<usize> = (0..prog.labels.len()).collect();
+    order.sort_by_key(|&i| prog.labels[i].at);
+    let mut map = vec![0u32; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        map[old] = new as u32;
+    }
+    prog.labels = order.iter().map(|&i| prog.labels[i].clone()).collect();
+    for inst in prog.insts.iter_mut() {
+        if let Op::Bra { target } = &mut inst.op {
+            target.0 = map[target.0 as usize];
+        }
+    }
 }
 
 /// Sets each instruction's `line` to where the printer puts it: after the

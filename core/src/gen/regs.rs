@@ -11,7 +11,7 @@
 
 use super::config::{chance, Config};
 use super::values;
-use crate::ir::{Inputs, Reg, RegDecl, Type, WARP};
+use crate::ir::{Inputs, Reg, RegDecl, Type};
 use arbitrary::{Result, Unstructured};
 
 /// The data register types, in declaration order.
@@ -77,7 +77,7 @@ impl RegFile {
     ) -> Result<(RegFile, Vec<RegDecl>, Inputs)> {
         let mut decls: Vec<RegDecl> = Vec::new();
         let mut inputs = Inputs::default();
-        let mut add = |decls: &mut Vec<RegDecl>, name: String, ty: Type| {
+        let add = |decls: &mut Vec<RegDecl>, name: String, ty: Type| {
             decls.push(RegDecl { name, ty });
             Reg(decls.len() as u32 - 1)
         };
@@ -154,9 +154,4 @@ impl RegFile {
         let ty = *u.choose(tys)?;
         Ok(*u.choose(self.of(ty))?)
     }
-}
-
-/// A warp-wide value with every lane equal to `x`.
-pub(crate) fn splat(x: u64) -> [u64; WARP] {
-    [x; WARP]
 }

@@ -10,7 +10,8 @@
 //! than the register width N are clamped to N". `setp` on `.f32` uses the
 //! ordered comparisons: false when either operand is NaN.
 //!
-//! Definedness: a result is defined when every input it reads is.
+//! Definedness: a result is defined when every input it reads is (`selp`
+//! reads `c` and the operand `c` selects).
 
 use super::float::{is_nan, order_key, CANONICAL_NAN};
 use super::{lanes, Step, Val, Warp};
@@ -207,9 +208,10 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) {
                 }
             }
             Op::Selp { d, a, b, c, .. } => {
-                let ((av, ad), (bv, bd), (cv, cd)) = (w.read(a, l), w.read(b, l), w.read(c, l));
-                let v: Val = if cv & 1 == 1 { (av, ad) } else { (bv, bd) };
-                w.write(d, l, (v.0, v.1 && ad && bd && cd));
+                // Only the selected operand flows into `d`.
+                let (cv, cd) = w.read(c, l);
+                let (v, vd): Val = w.read(if cv & 1 == 1 { a } else { b }, l);
+                w.write(d, l, (v, vd && cd));
             }
             Op::Shfl { .. }
             | Op::Vote { .. }

@@ -38,13 +38,14 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
     let bits = ty.bits();
     let bad = || format!("bad number `{text}` for a {ty} value");
     if ty == Type::Pred {
-        return match text {
-            "0" => Ok(0),
-            "1" => Ok(1),
-            _ if place == Place::Operand => {
+        // PTX has no predicate immediates; `.lanes`/`.expect` write 0 or 1.
+        return match (place, text) {
+            (Place::Operand, _) => {
                 Err("a .pred operand must be a register, not an immediate".to_string())
             }
-            _ => Err(format!("bad .pred value `{text}`: write 0 or 1")),
+            (Place::LaneValue, "0") => Ok(0),
+            (Place::LaneValue, "1") => Ok(1),
+            (Place::LaneValue, _) => Err(format!("bad .pred value `{text}`: write 0 or 1")),
         };
     }
     if let Some(d) = text.strip_prefix("0f").or_else(|| text.strip_prefix("0F")) {

@@ -11,9 +11,10 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     let Op::Activemask { d } = inst.op else {
         unreachable!("activemask::emit on another instruction")
     };
-    let l = e.lanes(inst.guard);
-    let v = e.b.ins().splat(I32X4, l.exec);
+    let mut l = e.lanes(inst.guard);
+    let exec = e.exec(&mut l);
+    let v = e.b.ins().splat(I32X4, exec);
     for k in 0..WARP / 4 {
-        e.write_vec(d, k, &l, v);
+        e.write_vec(d, k, &mut l, v);
     }
 }

@@ -6,7 +6,7 @@
 //! 64-bit operations, per-lane shift amounts, `mul.hi` and `popc` run per
 //! lane on scalars.
 
-use super::emit::{Emitter, Lanes};
+use super::emit::{At, Emitter, Lanes};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
@@ -59,11 +59,12 @@ fn vectorizable(op: &Op) -> bool {
 
 /// Emits a glue instruction.
 pub fn emit(e: &mut Emitter, inst: &Inst) {
-    let l = e.lanes(inst.guard);
+    let mut l = e.lanes(inst.guard);
     if vectorizable(&inst.op) {
-        vector(e, inst, &l);
+        vector(e, inst, &mut l);
     } else {
-        scalar(e, inst, &l);
+        let exec = e.exec(&mut l);
+        e.lane_loop(|e, at| scalar(e, inst, at, exec));
     }
 }
 
@@ -136,7 +137,7 @@ fn bool_vec(e: &mut Emitter, op: BoolOp, x: Value, c: Value) -> Value {
     }
 }
 
-fn vector(e: &mut Emitter, inst: &Inst, l: &Lanes) {
+fn vector(e: &mut Emitter, inst: &Inst, l: &mut Lanes) {
     for k in 0..WARP / 4 {
         match inst.op {
             Op::Mov { d, a, .. } => {
@@ -373,15 +374,15 @@ fn bin_scalar(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value
     }
 }
 
-fn scalar(e: &mut Emitter, inst: &Inst, l: &Lanes) {
-    for lane in 0..WARP {
+fn scalar(e: &mut Emitter, inst: &Inst, at: At, exec: Value) {
+    {
         match inst.op {
             Op::Mov { ty, d, a } => {
-                let v = e.read(a, lane, ty.bits());
-                e.write_lane(d, lane, l.exec, v);
+                let v = e.read_at(a, at, ty.bits());
+                e.write_at(d, at, exec, v);
             }
             Op::Bin { op, ty, d, a, b } => {
-                let av = e.read(a, lane, ty.bits());
+                let av = e.read_at(a, at, ty.bits());
                 let bw = match op {
                     BinOp::Shl | BinOp::Shr => 32,
                     BinOp::Add
@@ -394,12 +395,12 @@ fn scalar(e: &mut Emitter, inst: &Inst, l: &Lanes) {
                     | BinOp::Or
                     | BinOp::Xor => ty.bits(),
                 };
-                let bv = e.read(b, lane, bw);
+                let bv = e.read_at(b, at, bw);
                 let r = bin_scalar(e, op, ty, av, bv);
-                e.write_lane(d, lane, l.exec, r);
+                e.write_at(d, at, exec, r);
             }
             Op::Un { op, ty, d, a } => {
-                let av = e.read(a, lane, ty.bits());
+                let av = e.read_at(a, at, ty.bits());
                 let r = match op {
                     UnOp::Not if ty == Type::Pred => e.b.ins().bxor_imm_s(av, 1),
                     UnOp::Not => e.b.ins().bnot(av),
@@ -421,7 +422,7 @@ fn scalar(e: &mut Emitter, inst: &Inst, l: &Lanes) {
                         }
                     }
                 };
-                e.write_lane(d, lane, l.exec, r);
+                e.write_at(d, at, exec, r);
             }
             Op::Setp {
                 cmp,
@@ -432,7 +433,7 @@ fn scalar(e: &mut Emitter, inst: &Inst, l: &Lanes) {
                 a,
                 b,
             } => {
-                let (av, bv) = (e.read(a, lane, ty.bits()), e.read(b, lane, ty.bits()));
+                let (av, bv) = (e.read_at(a, at, ty.bits()), e.read_at(b, at, ty.bits()));
                 let t = if ty == Type::F32 {
                     let (fa, fb) = (to_f32(e, av), to_f32(e, bv));
                     e.b.ins().fcmp(float_cc(cmp), fa, fb)
@@ -443,22 +444,22 @@ fn scalar(e: &mut Emitter, inst: &Inst, l: &Lanes) {
                 let nt = e.b.ins().bxor_imm_s(t, 1);
                 let (pv, qv) = match combine {
                     Some((op, c)) => {
-                        let cv = e.read(c, lane, 32);
+                        let cv = e.read_at(c, at, 32);
                         let cv = e.b.ins().band_imm_s(cv, 1);
                         (bool_vec(e, op, t, cv), bool_vec(e, op, nt, cv))
                     }
                     None => (t, nt),
                 };
-                e.write_lane(p, lane, l.exec, pv);
+                e.write_at(p, at, exec, pv);
                 if let Some(q) = q {
-                    e.write_lane(q, lane, l.exec, qv);
+                    e.write_at(q, at, exec, qv);
                 }
             }
             Op::Selp { ty, d, a, b, c } => {
-                let (av, bv) = (e.read(a, lane, ty.bits()), e.read(b, lane, ty.bits()));
-                let cv = e.read(c, lane, 32);
+                let (av, bv) = (e.read_at(a, at, ty.bits()), e.read_at(b, at, ty.bits()));
+                let cv = e.read_at(c, at, 32);
                 let r = e.b.ins().select(cv, av, bv);
-                e.write_lane(d, lane, l.exec, r);
+                e.write_at(d, at, exec, r);
             }
             Op::Shfl { .. }
             | Op::Vote { .. }

@@ -60,16 +60,26 @@ pub struct Emitter<'a, 'b> {
     conv_vecs: Option<[Value; 8]>,
 }
 
-/// The lanes one instruction runs on.
+/// The lanes one instruction runs on; the masks are built on first use.
 #[derive(Clone, Copy)]
 pub struct Lanes {
-    /// The executing lanes as an i32 mask.
-    pub exec: Value,
-    /// The same as 8 i32x4 all-ones/zero vectors (lanes 4k..4k+3 in
-    /// vector k).
-    pub vecs: [Value; 8],
     /// The running group (converged lanes) as an i32 mask.
     pub conv: Value,
+    guard: Option<Guard>,
+    exec: Option<Value>,
+    vecs: Option<[Value; 8]>,
+}
+
+/// A run-time lane inside [`Emitter::lane_loop`]: the lane index and the
+/// state pointer advanced by `lane * 4` and `lane * 8`.
+#[derive(Clone, Copy)]
+pub struct At {
+    /// The lane (i32, 0..32).
+    pub lane: Value,
+    /// `state + lane * 4`: add a 32-bit array's base offset.
+    pub p4: Value,
+    /// `state + lane * 8`: add a 64-bit array's base offset.
+    pub p8: Value,
 }
 
 /// The park points of a program: start, labels, after `bra`/`exit`, end.
@@ -222,11 +232,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 }
                 Op::Exit => {
                     debug_assert!(is_last, "an exit ends its segment");
-                    let l = self.lanes(inst.guard);
+                    let mut l = self.lanes(inst.guard);
+                    let exec = self.exec(&mut l);
                     let ex = self.b.use_var(self.exited);
-                    let ex = self.b.ins().bor(ex, l.exec);
+                    let ex = self.b.ins().bor(ex, exec);
                     self.b.def_var(self.exited, ex);
-                    let rest = self.b.ins().band_not(l.conv, l.exec);
+                    let rest = self.b.ins().band_not(l.conv, exec);
                     self.b.def_var(self.conv, rest);
                     let next = self.parks[&end].0;
                     self.b.ins().brif(rest, next, &[], sched, &[]);
@@ -250,8 +261,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// `@g bra L` at the end of a segment that ends at `end`.
     fn bra(&mut self, inst: &Inst, to: usize, end: usize, sched: Block) {
-        let l = self.lanes(inst.guard);
-        let taken = l.exec;
+        let mut l = self.lanes(inst.guard);
+        let taken = self.exec(&mut l);
         let stay = self.b.ins().band_not(l.conv, taken);
         if to == end {
             let next = self.parks[&end].0;
@@ -307,40 +318,70 @@ impl<'a, 'b> Emitter<'a, 'b> {
     // ---- lane masks ----
 
     /// The lanes an instruction with guard `g` executes on.
-    pub fn lanes(&mut self, g: Option<Guard>) -> Lanes {
-        let conv = self.b.use_var(self.conv);
+    pub fn lanes(&mut self, guard: Option<Guard>) -> Lanes {
+        Lanes {
+            conv: self.b.use_var(self.conv),
+            guard,
+            exec: None,
+            vecs: None,
+        }
+    }
+
+    /// The guard's lanes as eight i32x4 all-ones/zero vectors.
+    fn guard_vecs(&mut self, g: Guard) -> [Value; 8] {
+        let cc = if g.negated {
+            IntCC::Equal
+        } else {
+            IntCC::NotEqual
+        };
+        let zero = self.b.ins().iconst(I32, 0);
+        let z = self.b.ins().splat(I32X4, zero);
+        std::array::from_fn(|k| {
+            let p = self.load(I32X4, self.reg_off(g.reg, 4 * k));
+            self.b.ins().icmp(cc, p, z)
+        })
+    }
+
+    /// The executing lanes as an i32 mask.
+    pub fn exec(&mut self, l: &mut Lanes) -> Value {
+        if let Some(x) = l.exec {
+            return x;
+        }
+        let x = match l.guard {
+            None => l.conv,
+            Some(g) => {
+                let on = self.guard_vecs(g);
+                let m = self.vecs_to_mask(&on);
+                self.b.ins().band(m, l.conv)
+            }
+        };
+        l.exec = Some(x);
+        x
+    }
+
+    /// The executing lanes as eight i32x4 all-ones/zero vectors (lanes
+    /// 4k..4k+3 in vector k).
+    pub fn vecs(&mut self, l: &mut Lanes) -> [Value; 8] {
+        if let Some(v) = l.vecs {
+            return v;
+        }
         let cv = match self.conv_vecs {
             Some(v) => v,
             None => {
-                let v = self.mask_vecs(conv);
+                let v = self.mask_vecs(l.conv);
                 self.conv_vecs = Some(v);
                 v
             }
         };
-        let Some(g) = g else {
-            return Lanes {
-                exec: conv,
-                vecs: cv,
-                conv,
-            };
+        let v = match l.guard {
+            None => cv,
+            Some(g) => {
+                let on = self.guard_vecs(g);
+                std::array::from_fn(|k| self.b.ins().band(on[k], cv[k]))
+            }
         };
-        let mut vecs = cv;
-        let mut bits = Vec::with_capacity(8);
-        for (k, vk) in vecs.iter_mut().enumerate() {
-            let p = self.load(I32X4, self.reg_off(g.reg, 4 * k));
-            let cc = if g.negated {
-                IntCC::Equal
-            } else {
-                IntCC::NotEqual
-            };
-            let zero = self.b.ins().iconst(I32, 0);
-            let z = self.b.ins().splat(I32X4, zero);
-            let on = self.b.ins().icmp(cc, p, z);
-            *vk = self.b.ins().band(*vk, on);
-            bits.push(*vk);
-        }
-        let exec = self.vecs_to_mask(&bits);
-        Lanes { exec, vecs, conv }
+        l.vecs = Some(v);
+        v
     }
 
     /// The 32-bit mask of eight i32x4 all-ones/zero vectors.
@@ -383,12 +424,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
         let c = self.b.func.dfg.constants.insert(bytes.into());
         self.b.ins().vconst(I32X4, c)
-    }
-
-    /// Bit `lane` of `mask` as an i8 condition (non-zero = set).
-    pub fn lane_bit(&mut self, mask: Value, lane: usize) -> Value {
-        let s = self.b.ins().ushr_imm_s(mask, lane as i64);
-        self.b.ins().band_imm_s(s, 1)
     }
 
     // ---- operands ----
@@ -436,30 +471,90 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
     }
 
-    /// Writes scalar `v` to `d` on `lane` where bit `lane` of `exec` is set.
-    pub fn write_lane(&mut self, d: Dest, lane: usize, exec: Value, v: Value) {
+    /// Emits a loop over the 32 lanes; `body` emits one iteration for the
+    /// lane it is given (an i32 in 0..32), with `At` addressing that lane.
+    pub fn lane_loop(&mut self, body: impl FnOnce(&mut Self, At)) {
+        let head = self.b.create_block();
+        let iter = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(head, I32);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().jump(head, &[zero.into()]);
+        self.b.switch_to_block(head);
+        let lane = self.b.block_params(head)[0];
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
+        self.b.ins().brif(more, iter, &[], done, &[]);
+        self.b.switch_to_block(iter);
+        let l64 = self.b.ins().uextend(I64, lane);
+        let off4 = self.b.ins().ishl_imm_s(l64, 2);
+        let p4 = self.b.ins().iadd(self.state, off4);
+        let off8 = self.b.ins().ishl_imm_s(l64, 3);
+        let p8 = self.b.ins().iadd(self.state, off8);
+        body(self, At { lane, p4, p8 });
+        let next = self.b.ins().iadd_imm_s(lane, 1);
+        self.b.ins().jump(head, &[next.into()]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Operand `o` on the run-time lane `at` as a scalar of `width` bits.
+    pub fn read_at(&mut self, o: Operand, at: At, width: u32) -> Value {
+        let ty = if width == 64 { I64 } else { I32 };
+        match o {
+            Operand::Reg(r) => {
+                let (p, base) = self.reg_at(r, at);
+                self.b.ins().load(ty, mf(), p, base)
+            }
+            Operand::NotPred(r) => {
+                let (p, base) = self.reg_at(r, at);
+                let v = self.b.ins().load(I32, mf(), p, base);
+                self.b.ins().bxor_imm_s(v, 1)
+            }
+            Operand::Imm(v) => self.b.ins().iconst(ty, v as i64),
+            Operand::LaneId if width == 64 => self.b.ins().uextend(I64, at.lane),
+            Operand::LaneId => at.lane,
+        }
+    }
+
+    /// The lane pointer and base offset of register `r` at lane `at`.
+    fn reg_at(&self, r: Reg, at: At) -> (Value, i32) {
+        let p = if wide(self.prog.decl(r).ty) {
+            at.p8
+        } else {
+            at.p4
+        };
+        (p, self.lay.regs[r.index()] as i32)
+    }
+
+    /// Writes scalar `v` to `d` at lane `at` where bit `lane` of `exec`
+    /// is set.
+    pub fn write_at(&mut self, d: Dest, at: At, exec: Value, v: Value) {
         let Dest::Reg(r) = d else { return };
-        let off = self.reg_off(r, lane);
+        let (p, base) = self.reg_at(r, at);
         let ty = self.b.func.dfg.value_type(v);
-        let old = self.load(ty, off);
-        let bit = self.lane_bit(exec, lane);
+        let old = self.b.ins().load(ty, mf(), p, base);
+        let bit = self.b.ins().ushr(exec, at.lane);
+        let bit = self.b.ins().band_imm_s(bit, 1);
         let v = self.b.ins().select(bit, v, old);
-        self.store(v, off);
+        self.b.ins().store(mf(), v, p, base);
     }
 
     /// Writes i32x4 vector `v` to lanes `4k..4k+3` of 32-bit `d` where the
     /// lanes are executing.
-    pub fn write_vec(&mut self, d: Dest, k: usize, l: &Lanes, v: Value) {
+    pub fn write_vec(&mut self, d: Dest, k: usize, l: &mut Lanes, v: Value) {
         let Dest::Reg(r) = d else { return };
+        let vecs = self.vecs(l);
         let off = self.reg_off(r, 4 * k);
         let old = self.load(I32X4, off);
-        let v = self.b.ins().bitselect(l.vecs[k], v, old);
+        let v = self.b.ins().bitselect(vecs[k], v, old);
         self.store(v, off);
     }
 
     /// Copies 32 × u32 from scratch array `i` into 32-bit `d` on the
     /// executing lanes.
-    pub fn write_from_scratch(&mut self, d: Dest, i: u32, l: &Lanes) {
+    pub fn write_from_scratch(&mut self, d: Dest, i: u32, l: &mut Lanes) {
         for k in 0..WARP / 4 {
             let v = self.load(I32X4, (self.lay.scratch(i) + 16 * k as u32) as i32);
             self.write_vec(d, k, l, v);

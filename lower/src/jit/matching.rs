@@ -22,7 +22,8 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     else {
         unreachable!("matching::emit on another instruction")
     };
-    let l = e.lanes(inst.guard);
+    let mut l = e.lanes(inst.guard);
+    let exec = e.exec(&mut l);
     let width = if wide { 64 } else { 32 };
     let a_base = e.lanes_base(a, width, 2);
     let m_base = e.lanes_base(membermask, 32, 3);
@@ -61,7 +62,7 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     }
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
-    let s = e.b.ins().band(m, l.exec);
+    let s = e.b.ins().band(m, exec);
     let same = e.b.ins().band(eq, s);
     let (dv, pv) = match mode {
         MatchMode::Any => (same, None),
@@ -82,8 +83,8 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     e.b.ins().jump(head, &[next.into()]);
 
     e.b.switch_to_block(done);
-    e.write_from_scratch(d, 0, &l);
+    e.write_from_scratch(d, 0, &mut l);
     if let Some(p) = p {
-        e.write_from_scratch(p, 1, &l);
+        e.write_from_scratch(p, 1, &mut l);
     }
 }

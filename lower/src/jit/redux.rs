@@ -133,15 +133,16 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     else {
         unreachable!("redux::emit on another instruction")
     };
-    let l = e.lanes(inst.guard);
+    let mut l = e.lanes(inst.guard);
+    let exec = e.exec(&mut l);
     let a_base = e.lanes_base(a, 32, 2);
     if let Operand::Imm(m) = membermask {
         let m = e.b.ins().iconst(I32, m as u32 as i64);
-        let set = e.b.ins().band(m, l.exec);
+        let set = e.b.ins().band(m, exec);
         let r = reduce(e, op, a_base, set);
         let v = e.b.ins().splat(I32X4, r);
         for k in 0..WARP / 4 {
-            e.write_vec(d, k, &l, v);
+            e.write_vec(d, k, &mut l, v);
         }
         return;
     }
@@ -174,7 +175,7 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     e.b.switch_to_block(body);
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
-    let set = e.b.ins().band(m, l.exec);
+    let set = e.b.ins().band(m, exec);
     let same = e.b.ins().icmp(IntCC::Equal, set, last_set);
     e.b.ins()
         .brif(same, store, &[set.into(), last_r.into()], again, &[]);
@@ -192,5 +193,5 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     e.b.ins().jump(head, &[next.into(), set.into(), r.into()]);
 
     e.b.switch_to_block(done);
-    e.write_from_scratch(d, 0, &l);
+    e.write_from_scratch(d, 0, &mut l);
 }

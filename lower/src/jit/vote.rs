@@ -20,7 +20,8 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     else {
         unreachable!("vote::emit on another instruction")
     };
-    let l = e.lanes(inst.guard);
+    let mut l = e.lanes(inst.guard);
+    let exec = e.exec(&mut l);
     let zero = e.b.ins().iconst(I32, 0);
     let z = e.b.ins().splat(I32X4, zero);
     let mut on = Vec::with_capacity(8);
@@ -29,9 +30,9 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
         on.push(e.b.ins().icmp(IntCC::NotEqual, v, z));
     }
     let ballot = e.vecs_to_mask(&on);
-    let ballot = e.b.ins().band(ballot, l.exec);
+    let ballot = e.b.ins().band(ballot, exec);
     let bv = e.b.ins().splat(I32X4, ballot);
-    let ev = e.b.ins().splat(I32X4, l.exec);
+    let ev = e.b.ins().splat(I32X4, exec);
     let one = e.vconst_i32x4([1; 4]);
     for k in 0..WARP / 4 {
         let m = match membermask {
@@ -57,6 +58,6 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
                 e.b.ins().band(t, one)
             }
         };
-        e.write_vec(d, k, &l, r);
+        e.write_vec(d, k, &mut l, r);
     }
 }
