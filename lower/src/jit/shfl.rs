@@ -181,7 +181,10 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     };
     let mut l = e.lanes(inst.guard);
     if let (Operand::Imm(bi), Operand::Imm(ci)) = (b, c) {
-        // Every lane's source is known now: constant shuffles.
+        // Every lane's source is known now: constant shuffles. All results
+        // are computed before any is written (`d` may be `a`).
+        let mut vs = Vec::with_capacity(WARP / 4);
+        let mut pvs = Vec::with_capacity(WARP / 4);
         for k in 0..WARP / 4 {
             let mut js = [0usize; 4];
             let mut ps = [0u32; 4];
@@ -190,7 +193,7 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
                 js[i] = j as usize;
                 ps[i] = pv as u32;
             }
-            let v = match a {
+            vs.push(match a {
                 Operand::Reg(r) => gather(e, r, js),
                 Operand::Imm(x) => {
                     let s = e.b.ins().iconst(I32, x as u32 as i64);
@@ -198,9 +201,14 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
                 }
                 Operand::LaneId => e.vconst_i32x4(js.map(|j| j as u32)),
                 Operand::NotPred(_) => unreachable!("shfl's a is a .b32 value"),
-            };
+            });
+            pvs.push(ps);
+        }
+        for (k, v) in vs.into_iter().enumerate() {
             e.write_vec(d, k, &mut l, v);
-            if let Some(p) = p {
+        }
+        if let Some(p) = p {
+            for (k, ps) in pvs.into_iter().enumerate() {
                 let pv = e.vconst_i32x4(ps);
                 e.write_vec(p, k, &mut l, pv);
             }
