@@ -7,7 +7,12 @@ use warp_lower::jit::JitProgram;
 
 fn rss_kib() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").expect("linux /proc");
-    let pages: u64 = statm.split_whitespace().nth(1).expect("rss").parse().expect("number");
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .expect("rss")
+        .parse()
+        .expect("number");
     pages * 4
 }
 
@@ -42,5 +47,8 @@ fn compile_and_drop_does_not_grow_rss() {
     println!("rss before {before} KiB, after {n} more compiles {after} KiB (+{growth} KiB)");
     // A leaked code mapping costs at least one 4 KiB page per program:
     // 2000 leaks would be 8,000 KiB.
-    assert!(growth < 1500, "resident memory grew by {growth} KiB over {n} compiles");
+    assert!(
+        growth < 1500,
+        "resident memory grew by {growth} KiB over {n} compiles"
+    );
 }

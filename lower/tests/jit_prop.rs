@@ -61,7 +61,9 @@ fn jit_equals_interpreter_on_random_programs() {
             continue;
         }
         let jit = JitProgram::compile(&tc.program).expect("every interpreter program compiles");
-        let out = jit.run(&tc.inputs).expect("the JIT runs what the interpreter ran");
+        let out = jit
+            .run(&tc.inputs)
+            .expect("the JIT runs what the interpreter ran");
         let diffs = compare(&reference, &out);
         if !diffs.is_empty() {
             let report = DiffReport {
@@ -89,6 +91,9 @@ fn jit_equals_interpreter_on_random_programs() {
         }
     }
     println!("{cases} cases: {compared} compared ({branchy} with branches), {ub} UB skipped");
-    assert!(compared > cases / 2, "too few usable cases: {compared} of {cases}");
+    assert!(
+        compared > cases / 2,
+        "too few usable cases: {compared} of {cases}"
+    );
     assert!(branchy > 0, "no branchy program was compared");
 }
