@@ -58,6 +58,10 @@ pub struct Emitter<'a, 'b> {
     parks: BTreeMap<usize, (Block, Variable)>,
     /// Mask vectors of the running group, computed once per segment.
     conv_vecs: Option<[Value; 8]>,
+    /// Whether the running group is statically the whole warp: in the
+    /// first segment, when no label stands at the start, every lane is
+    /// there and none has exited, so unguarded writes need no blending.
+    full: bool,
 }
 
 /// The lanes one instruction runs on; the masks are built on first use.
@@ -128,6 +132,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             fuel,
             parks: BTreeMap::new(),
             conv_vecs: None,
+            full: false,
         };
         let points = park_points(prog);
         for &p in &points {
@@ -201,6 +206,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let (blk, var) = self.parks[&start];
         self.b.switch_to_block(blk);
         self.conv_vecs = None;
+        self.full = start == 0 && !self.prog.labels.iter().any(|l| l.at == 0);
         // Merge the lanes parked here.
         let waiting = self.b.use_var(var);
         let conv = self.b.use_var(self.conv);
@@ -319,8 +325,13 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// The lanes an instruction with guard `g` executes on.
     pub fn lanes(&mut self, guard: Option<Guard>) -> Lanes {
+        let conv = if self.full {
+            self.b.ins().iconst(I32, -1)
+        } else {
+            self.b.use_var(self.conv)
+        };
         Lanes {
-            conv: self.b.use_var(self.conv),
+            conv,
             guard,
             exec: None,
             vecs: None,
@@ -360,28 +371,34 @@ impl<'a, 'b> Emitter<'a, 'b> {
     }
 
     /// The executing lanes as eight i32x4 all-ones/zero vectors (lanes
-    /// 4k..4k+3 in vector k).
-    pub fn vecs(&mut self, l: &mut Lanes) -> [Value; 8] {
+    /// 4k..4k+3 in vector k), or `None` when every lane executes.
+    pub fn vecs(&mut self, l: &mut Lanes) -> Option<[Value; 8]> {
         if let Some(v) = l.vecs {
-            return v;
+            return Some(v);
         }
-        let cv = match self.conv_vecs {
-            Some(v) => v,
-            None => {
-                let v = self.mask_vecs(l.conv);
-                self.conv_vecs = Some(v);
-                v
-            }
-        };
-        let v = match l.guard {
-            None => cv,
-            Some(g) => {
-                let on = self.guard_vecs(g);
-                std::array::from_fn(|k| self.b.ins().band(on[k], cv[k]))
+        let v = match (l.guard, self.full) {
+            (None, true) => return None,
+            (Some(g), true) => self.guard_vecs(g),
+            (guard, false) => {
+                let cv = match self.conv_vecs {
+                    Some(v) => v,
+                    None => {
+                        let v = self.mask_vecs(l.conv);
+                        self.conv_vecs = Some(v);
+                        v
+                    }
+                };
+                match guard {
+                    None => cv,
+                    Some(g) => {
+                        let on = self.guard_vecs(g);
+                        std::array::from_fn(|k| self.b.ins().band(on[k], cv[k]))
+                    }
+                }
             }
         };
         l.vecs = Some(v);
-        v
+        Some(v)
     }
 
     /// The 32-bit mask of eight i32x4 all-ones/zero vectors.
@@ -545,10 +562,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// lanes are executing.
     pub fn write_vec(&mut self, d: Dest, k: usize, l: &mut Lanes, v: Value) {
         let Dest::Reg(r) = d else { return };
-        let vecs = self.vecs(l);
         let off = self.reg_off(r, 4 * k);
-        let old = self.load(I32X4, off);
-        let v = self.b.ins().bitselect(vecs[k], v, old);
+        let v = match self.vecs(l) {
+            Some(vecs) => {
+                let old = self.load(I32X4, off);
+                self.b.ins().bitselect(vecs[k], v, old)
+            }
+            None => v,
+        };
         self.store(v, off);
     }
 
