@@ -20,8 +20,11 @@
 
 pub mod check;
 pub mod compare;
+pub mod corpus;
 pub mod engine;
 pub mod gen;
 pub mod interp;
 pub mod ir;
+pub mod oracle;
+pub mod reduce;
 pub mod text;

@@ -38,7 +38,7 @@ pub fn diff(files: &[String], fuel: u64) -> u8 {
         }
         let mut line = format!("{file}: interp");
         for name in engines::ENGINES.iter().filter(|n| **n != "interp") {
-            let engine = engines::by_name(name).expect("listed");
+            let engine = engines::for_one_run(name).expect("listed");
             let compiled = match engine.compile(&case.program, fuel) {
                 Ok(c) => c,
                 Err(skip) => {

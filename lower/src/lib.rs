@@ -16,4 +16,5 @@
 #![warn(missing_docs)]
 
 pub mod engines;
+pub mod fuzzing;
 pub mod jit;

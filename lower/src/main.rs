@@ -3,9 +3,12 @@
 //! ```text
 //! warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
 //! warpdiff diff [--fuel N] FILE...
+//! warpdiff fuzz [--seconds N] [--seed S] [--jobs J] [--engines interp,jit] [--corpus DIR] [--keep-going]
+//! warpdiff reduce FILE -o OUT [--force]
 //! ```
 
 mod diff;
+mod fuzz_cmd;
 mod json;
 mod run;
 mod table;
@@ -15,6 +18,9 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
        warpdiff diff [--fuel N] FILE...
+       warpdiff fuzz [--seconds N] [--seed S] [--jobs J] [--engines interp,jit]
+                     [--corpus DIR] [--keep-going]
+       warpdiff reduce FILE -o OUT [--force]
 
   run      run each .ptx case file and print its final registers per lane
            (a table, or with --json one JSON object per file, one per line);
@@ -26,6 +32,11 @@ usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
            interpreter on its defined lanes, printing each differing lane
            exit: 1 a divergence, else 2 an error, else 3 undefined
            behaviour (not compared), else 0
+  fuzz     generate random cases (stable Rust, no libFuzzer), check them
+           on the engines, and reduce each divergence into corpus/ (stops at
+           the first unless --keep-going); a progress line every second and a
+           coverage table at the end; exit 1 if a divergence was found
+  reduce   reduce a divergent case file by hand (same engine, same form)
   --engine which engine runs the files: interp (the reference, with
            definedness and UB) or jit (Cranelift, native; every lane shown)
   --json   machine-readable output
@@ -54,6 +65,14 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("fuzz") => match fuzz_cmd::FuzzOptions::parse(&args[1..]) {
+            Ok(o) => ExitCode::from(fuzz_cmd::fuzz(&o)),
+            Err(e) => {
+                eprintln!("warpdiff fuzz: {e}\n\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
+        Some("reduce") => ExitCode::from(fuzz_cmd::reduce(&args[1..])),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

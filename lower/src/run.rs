@@ -99,7 +99,7 @@ fn run_file(o: &Options, file: &str) -> Status {
         Ok(c) => c,
         Err(e) => return report_error(o, file, e.with_file(file)),
     };
-    let engine = engines::by_name(&o.engine).expect("checked in Options::parse");
+    let engine = engines::for_one_run(&o.engine).expect("checked in Options::parse");
     let compiled = match engine.compile(&case.program, o.fuel) {
         Ok(c) => c,
         Err(skip) => {

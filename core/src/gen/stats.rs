@@ -152,6 +152,31 @@ impl Stats {
         }
     }
 
+    /// Adds another set of counters (e.g. from another fuzzing thread).
+    pub fn merge(&mut self, o: &Stats) {
+        self.cases += o.cases;
+        self.insts += o.insts;
+        for (k, v) in &o.forms {
+            *self.forms.entry(k.clone()).or_default() += v;
+        }
+        for (k, v) in &o.features {
+            *self.features.entry(k).or_default() += v;
+        }
+        for (k, v) in &o.flavors {
+            *self.flavors.entry(k).or_default() += v;
+        }
+        self.ub_intended += o.ub_intended;
+        for (k, v) in &o.ub_rules {
+            *self.ub_rules.entry(k).or_default() += v;
+        }
+        self.repairs += o.repairs;
+        self.probes += o.probes;
+        self.runs += o.runs;
+        self.usable += o.usable;
+        self.ub_runs += o.ub_runs;
+        self.errors += o.errors;
+    }
+
     /// The share of recorded runs that were usable (1.0 when none were).
     pub fn usable_share(&self) -> f64 {
         if self.runs == 0 {

@@ -161,6 +161,21 @@ pub(crate) fn lanes(u: &mut Unstructured, ty: Type) -> Result<[u64; WARP]> {
                 v[l] = value(u, ty)?;
             }
         }
+        5 if float => {
+            // Signed zeros among non-positive values: where max/min must
+            // order -0.0 below +0.0 (and NaNs are skipped or propagate).
+            const POOL: [u64; 6] = [
+                0x0000_0000,
+                0x8000_0000,
+                0x8000_0000,
+                0xbf80_0000,
+                0xff80_0000,
+                0xffc0_0000,
+            ];
+            for x in v.iter_mut() {
+                *x = *u.choose(&POOL)?;
+            }
+        }
         5 if !float && ty.bits() == 32 => {
             for (l, x) in v.iter_mut().enumerate() {
                 *x = 1 << l;

@@ -48,6 +48,10 @@ pub struct Outcome {
     pub ub: Option<Ub>,
     /// Warp steps executed.
     pub steps: u64,
+    /// Per register and lane, which instruction wrote the final value:
+    /// its index in `Program::insts` plus one, or 0 for an input or a
+    /// register never written. Empty for engines that do not track it.
+    pub writer: Vec<[u32; WARP]>,
 }
 
 impl Outcome {
@@ -114,6 +118,8 @@ impl<'p> Interp<'p> {
             def: vec![0; n],
             pc: [0; WARP],
             exited: 0,
+            writer: vec![[0; WARP]; n],
+            cur: 0,
         };
         for (r, v) in &inputs.lanes {
             let m = prog.decl(*r).ty.mask();
@@ -127,6 +133,7 @@ impl<'p> Interp<'p> {
             exited: w.exited,
             ub,
             steps,
+            writer: w.writer,
         };
         if let Some(ub) = target::check(prog) {
             return Ok(outcome(w, Some(ub), 0));
@@ -169,6 +176,9 @@ pub(crate) struct Warp<'p> {
     def: Vec<u32>,
     pc: [usize; WARP],
     exited: u32,
+    writer: Vec<[u32; WARP]>,
+    /// Index of the instruction being executed.
+    cur: usize,
 }
 
 /// What one step sees: the instruction and which lanes are where.
@@ -210,6 +220,7 @@ impl Warp<'_> {
         if let Dest::Reg(r) = d {
             let m = self.prog.decl(r).ty.mask();
             self.vals[r.index()][lane] = v.0 & m;
+            self.writer[r.index()][lane] = self.cur as u32 + 1;
             if v.1 {
                 self.def[r.index()] |= 1 << lane;
             } else {
@@ -229,6 +240,7 @@ impl Warp<'_> {
     /// Executes the instruction at `pc` for the converged lanes `conv`.
     fn step(&mut self, pc: usize, conv: u32) -> Result<(), Ub> {
         let inst = &self.prog.insts[pc];
+        self.cur = pc;
         let exec = match inst.guard {
             None => conv,
             Some(g) => {

@@ -4,6 +4,7 @@
 //! with the lane's membermask and the executing lanes.
 
 use super::emit::{mf, Emitter};
+use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::InstBuilder;
@@ -62,7 +63,11 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
     }
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
-    let s = e.b.ins().band(m, exec);
+    let s = if mode == MatchMode::Any && inject::on(Bug::MatchAnyExited) {
+        m
+    } else {
+        e.b.ins().band(m, exec)
+    };
     let same = e.b.ins().band(eq, s);
     let (dv, pv) = match mode {
         MatchMode::Any => (same, None),

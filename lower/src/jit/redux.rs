@@ -5,6 +5,7 @@
 //! lane, reusing the previous lane's result when the group is the same.
 
 use super::emit::{mf, Emitter};
+use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -72,6 +73,20 @@ fn reduce(e: &mut Emitter, op: ReduxOp, a_base: u32, set: Value) -> Value {
                 let inv = e.b.ins().bnot(v);
                 let pos = e.b.ins().bor_imm_s(v, 0x8000_0000u32 as i32 as i64);
                 e.b.ins().select(neg, inv, pos)
+            };
+            let buggy = max && inject::on(Bug::ReduxFmaxZero);
+            let key = |e: &mut Emitter, v: Value| {
+                if buggy {
+                    // -0.0 keyed like +0.0.
+                    let z =
+                        e.b.ins()
+                            .icmp_imm_s(IntCC::Equal, v, 0x8000_0000u32 as i32 as i64);
+                    let zero = e.b.ins().iconst(I32, 0);
+                    let v0 = e.b.ins().select(z, zero, v);
+                    key(e, v0)
+                } else {
+                    key(e, v)
+                }
             };
             let kx = key(e, x);
             let ka = key(e, acc);

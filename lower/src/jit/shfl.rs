@@ -10,6 +10,7 @@
 //! blended into `d` and `p` on the executing lanes.
 
 use super::emit::{mf, Emitter};
+use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I8X16};
 use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
@@ -24,6 +25,7 @@ fn source(mode: ShflMode, lane: i64, b: u64, c: u64) -> (i64, bool) {
     let min_lane = lane & seg;
     let (j, p) = match mode {
         ShflMode::Up => (lane - bval, lane - bval >= max_lane),
+        ShflMode::Down if inject::on(Bug::ShflDownClamp) => (lane + bval, lane + bval < max_lane),
         ShflMode::Down => (lane + bval, lane + bval <= max_lane),
         ShflMode::Bfly => (lane ^ bval, (lane ^ bval) <= max_lane),
         ShflMode::Idx => {
@@ -59,7 +61,12 @@ fn source_dyn(e: &mut Emitter, mode: ShflMode, lane: Value, b: Value, c: Value) 
         }
         ShflMode::Down => {
             let j = e.b.ins().iadd(lane, bval);
-            (j, e.b.ins().icmp(IntCC::SignedLessThanOrEqual, j, max_lane))
+            let cc = if inject::on(Bug::ShflDownClamp) {
+                IntCC::SignedLessThan
+            } else {
+                IntCC::SignedLessThanOrEqual
+            };
+            (j, e.b.ins().icmp(cc, j, max_lane))
         }
         ShflMode::Bfly => {
             let j = e.b.ins().bxor(lane, bval);

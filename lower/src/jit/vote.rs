@@ -4,6 +4,7 @@
 //! membermask in vector code.
 
 use super::emit::Emitter;
+use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4};
 use cranelift_codegen::ir::InstBuilder;
@@ -55,7 +56,12 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
                 let all = e.b.ins().icmp(IntCC::Equal, bs, s);
                 let none = e.b.ins().icmp(IntCC::Equal, bs, z);
                 let t = e.b.ins().bor(all, none);
-                e.b.ins().band(t, one)
+                let t = e.b.ins().band(t, one);
+                if inject::on(Bug::VoteUniInverted) {
+                    e.b.ins().bxor(t, one)
+                } else {
+                    t
+                }
             }
         };
         e.write_vec(d, k, &mut l, r);

@@ -1,0 +1,223 @@
+//! The differential oracle: run a case on the reference interpreter first;
+//! if it has undefined behaviour, stop there (UB is counted, never
+//! compared); otherwise run every other engine and compare each with the
+//! reference on its defined lanes.
+
+use crate::compare::{compare, Diff, DiffReport};
+use crate::engine::{Engine, Skip};
+use crate::gen::form_name;
+use crate::interp::{Interp, Outcome, RunError, Ub};
+use crate::ir::{Case, Expect, Inputs, Program, Reg, WARP};
+use std::fmt;
+
+/// What one engine did that the reference did not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Disagreement {
+    /// Defined lanes (or the exited lanes) differ.
+    Values(Vec<Diff>),
+    /// The engine failed to run what the reference ran (e.g. out of fuel).
+    Failed(RunError),
+}
+
+/// A divergence between the reference and one engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The engine that disagreed.
+    pub engine: &'static str,
+    /// How.
+    pub what: Disagreement,
+    /// The instruction form blamed: the form of the instruction that wrote
+    /// the first differing lane's value in the reference run (`exit` for a
+    /// differing exited mask, `input` for an input value, `fuel` for a
+    /// failed run).
+    pub form: String,
+}
+
+impl Divergence {
+    /// The identity a reduced case must keep: the same engine and the same
+    /// instruction form.
+    pub fn signature(&self) -> (&'static str, &str) {
+        (self.engine, &self.form)
+    }
+
+    /// The lanes concerned, as a mask (all lanes for a failed run).
+    pub fn lanes(&self) -> u32 {
+        match &self.what {
+            Disagreement::Values(ds) => ds.iter().fold(0, |m, d| match d {
+                Diff::Lane { lane, .. } => m | 1 << lane,
+                Diff::Exited { reference, other } => m | (reference ^ other),
+            }),
+            Disagreement::Failed(_) => u32::MAX,
+        }
+    }
+}
+
+/// The result of checking one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every engine that ran agreed with the reference; the others skipped.
+    Agree {
+        /// Engines that ran and agreed.
+        compared: Vec<&'static str>,
+        /// Engines that skipped, with why.
+        skipped: Vec<(&'static str, Skip)>,
+    },
+    /// The reference found undefined behaviour: nothing was compared.
+    Ub(Ub),
+    /// The reference could not run it (out of fuel): nothing was compared.
+    Rejected(RunError),
+    /// An engine diverged (the first one found).
+    Diverge(Box<Divergence>),
+}
+
+/// Runs `program` on `inputs` on the reference and on every engine in
+/// `others`, comparing on the reference's defined lanes.
+pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u64) -> Verdict {
+    let reference = match Interp::new(program).with_fuel(fuel).run(inputs) {
+        Ok(r) => r,
+        Err(e) => return Verdict::Rejected(e),
+    };
+    if let Some(ub) = reference.ub.clone() {
+        return Verdict::Ub(ub);
+    }
+    let mut compared = Vec::new();
+    let mut skipped = Vec::new();
+    for engine in others {
+        let compiled = match engine.compile(program, fuel) {
+            Ok(c) => c,
+            Err(s) => {
+                skipped.push((engine.name(), s));
+                continue;
+            }
+        };
+        match compiled.run(inputs) {
+            Err(e) => {
+                return Verdict::Diverge(Box::new(Divergence {
+                    engine: engine.name(),
+                    what: Disagreement::Failed(e),
+                    form: "fuel".to_string(),
+                }))
+            }
+            Ok(out) => {
+                let diffs = compare(&reference, &out);
+                if !diffs.is_empty() {
+                    let form = blame(program, &reference, &diffs);
+                    return Verdict::Diverge(Box::new(Divergence {
+                        engine: engine.name(),
+                        what: Disagreement::Values(diffs),
+                        form,
+                    }));
+                }
+                compared.push(engine.name());
+            }
+        }
+    }
+    Verdict::Agree { compared, skipped }
+}
+
+/// The form of the instruction blamed for `diffs`: of the instructions
+/// that wrote a differing lane's final value in the reference run, the
+/// earliest in the program (later ones usually just carry the wrong value
+/// on); `exit` when only the exited lanes differ.
+fn blame(program: &Program, reference: &Outcome, diffs: &[Diff]) -> String {
+    let writers: Vec<u32> = diffs
+        .iter()
+        .filter_map(|d| match d {
+            Diff::Lane { reg, lane, .. } => {
+                Some(reference.writer.get(reg.index()).map_or(0, |w| w[*lane]))
+            }
+            Diff::Exited { .. } => None,
+        })
+        .collect();
+    match writers.iter().filter(|&&w| w > 0).min() {
+        Some(&i) => form_name(&program.insts[i as usize - 1].op),
+        None if writers.is_empty() => "exit".to_string(),
+        None => "input".to_string(),
+    }
+}
+
+/// The `.expect` of the reference run: every register with at least one
+/// defined lane, `_` on undefined lanes.
+pub fn reference_expect(program: &Program, reference: &Outcome) -> Expect {
+    let regs = (0..program.regs.len())
+        .filter(|&r| reference.defined[r] != 0)
+        .map(|r| {
+            let vals: [Option<u64>; WARP] =
+                std::array::from_fn(|l| reference.get(Reg(r as u32), l));
+            (Reg(r as u32), vals)
+        })
+        .collect();
+    Expect { regs }
+}
+
+/// A divergence written up as a ready-to-run `.ptx` case: a comment
+/// paragraph naming the engines, lanes and differing values, then the
+/// program, its inputs and the reference's `.expect`. Copying it into
+/// `corpus/` makes it a regression test.
+pub struct DivergenceCase<'a> {
+    /// The program.
+    pub program: &'a Program,
+    /// Its inputs.
+    pub inputs: &'a Inputs,
+    /// The divergence.
+    pub divergence: &'a Divergence,
+    /// Extra comment lines (where and when it was found).
+    pub notes: Vec<String>,
+    /// The fuel used.
+    pub fuel: u64,
+}
+
+impl DivergenceCase<'_> {
+    /// The case, with the reference's results as `.expect`.
+    pub fn case(&self) -> Case {
+        let d = self.divergence;
+        let mut header = vec![format!(
+            "Divergence: {} disagrees with the reference interpreter ({} form), lanes {:#010x}.",
+            d.engine,
+            d.form,
+            d.lanes()
+        )];
+        match &d.what {
+            Disagreement::Values(diffs) => {
+                let report = DiffReport {
+                    program: self.program,
+                    reference: "interp",
+                    other: d.engine,
+                    diffs,
+                };
+                header.extend(
+                    report
+                        .to_string()
+                        .lines()
+                        .take(16)
+                        .map(|l| l.trim().to_string()),
+                );
+                if diffs.len() > 16 {
+                    header.push(format!("... {} differing lanes in all", diffs.len()));
+                }
+            }
+            Disagreement::Failed(e) => header.push(format!("{} failed: {e}", d.engine)),
+        }
+        header.extend(self.notes.iter().cloned());
+        header.push("The .expect lines are the reference interpreter's results.".to_string());
+        let expect = match Interp::new(self.program)
+            .with_fuel(self.fuel)
+            .run(self.inputs)
+        {
+            Ok(r) => reference_expect(self.program, &r),
+            Err(_) => Expect::default(),
+        };
+        Case {
+            header,
+            program: self.program.clone(),
+            inputs: self.inputs.clone(),
+            expect,
+        }
+    }
+}
+
+impl fmt::Display for DivergenceCase<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::text::print(&self.case()))
+    }
+}

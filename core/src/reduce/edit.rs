@@ -1,0 +1,295 @@
+//! Edits of the IR that the passes share: visiting operands with their
+//! types, removing instructions (with label fix-ups), labels and registers
+//! (re-indexing every `Reg`), and running a prefix of the program.
+
+use crate::gen::TestCase;
+use crate::interp::{Interp, Outcome};
+use crate::ir::*;
+
+/// What a source operand is used for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// A value the instruction computes with.
+    Value,
+    /// The `membermask` of a collective.
+    Membermask,
+}
+
+/// The operand type of a `redux.sync` operation.
+pub(crate) fn redux_type(op: ReduxOp) -> Type {
+    match op {
+        ReduxOp::Add(s) | ReduxOp::Min(s) | ReduxOp::Max(s) => match s {
+            Signedness::Unsigned => Type::U32,
+            Signedness::Signed => Type::S32,
+        },
+        ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => Type::B32,
+        ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => Type::F32,
+    }
+}
+
+/// Every source operand of `op` with the type the instruction reads it as
+/// and its role, in the order the instruction is written.
+pub(crate) fn sources_mut(op: &mut Op) -> Vec<(&mut Operand, Type, Role)> {
+    use Role::{Membermask, Value};
+    use Type::*;
+    let mut v: Vec<(&mut Operand, Type, Role)> = Vec::new();
+    match op {
+        Op::Shfl {
+            a,
+            b,
+            c,
+            membermask,
+            ..
+        } => {
+            v.push((a, B32, Value));
+            v.push((b, B32, Value));
+            v.push((c, B32, Value));
+            if let Some(m) = membermask {
+                v.push((m, B32, Membermask));
+            }
+        }
+        Op::Vote { a, membermask, .. } => {
+            v.push((a, Pred, Value));
+            if let Some(m) = membermask {
+                v.push((m, B32, Membermask));
+            }
+        }
+        Op::Match {
+            wide,
+            a,
+            membermask,
+            ..
+        } => {
+            v.push((a, if *wide { B64 } else { B32 }, Value));
+            v.push((membermask, B32, Membermask));
+        }
+        Op::Redux {
+            op, a, membermask, ..
+        } => {
+            v.push((a, redux_type(*op), Value));
+            v.push((membermask, B32, Membermask));
+        }
+        Op::Activemask { .. } => {}
+        Op::Mov { ty, a, .. } | Op::Un { ty, a, .. } => v.push((a, *ty, Value)),
+        Op::Bin { op, ty, a, b, .. } => {
+            v.push((a, *ty, Value));
+            let bty = if matches!(op, BinOp::Shl | BinOp::Shr) {
+                U32
+            } else {
+                *ty
+            };
+            v.push((b, bty, Value));
+        }
+        Op::Setp {
+            combine, ty, a, b, ..
+        } => {
+            v.push((a, *ty, Value));
+            v.push((b, *ty, Value));
+            if let Some((_, c)) = combine {
+                v.push((c, Pred, Value));
+            }
+        }
+        Op::Selp { ty, a, b, c, .. } => {
+            v.push((a, *ty, Value));
+            v.push((b, *ty, Value));
+            v.push((c, Pred, Value));
+        }
+        Op::Bra { .. } | Op::Exit => {}
+    }
+    v
+}
+
+/// [`sources_mut`] by value.
+pub(crate) fn sources(op: &Op) -> Vec<(Operand, Type, Role)> {
+    let mut op = op.clone();
+    sources_mut(&mut op)
+        .into_iter()
+        .map(|(o, t, r)| (*o, t, r))
+        .collect()
+}
+
+/// Every destination of `op`: `d`, then the second destination (`|p`,
+/// `|q`) when there is one.
+pub(crate) fn dests_mut(op: &mut Op) -> Vec<&mut Dest> {
+    let mut v: Vec<&mut Dest> = Vec::new();
+    match op {
+        Op::Shfl { d, p, .. } | Op::Match { d, p, .. } => {
+            v.push(d);
+            v.extend(p.as_mut());
+        }
+        Op::Setp { p, q, .. } => {
+            v.push(p);
+            v.extend(q.as_mut());
+        }
+        Op::Vote { d, .. }
+        | Op::Redux { d, .. }
+        | Op::Activemask { d }
+        | Op::Mov { d, .. }
+        | Op::Bin { d, .. }
+        | Op::Un { d, .. }
+        | Op::Selp { d, .. } => v.push(d),
+        Op::Bra { .. } | Op::Exit => {}
+    }
+    v
+}
+
+/// Calls `f` on every register `inst` names: its guard, its sources and
+/// its destinations.
+pub(crate) fn for_each_reg_mut(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg)) {
+    if let Some(g) = &mut inst.guard {
+        f(&mut g.reg);
+    }
+    for (o, _, _) in sources_mut(&mut inst.op) {
+        match o {
+            Operand::Reg(r) | Operand::NotPred(r) => f(r),
+            Operand::Imm(_) | Operand::LaneId => {}
+        }
+    }
+    for d in dests_mut(&mut inst.op) {
+        match d {
+            Dest::Reg(r) => f(r),
+            Dest::Sink => {}
+        }
+    }
+}
+
+/// The registers `inst` names (guard, sources, destinations).
+pub(crate) fn regs_named(inst: &Inst) -> Vec<Reg> {
+    let mut inst = inst.clone();
+    let mut v = Vec::new();
+    for_each_reg_mut(&mut inst, &mut |r| v.push(*r));
+    v
+}
+
+/// The case keeping only the instructions with `keep_inst[i]` and the
+/// labels with `keep_label[l]`. Labels move with the instructions (a label
+/// stands before the first kept instruction at or after its old place); a
+/// `bra` to a removed label is removed too.
+pub(crate) fn rebuild(tc: &TestCase, keep_inst: &[bool], keep_label: &[bool]) -> TestCase {
+    let prog = &tc.program;
+    let n = prog.insts.len();
+    let mut keep = keep_inst.to_vec();
+    for (i, inst) in prog.insts.iter().enumerate() {
+        if let Op::Bra { target } = inst.op {
+            if !keep_label[target.0 as usize] {
+                keep[i] = false;
+            }
+        }
+    }
+    // new_at[i]: kept instructions before old index i.
+    let mut new_at = Vec::with_capacity(n + 1);
+    let mut kept = 0;
+    for &k in &keep {
+        new_at.push(kept);
+        kept += k as usize;
+    }
+    new_at.push(kept);
+    let mut label_map = vec![None; prog.labels.len()];
+    let mut labels = Vec::new();
+    for (j, l) in prog.labels.iter().enumerate() {
+        if keep_label[j] {
+            label_map[j] = Some(LabelId(labels.len() as u32));
+            labels.push(Label {
+                name: l.name.clone(),
+                at: new_at[l.at],
+            });
+        }
+    }
+    let insts = prog
+        .insts
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(inst, _)| {
+            let mut inst = inst.clone();
+            if let Op::Bra { target } = &mut inst.op {
+                *target = label_map[target.0 as usize].expect("bra to a kept label");
+            }
+            inst
+        })
+        .collect();
+    TestCase {
+        program: Program {
+            version: prog.version,
+            target: prog.target,
+            regs: prog.regs.clone(),
+            insts,
+            labels,
+        },
+        inputs: tc.inputs.clone(),
+    }
+}
+
+/// The case without the instructions `from..to`; labels strictly inside
+/// the range go with them (and so do the `bra`s to them).
+pub(crate) fn remove_range(tc: &TestCase, from: usize, to: usize) -> TestCase {
+    let keep: Vec<bool> = (0..tc.program.insts.len())
+        .map(|i| i < from || i >= to)
+        .collect();
+    let keep_label: Vec<bool> = tc
+        .program
+        .labels
+        .iter()
+        .map(|l| l.at <= from || l.at >= to)
+        .collect();
+    rebuild(tc, &keep, &keep_label)
+}
+
+/// The case without the registers where `keep[r]` is false (and their
+/// `.lanes`), every `Reg` re-indexed; `None` when an instruction still
+/// names a removed register.
+pub(crate) fn remove_regs(tc: &TestCase, keep: &[bool]) -> Option<TestCase> {
+    let mut map = vec![None; keep.len()];
+    let mut regs = Vec::new();
+    for (i, decl) in tc.program.regs.iter().enumerate() {
+        if keep[i] {
+            map[i] = Some(Reg(regs.len() as u32));
+            regs.push(decl.clone());
+        }
+    }
+    let mut out = tc.clone();
+    out.program.regs = regs;
+    let mut ok = true;
+    for inst in &mut out.program.insts {
+        for_each_reg_mut(inst, &mut |r| match map[r.index()] {
+            Some(n) => *r = n,
+            None => ok = false,
+        });
+    }
+    if !ok {
+        return None;
+    }
+    out.inputs.lanes = tc
+        .inputs
+        .lanes
+        .iter()
+        .filter_map(|(r, v)| map[r.index()].map(|n| (n, *v)))
+        .collect();
+    Some(out)
+}
+
+/// The state when the lanes first reach instruction `at` (or finish
+/// before it): the program cut just before `at`, labels past the cut
+/// moved to its end. `None` on UB or when the fuel runs out.
+pub(crate) fn prefix_outcome(tc: &TestCase, at: usize, fuel: u64) -> Option<Outcome> {
+    let mut prog = tc.program.clone();
+    prog.insts.truncate(at);
+    for l in &mut prog.labels {
+        l.at = l.at.min(at);
+    }
+    let out = Interp::new(&prog).with_fuel(fuel).run(&tc.inputs).ok()?;
+    out.ub.is_none().then_some(out)
+}
+
+/// The distinct defined values of `r` in `out`, lowest lane's first.
+pub(crate) fn defined_values(out: &Outcome, r: Reg) -> Vec<u64> {
+    let mut v = Vec::new();
+    for lane in 0..WARP {
+        if let Some(x) = out.get(r, lane) {
+            if !v.contains(&x) {
+                v.push(x);
+            }
+        }
+    }
+    v
+}
