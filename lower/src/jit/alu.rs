@@ -70,36 +70,96 @@ pub fn emit(e: &mut Emitter, inst: &Inst) {
 
 // ---- vectors ----
 
-fn canonicalize_vec(e: &mut Emitter, r: Value) -> Value {
-    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
-    let r = e.b.ins().bitcast(I32X4, MemFlagsData::new(), r);
+// ---- f32, scalar or i32x4 alike ----
+
+/// Whether `v` is a vector (i32x4 / f32x4) rather than a scalar.
+fn is_vec(e: &Emitter, v: Value) -> bool {
+    e.b.func.dfg.value_type(v).is_vector()
+}
+
+/// The f32 (or f32x4) view of integer bits `v`.
+fn to_float(e: &mut Emitter, v: Value) -> Value {
+    let ty = if is_vec(e, v) { F32X4 } else { F32 };
+    e.b.ins().bitcast(ty, MemFlagsData::new(), v)
+}
+
+/// The integer bits of float `v`.
+fn to_bits(e: &mut Emitter, v: Value) -> Value {
+    let ty = if is_vec(e, v) { I32X4 } else { I32 };
+    e.b.ins().bitcast(ty, MemFlagsData::new(), v)
+}
+
+/// `cond ? x : y` for a scalar condition or a vector mask.
+fn choose(e: &mut Emitter, cond: Value, x: Value, y: Value) -> Value {
+    if is_vec(e, x) {
+        e.b.ins().bitselect(cond, x, y)
+    } else {
+        e.b.ins().select(cond, x, y)
+    }
+}
+
+/// PTX's canonical NaN, shaped like `like`.
+fn canonical_nan(e: &mut Emitter, like: Value) -> Value {
     let c = e.b.ins().iconst(I32, CANONICAL_NAN);
-    let c = e.b.ins().splat(I32X4, c);
-    e.b.ins().bitselect(nan, c, r)
+    if is_vec(e, like) {
+        e.b.ins().splat(I32X4, c)
+    } else {
+        c
+    }
 }
 
-fn to_f32x4(e: &mut Emitter, v: Value) -> Value {
-    e.b.ins().bitcast(F32X4, MemFlagsData::new(), v)
+/// The bits of float result `r`, any NaN made canonical.
+fn canonicalize(e: &mut Emitter, r: Value) -> Value {
+    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
+    let bits = to_bits(e, r);
+    let c = canonical_nan(e, bits);
+    choose(e, nan, c, bits)
 }
 
-/// f32 min/max of vectors: NaN-ignoring, `-0.0 < +0.0`, both NaN →
+/// f32 min/max on bits: NaN-ignoring, `-0.0 < +0.0`, both NaN →
 /// canonical NaN.
-fn fminmax_vec(e: &mut Emitter, a: Value, b: Value, max: bool) -> Value {
-    let (fa, fb) = (to_f32x4(e, a), to_f32x4(e, b));
+pub fn fminmax(e: &mut Emitter, a: Value, b: Value, max: bool) -> Value {
+    let (fa, fb) = (to_float(e, a), to_float(e, b));
     let r = if max {
         e.b.ins().fmax(fa, fb)
     } else {
         e.b.ins().fmin(fa, fb)
     };
-    let r = e.b.ins().bitcast(I32X4, MemFlagsData::new(), r);
+    let r = to_bits(e, r);
     let na = e.b.ins().fcmp(FloatCC::Unordered, fa, fa);
     let nb = e.b.ins().fcmp(FloatCC::Unordered, fb, fb);
-    let r = e.b.ins().bitselect(na, b, r);
-    let r = e.b.ins().bitselect(nb, a, r);
+    let r = choose(e, na, b, r);
+    let r = choose(e, nb, a, r);
     let both = e.b.ins().band(na, nb);
-    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
-    let c = e.b.ins().splat(I32X4, c);
-    e.b.ins().bitselect(both, c, r)
+    let c = canonical_nan(e, r);
+    choose(e, both, c, r)
+}
+
+/// `op.f32 a, b` on bits.
+fn float_bin(e: &mut Emitter, op: BinOp, a: Value, b: Value) -> Value {
+    let (fa, fb) = (to_float(e, a), to_float(e, b));
+    let r = match op {
+        BinOp::Add => e.b.ins().fadd(fa, fb),
+        BinOp::Sub => e.b.ins().fsub(fa, fb),
+        BinOp::Mul => e.b.ins().fmul(fa, fb),
+        BinOp::Min => return fminmax(e, a, b, false),
+        BinOp::Max => return fminmax(e, a, b, true),
+        BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
+            unreachable!("no {op:?}.f32")
+        }
+    };
+    canonicalize(e, r)
+}
+
+/// `neg.f32` / `abs.f32` on bits.
+fn float_un(e: &mut Emitter, op: UnOp, a: Value) -> Value {
+    let f = to_float(e, a);
+    let r = match op {
+        UnOp::Neg => e.b.ins().fneg(f),
+        UnOp::Abs => e.b.ins().fabs(f),
+        UnOp::Not | UnOp::Popc => unreachable!("{op:?} is not an f32 op"),
+    };
+    canonicalize(e, r)
 }
 
 fn int_cc(cmp: CmpOp, signed: bool) -> IntCC {
@@ -166,15 +226,7 @@ fn vector(e: &mut Emitter, inst: &Inst, l: &mut Lanes) {
                         let m = e.b.ins().splat(I32X4, m);
                         e.b.ins().bxor(av, m)
                     }
-                    UnOp::Neg | UnOp::Abs => {
-                        let f = to_f32x4(e, av);
-                        let r = if op == UnOp::Neg {
-                            e.b.ins().fneg(f)
-                        } else {
-                            e.b.ins().fabs(f)
-                        };
-                        canonicalize_vec(e, r)
-                    }
+                    UnOp::Neg | UnOp::Abs => float_un(e, op, av),
                     UnOp::Popc => unreachable!("popc runs per lane"),
                 };
                 e.write_vec(d, k, l, r);
@@ -190,7 +242,7 @@ fn vector(e: &mut Emitter, inst: &Inst, l: &mut Lanes) {
             } => {
                 let (av, bv) = (e.read_vec(a, k), e.read_vec(b, k));
                 let t = if ty == Type::F32 {
-                    let (fa, fb) = (to_f32x4(e, av), to_f32x4(e, bv));
+                    let (fa, fb) = (to_float(e, av), to_float(e, bv));
                     if cmp == CmpOp::Ne {
                         // x86 has no vector `one`: ordered and not equal.
                         let ord = e.b.ins().fcmp(FloatCC::Ordered, fa, fb);
@@ -256,18 +308,7 @@ fn shift_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, n: u64) -> Value {
 
 fn bin_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
     if ty == Type::F32 {
-        let (fa, fb) = (to_f32x4(e, a), to_f32x4(e, b));
-        let r = match op {
-            BinOp::Add => e.b.ins().fadd(fa, fb),
-            BinOp::Sub => e.b.ins().fsub(fa, fb),
-            BinOp::Mul => e.b.ins().fmul(fa, fb),
-            BinOp::Min => return fminmax_vec(e, a, b, false),
-            BinOp::Max => return fminmax_vec(e, a, b, true),
-            BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
-                unreachable!("no {op:?}.f32")
-            }
-        };
-        return canonicalize_vec(e, r);
+        return float_bin(e, op, a, b);
     }
     let s = is_signed(ty);
     match op {
@@ -287,49 +328,9 @@ fn bin_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
 
 // ---- scalars ----
 
-fn canonicalize(e: &mut Emitter, r: Value) -> Value {
-    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
-    let bits = e.b.ins().bitcast(I32, MemFlagsData::new(), r);
-    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
-    e.b.ins().select(nan, c, bits)
-}
-
-fn to_f32(e: &mut Emitter, v: Value) -> Value {
-    e.b.ins().bitcast(F32, MemFlagsData::new(), v)
-}
-
-/// Scalar f32 min/max with the same rules as [`fminmax_vec`].
-pub fn fminmax(e: &mut Emitter, a: Value, b: Value, max: bool) -> Value {
-    let (fa, fb) = (to_f32(e, a), to_f32(e, b));
-    let r = if max {
-        e.b.ins().fmax(fa, fb)
-    } else {
-        e.b.ins().fmin(fa, fb)
-    };
-    let r = e.b.ins().bitcast(I32, MemFlagsData::new(), r);
-    let na = e.b.ins().fcmp(FloatCC::Unordered, fa, fa);
-    let nb = e.b.ins().fcmp(FloatCC::Unordered, fb, fb);
-    let r = e.b.ins().select(na, b, r);
-    let r = e.b.ins().select(nb, a, r);
-    let both = e.b.ins().band(na, nb);
-    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
-    e.b.ins().select(both, c, r)
-}
-
 fn bin_scalar(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
     if ty == Type::F32 {
-        let (fa, fb) = (to_f32(e, a), to_f32(e, b));
-        let r = match op {
-            BinOp::Add => e.b.ins().fadd(fa, fb),
-            BinOp::Sub => e.b.ins().fsub(fa, fb),
-            BinOp::Mul => e.b.ins().fmul(fa, fb),
-            BinOp::Min => return fminmax(e, a, b, false),
-            BinOp::Max => return fminmax(e, a, b, true),
-            BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
-                unreachable!("no {op:?}.f32")
-            }
-        };
-        return canonicalize(e, r);
+        return float_bin(e, op, a, b);
     }
     let s = is_signed(ty);
     let w = ty.bits() as i64;
@@ -404,15 +405,7 @@ fn scalar(e: &mut Emitter, inst: &Inst, at: At, exec: Value) {
                 let r = match op {
                     UnOp::Not if ty == Type::Pred => e.b.ins().bxor_imm_s(av, 1),
                     UnOp::Not => e.b.ins().bnot(av),
-                    UnOp::Neg | UnOp::Abs => {
-                        let f = to_f32(e, av);
-                        let r = if op == UnOp::Neg {
-                            e.b.ins().fneg(f)
-                        } else {
-                            e.b.ins().fabs(f)
-                        };
-                        canonicalize(e, r)
-                    }
+                    UnOp::Neg | UnOp::Abs => float_un(e, op, av),
                     UnOp::Popc => {
                         let c = e.b.ins().popcnt(av);
                         if ty.bits() == 64 {
@@ -435,7 +428,7 @@ fn scalar(e: &mut Emitter, inst: &Inst, at: At, exec: Value) {
             } => {
                 let (av, bv) = (e.read_at(a, at, ty.bits()), e.read_at(b, at, ty.bits()));
                 let t = if ty == Type::F32 {
-                    let (fa, fb) = (to_f32(e, av), to_f32(e, bv));
+                    let (fa, fb) = (to_float(e, av), to_float(e, bv));
                     e.b.ins().fcmp(float_cc(cmp), fa, fb)
                 } else {
                     e.b.ins().icmp(int_cc(cmp, is_signed(ty)), av, bv)
