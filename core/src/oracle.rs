@@ -91,6 +91,9 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
             }
         };
         match compiled.run(inputs) {
+            // The engine itself failed (driver error, hang): not a
+            // disagreement about semantics; counted as a skip with why.
+            Err(RunError::Engine(m)) => skipped.push((engine.name(), Skip { reason: m })),
             Err(e) => {
                 return Verdict::Diverge(Box::new(Divergence {
                     engine: engine.name(),

@@ -17,4 +17,5 @@
 
 pub mod engines;
 pub mod fuzzing;
+pub mod gpu;
 pub mod jit;

@@ -21,6 +21,7 @@ usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
        warpdiff fuzz [--seconds N] [--seed S] [--jobs J] [--engines interp,jit]
                      [--corpus DIR] [--keep-going]
        warpdiff reduce FILE -o OUT [--force]
+       warpdiff emit-ptx FILE...
 
   run      run each .ptx case file and print its final registers per lane
            (a table, or with --json one JSON object per file, one per line);
@@ -37,6 +38,8 @@ usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
            the first unless --keep-going); a progress line every second and a
            coverage table at the end; exit 1 if a divergence was found
   reduce   reduce a divergent case file by hand (same engine, same form)
+  emit-ptx print the PTX module the GPU engine would load for the files
+           (one kernel per file; they must share a .version/.target)
   --engine which engine runs the files: interp (the reference, with
            definedness and UB) or jit (Cranelift, native; every lane shown)
   --json   machine-readable output
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
             }
         },
         Some("reduce") => ExitCode::from(fuzz_cmd::reduce(&args[1..])),
+        Some("emit-ptx") => ExitCode::from(emit_ptx(&args[1..])),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS
@@ -84,6 +88,60 @@ fn main() -> ExitCode {
         None => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `warpdiff emit-ptx FILE...`: the module the GPU engine would load.
+fn emit_ptx(files: &[String]) -> u8 {
+    use warp_lower::gpu::emit::{emit_module, module_target, Job};
+    let mut cases = Vec::new();
+    for f in files {
+        match std::fs::read_to_string(f)
+            .map_err(|e| format!("{f}: cannot read: {e}"))
+            .and_then(|s| warp_core::text::parse(&s).map_err(|e| e.with_file(f)))
+        {
+            Ok(c) => cases.push(c),
+            Err(m) => {
+                eprintln!("{m}");
+                return 2;
+            }
+        }
+    }
+    if cases.is_empty() {
+        eprintln!("usage: warpdiff emit-ptx FILE...");
+        return 2;
+    }
+    let mut target = None;
+    for (c, f) in cases.iter().zip(files) {
+        match module_target(&c.program) {
+            Ok(t) if target.is_none() || target == Some(t) => target = Some(t),
+            Ok(_) => {
+                eprintln!("{f}: needs another .version/.target than the files before it");
+                return 2;
+            }
+            Err(s) => {
+                eprintln!("{f}: the GPU engine skips it: {s}");
+                return 2;
+            }
+        }
+    }
+    let (v, t) = target.expect("at least one file");
+    let jobs: Vec<Job> = cases
+        .iter()
+        .map(|c| Job {
+            program: &c.program,
+            inputs: &c.inputs,
+        })
+        .collect();
+    match emit_module(&jobs, v, t) {
+        Ok(m) => {
+            print!("{}", m.ptx);
+            0
+        }
+        Err(e) => {
+            eprintln!("emit-ptx: {e}");
+            2
         }
     }
 }

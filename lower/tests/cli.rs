@@ -178,7 +178,11 @@ fn jit_engine_and_diff() {
     );
     let (code, stdout, _) = warpdiff(&["diff", &f]);
     assert_eq!(code, 0, "{stdout}");
-    assert_eq!(stdout.trim(), format!("{f}: interp = jit"));
+    // Where no GPU is present the GPU engine says so and is skipped.
+    assert!(
+        stdout.starts_with(&format!("{f}: interp = jit")),
+        "{stdout}"
+    );
     let ub = write(&d, "ub.ptx", ".reg .b32 R;\nmatch.any.sync.b32 R, R, 0;\n");
     let (code, stdout, _) = warpdiff(&["diff", &f, &ub]);
     assert_eq!(code, 3, "{stdout}");

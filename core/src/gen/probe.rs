@@ -242,6 +242,7 @@ impl Builder {
                     self.remove(backward.unwrap_or((line as usize).saturating_sub(1)));
                     self.repairs += 1;
                 }
+                Err(RunError::Engine(m)) => unreachable!("the interpreter is no other engine: {m}"),
             }
         }
     }

@@ -71,6 +71,9 @@ pub enum RunError {
         /// Source line of the next instruction to run.
         line: u32,
     },
+    /// An engine other than the interpreter could not run the program
+    /// (a GPU driver error or hang), with its message.
+    Engine(String),
 }
 
 impl fmt::Display for RunError {
@@ -80,6 +83,7 @@ impl fmt::Display for RunError {
                 f,
                 "out of fuel after {steps} warp steps at line {line} (does the program loop forever?)"
             ),
+            RunError::Engine(m) => f.write_str(m),
         }
     }
 }
