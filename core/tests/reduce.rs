@@ -50,7 +50,7 @@ fn generated(insts: usize, form: &str) -> (u64, TestCase) {
         let ok = Interp::new(&tc.program)
             .run(&tc.inputs)
             .is_ok_and(|o| o.ub.is_none());
-        if has && ok {
+        if has && ok && tc.program.insts.len() >= insts {
             return (seed, tc);
         }
     }

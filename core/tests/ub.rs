@@ -399,9 +399,10 @@ fn selp_depends_only_on_the_selected_operand() {
 }
 
 #[test]
-fn collective_with_a_predicated_off_member_is_undefined() {
-    // Odd lanes are predicated off but inside the full membermask: what they
-    // would contribute is not defined, so the reduction is undefined.
+fn collective_with_a_predicated_off_member_is_ub() {
+    // Odd lanes are converged but predicated off inside the full
+    // membermask: they never execute the redux, so the even lanes would
+    // wait forever (an H200 hung or left the warp split on such programs).
     let src = "\
 .reg .b32 Rx, T;
 .reg .pred p;
@@ -410,17 +411,34 @@ fn collective_with_a_predicated_off_member_is_undefined() {
     setp.eq.u32 p, T, 0;
 @p  redux.sync.add.u32 Rx, Rx, 0xffffffff;
 ";
-    let (case, out) = run(src);
+    assert_ub(
+        src,
+        UbRule::MembermaskNotConverged,
+        6,
+        0xaaaa_aaaa,
+        "predicated off",
+    );
+}
+
+#[test]
+fn activemask_after_a_collective_in_disjoint_groups_is_undefined() {
+    // Lanes 0-15 and 16-31 run one vote in two groups. On an H200 the warp
+    // stayed split afterwards (activemask saw only the lane's group), where
+    // min-PC says it reconverged: the later activemask is undefined, the
+    // earlier one is not.
+    let lo = vec!["0xffff"; 16].join(" ");
+    let hi = vec!["0xffff0000"; 16].join(" ");
+    let src = format!(
+        ".reg .b32 M, A0, A1, B;\n.reg .pred p;\n.lanes M = {lo} {hi};\n.lanes p = 1;\n\
+         activemask.b32 A0;\n    vote.sync.ballot.b32 B, p, M;\n    activemask.b32 A1;\n"
+    );
+    let (case, out) = run(&src);
     assert_eq!(out.ub, None);
-    for l in (0..32).step_by(2) {
-        assert_eq!(get(&case, &out, "Rx", l), None, "lane {l}");
-    }
-    for l in (1..32).step_by(2) {
-        assert_eq!(
-            get(&case, &out, "Rx", l),
-            Some(1),
-            "lane {l} did not execute"
-        );
+    for l in 0..32 {
+        assert_eq!(get(&case, &out, "A0", l), Some(0xffff_ffff), "lane {l}");
+        let group = if l < 16 { 0xffff } else { 0xffff_0000 };
+        assert_eq!(get(&case, &out, "B", l), Some(group), "lane {l}");
+        assert_eq!(get(&case, &out, "A1", l), None, "lane {l}");
     }
 }
 

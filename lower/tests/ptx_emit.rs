@@ -135,8 +135,12 @@ fn target_tag(t: Target) -> String {
     t.to_string()
 }
 
-/// Groups items by module target; returns the skipped ones separately.
-fn group(items: &[Item]) -> (BTreeMap<String, Vec<usize>>, Vec<(usize, String)>) {
+/// Item indices by module target (`sm_90`, `sm_70`).
+type Groups = BTreeMap<String, Vec<usize>>;
+
+/// Groups items by module target; returns the skipped ones (index, reason)
+/// separately.
+fn group(items: &[Item]) -> (Groups, Vec<(usize, String)>) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut skipped = Vec::new();
     for (i, it) in items.iter().enumerate() {
@@ -276,6 +280,14 @@ fn check_module(m: &Module, items: &[Item], idx: &[usize], what: &str) {
                 .split(|c: char| c.is_whitespace() || c == ',' || c == '|' || c == ';')
                 .collect();
             assert!(!toks.contains(&"_"), "{ctx}: sink left in `{l}`");
+            // ptxas refuses .f32 registers in redux.sync.
+            if l.contains("redux.sync") {
+                for t in percent_tokens(l) {
+                    if let Some(i) = t.strip_prefix("%w").and_then(|i| i.parse::<usize>().ok()) {
+                        assert_ne!(prog.regs[i].ty, Type::F32, "{ctx}: `{l}`");
+                    }
+                }
+            }
             for op in ["add.f32 ", "sub.f32 ", "mul.f32 "] {
                 assert!(!l.contains(op), "{ctx}: `{l}` without .rn");
             }
@@ -576,6 +588,7 @@ top:
     add.u32 b, %laneid, 3;
     add.f32 f, f, 0f3f800000;
     mul.f32 f, f, f;
+@p  redux.sync.and.b32 f, f, 0xffffffff;
 @!p exit;
     mov.b64 _, x;
     exit;
@@ -606,6 +619,9 @@ top:
     has("add.u32 %w1, %lane, 3;");
     has("add.rn.f32 %w2, %w2, 0f3f800000;");
     has("mul.rn.f32 %w2, %w2, %w2;");
+    has("mov.b32 %redux_a, %w2;");
+    has("@%w4 redux.sync.and.b32 %redux_d, %redux_a, 0xffffffff;");
+    has("@%w4 mov.b32 %w2, %redux_d;");
     has("mov.b64 %sink64, %w3;");
     has("@!%w4 st.global.b32 [%out], %w0;");
     has("@!%w4 st.global.b64 [%out+768], %w3;");
@@ -735,7 +751,8 @@ fn encode_decode_round_trip() {
 
 /// With `WARPDIFF_GPU_RESULTS=DIR` (where `check.py DIR` left `NAME.out`
 /// files), decodes every job's output and compares it with the
-/// interpreter on the defined lanes. Without it, says so and checks nothing.
+/// interpreter on the defined lanes (modules without a `NAME.out` are
+/// named and left out). Without it, says so and checks nothing.
 #[test]
 fn gpu_results() {
     let Some(dir) = std::env::var_os("WARPDIFF_GPU_RESULTS").map(PathBuf::from) else {
@@ -762,7 +779,10 @@ fn gpu_results() {
             let m = emit(items, &runnable, tag);
             let name = format!("{prefix}-{tag}");
             let path = dir.join(format!("{name}.out"));
-            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let Ok(bytes) = std::fs::read(&path) else {
+                println!("{}: absent, not checked", path.display());
+                continue;
+            };
             let words: Vec<u64> = bytes
                 .chunks_exact(8)
                 .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
@@ -791,6 +811,7 @@ fn gpu_results() {
         }
     }
     println!("{checked} GPU jobs compared");
+    assert!(checked > 0, "no NAME.out file in {}", dir.display());
     assert!(
         failures.is_empty(),
         "{} jobs differ:\n{}",

@@ -9,9 +9,8 @@
 //! before, under the same guard (the only kind used inside loops, where the
 //! converged lanes change from one iteration to the next); that register
 //! ANDed with a per-lane partition of the warp (disjoint groups, each with
-//! its own mask); a register set by `mov`; or, under a guard, all converged
-//! lanes (the predicated-off members make the results undefined, which is
-//! not UB).
+//! its own mask); a register set by `mov`. (Under a guard, converged but
+//! predicated-off lanes are never members: that is undefined behaviour.)
 
 use super::config::chance;
 use super::emit::Gen;
@@ -27,7 +26,6 @@ enum Source {
     ExecExited,
     AllOnes,
     MovReg,
-    GuardConverged,
 }
 
 impl Gen<'_, '_> {
@@ -85,7 +83,7 @@ impl Gen<'_, '_> {
     pub(super) fn membermask(&mut self, guard: Option<(Guard, u32)>) -> Result<Operand> {
         self.b.ensure_flow();
         let s = self.b.snap();
-        let (conv, exited, parked) = (s.conv, s.exited, s.parked());
+        let (conv, exited, parked, split) = (s.conv, s.exited, s.parked(), s.split);
         let in_loop = self.loop_depth > 0;
         if guard.is_some() {
             self.stats.feature("collective.guarded");
@@ -106,8 +104,12 @@ impl Gen<'_, '_> {
         }
         let exec = guard.map_or(conv, |(_, e)| e);
         let g = guard.map(|(g, _)| g);
-        let mut opts = vec![(Source::Activemask, 3), (Source::Group, 2)];
-        if !in_loop {
+        let mut opts = if split {
+            Vec::new()
+        } else {
+            vec![(Source::Activemask, 3), (Source::Group, 2)]
+        };
+        if !in_loop || opts.is_empty() {
             opts.push((Source::Exec, 6));
             opts.push((Source::MovReg, 1));
             if exited != 0 {
@@ -115,9 +117,6 @@ impl Gen<'_, '_> {
             }
             if guard.is_none() && conv | exited == u32::MAX {
                 opts.push((Source::AllOnes, 4));
-            }
-            if guard.is_some() && exec != conv {
-                opts.push((Source::GuardConverged, 1));
             }
         }
         let total: u32 = opts.iter().map(|o| o.1).sum();
@@ -186,10 +185,6 @@ impl Gen<'_, '_> {
                     },
                 );
                 Operand::Reg(m)
-            }
-            Source::GuardConverged => {
-                self.stats.feature("mask.guard-converged");
-                Operand::Imm(conv as u64)
             }
         })
     }

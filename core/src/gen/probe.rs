@@ -44,6 +44,10 @@ pub(crate) struct Snapshot {
     pub values: Vec<[u64; WARP]>,
     /// Every register's defined lanes.
     pub defined: Vec<u32>,
+    /// The warp may be split (a collective ran in disjoint groups): the
+    /// interpreter then leaves `activemask` undefined, so masks must not
+    /// come from it.
+    pub split: bool,
 }
 
 impl Snapshot {
@@ -213,11 +217,17 @@ impl Builder {
                     ..
                 }) => {
                     let p = self.probe.index();
+                    // Only the lanes that ran the probe wrote it, each with
+                    // the mask of those lanes (defined unless the warp may
+                    // be split).
+                    let conv = values[p].iter().fold(0u32, |m, &v| m | v as u32);
+                    let split = conv != 0 && defined[p] == 0;
                     self.snap = Some(Snapshot {
-                        conv: defined[p],
+                        conv,
                         exited,
                         values,
                         defined,
+                        split,
                     });
                     self.dirty.iter_mut().for_each(|d| *d = false);
                     return;
@@ -292,9 +302,12 @@ impl Builder {
         if out.ub.is_some() {
             return None;
         }
+        let p = self.probe.index();
+        let conv = out.values[p].iter().fold(0u32, |m, &v| m | v as u32);
         Some(Snapshot {
-            conv: out.defined[self.probe.index()],
+            conv,
             exited: out.exited,
+            split: conv != 0 && out.defined[p] == 0,
             values: out.values,
             defined: out.defined,
         })

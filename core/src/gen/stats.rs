@@ -20,7 +20,6 @@ pub const FEATURES: &[&str] = &[
     "mask.group-reg",
     "mask.mov-reg",
     "mask.guard-exec",
-    "mask.guard-converged",
     "mask.dead-code",
     // Where a collective sits.
     "collective.guarded",

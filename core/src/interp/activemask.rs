@@ -11,7 +11,10 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) {
     let Op::Activemask { d } = s.inst.op else {
         unreachable!("activemask::exec called on another instruction")
     };
+    // After a collective left the warp split (see `Warp::split`), which
+    // lanes run together is not known.
+    let defined = !w.split;
     for l in lanes(s.exec) {
-        w.write(d, l, (s.exec as u64, true));
+        w.write(d, l, (s.exec as u64, defined));
     }
 }

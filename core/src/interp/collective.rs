@@ -9,6 +9,11 @@
 //! convergence, and only threads belonging to some `membermask` can be
 //! active". The deprecated non-`.sync` `shfl`/`vote` have no `membermask`:
 //! their participants are the lanes that execute them.
+//!
+//! Beyond the spec, from the H200 (`lower/src/gpu`'s runs): a collective
+//! executed by disjoint groups of lanes leaves the warp split, so after it
+//! `activemask` and the deprecated forms (whose participants are "the lanes
+//! executing") are undefined; see [`Warp::split`](super::Warp).
 
 use super::{lanes, Step, Ub, UbRule, Warp, WARP};
 use crate::ir::Operand;
@@ -18,6 +23,10 @@ use crate::text::inst_text;
 pub(crate) struct Group {
     /// Per lane, its `membermask` (meaningful for executing lanes only).
     pub mask: [u32; WARP],
+    /// A deprecated (non-`.sync`) form run after the warp may have split:
+    /// its participants ("the lanes executing it") are not known, so its
+    /// results are undefined.
+    pub unsure: bool,
 }
 
 impl Group {
@@ -26,22 +35,16 @@ impl Group {
     pub fn sources(&self, s: &Step, l: usize) -> u32 {
         self.mask[l] & s.exec
     }
-
-    /// Members of lane `l`'s group converged here but predicated off: they
-    /// do not execute the collective, so what they would contribute is not
-    /// defined by the spec. Results that depend on them are undefined.
-    pub fn predicated_off(&self, s: &Step, l: usize) -> u32 {
-        self.mask[l] & s.conv & !s.exec
-    }
 }
 
 /// Resolves `membermask` (or, for the deprecated forms, the executing lanes)
 /// and checks every rule, in the order: defined, executing lane a member,
 /// same value across the group, members converged or exited, sm_6x.
-pub(crate) fn group(w: &Warp, s: &Step, membermask: Option<Operand>) -> Result<Group, Ub> {
+pub(crate) fn group(w: &mut Warp, s: &Step, membermask: Option<Operand>) -> Result<Group, Ub> {
     let Some(mm) = membermask else {
         return Ok(Group {
             mask: [s.exec; WARP],
+            unsure: w.split,
         });
     };
     let text = || inst_text(w.prog, s.inst);
@@ -97,13 +100,16 @@ pub(crate) fn group(w: &Warp, s: &Step, membermask: Option<Operand>) -> Result<G
         );
     }
     let all_members = lanes(s.exec).fold(0u32, |m, l| m | mask[l]);
-    let away = all_members & !s.exited & !s.conv;
+    // A member that is converged here but predicated off never executes
+    // the instruction either: the others would wait for it forever (an
+    // H200 hung or left the warp split on such programs).
+    let away = all_members & !s.exited & !s.exec;
     if away != 0 {
         return fail(
             UbRule::MembermaskNotConverged,
             away,
             format!(
-                "`{}`: membermask lanes are neither exited nor converged at this instruction",
+                "`{}`: membermask lanes are neither exited nor executing this instruction (inactive or predicated off)",
                 text()
             ),
         );
@@ -134,5 +140,15 @@ pub(crate) fn group(w: &Warp, s: &Step, membermask: Option<Operand>) -> Result<G
             );
         }
     }
-    Ok(Group { mask })
+    // Executing lanes in more than one group: on an H200 the warp stayed
+    // split after such a collective (a later `activemask` saw only the
+    // lane's group), where min-PC says it reconverges. From here on, what
+    // depends on which lanes run together is not known.
+    if lanes(s.exec).any(|l| mask[l] & s.exec != s.exec) {
+        w.split = true;
+    }
+    Ok(Group {
+        mask,
+        unsure: false,
+    })
 }

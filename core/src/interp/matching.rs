@@ -33,7 +33,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
     let mut ps: Vec<(usize, Val)> = Vec::new();
     for l in lanes(s.exec) {
         let src = g.sources(s, l);
-        let mut defined = g.predicated_off(s, l) == 0;
+        let mut defined = !g.unsure;
         let mine = w.read(a, l).0 & width;
         let mut same = 0u32;
         for k in lanes(src) {

@@ -124,6 +124,7 @@ impl<'p> Interp<'p> {
             exited: 0,
             writer: vec![[0; WARP]; n],
             cur: 0,
+            split: false,
         };
         for (r, v) in &inputs.lanes {
             let m = prog.decl(*r).ty.mask();
@@ -183,6 +184,11 @@ pub(crate) struct Warp<'p> {
     writer: Vec<[u32; WARP]>,
     /// Index of the instruction being executed.
     cur: usize,
+    /// Set once a collective ran in disjoint groups: an H200 did not
+    /// reconverge the warp after such a collective where min-PC does, so
+    /// from then on `activemask` and the participants of the deprecated
+    /// forms are undefined.
+    pub(crate) split: bool,
 }
 
 /// What one step sees: the instruction and which lanes are where.

@@ -79,7 +79,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
     let g = collective::group(w, s, Some(membermask))?;
     let mut out: Vec<(usize, Val)> = Vec::new();
     for l in lanes(s.exec) {
-        let mut defined = g.predicated_off(s, l) == 0;
+        let mut defined = !g.unsure;
         let mut xs = Vec::new();
         for k in lanes(g.sources(s, l)) {
             let (v, dk) = w.read(a, k);

@@ -83,7 +83,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
         let j = j as usize;
         let (av, ad) = w.read(a, j);
         let from_member = g.sources(s, l) >> j & 1 == 1;
-        ds.push((l, (av, ad && bd && cd && from_member)));
+        ds.push((l, (av, ad && bd && cd && from_member && !g.unsure)));
         ps.push((l, (pval as u64, bd && cd)));
     }
     w.write_all(d, &ds);

@@ -29,7 +29,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
     let mut out: Vec<(usize, Val)> = Vec::new();
     for l in lanes(s.exec) {
         let src = g.sources(s, l);
-        let mut defined = g.predicated_off(s, l) == 0;
+        let mut defined = !g.unsure;
         let mut ballot = 0u32;
         for k in lanes(src) {
             let (v, dk) = w.read(a, k);

@@ -37,10 +37,13 @@
 //! `shfl` and `vote`), `%laneid` operands read from a `.u32` register
 //! `%lane` (ptxas allows special registers only in `mov`), and `add`, `sub`
 //! and `mul` `.f32` written `.rn` so that ptxas cannot contract them into
-//! an FMA (the interpreter rounds each one). An `exit`, guarded or not, is
-//! preceded by stores of every register and of status 1 under the same
-//! guard; the end of the body stores every register and status 0, then
-//! `ret`. No branch is added, so the control flow is the program's.
+//! an FMA (the interpreter rounds each one). `.f32` registers in
+//! `redux.sync.{and,or,xor}.b32`, which ptxas refuses, go through `.b32`
+//! scratch registers (`%redux_a`, `%redux_d`) with a `mov`. An `exit`,
+//! guarded or not, is preceded by stores of every register and of status 1
+//! under the same guard; the end of the body stores every register and
+//! status 0, then `ret`. No branch is added, so the control flow is the
+//! program's.
 
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
@@ -352,6 +355,8 @@ struct Scratch {
     sink64: Reg,
     sinkp: Reg,
     lane: Reg,
+    redux_a: Reg,
+    redux_d: Reg,
 }
 
 impl Scratch {
@@ -502,6 +507,47 @@ fn map_op(op: &Op, s: Scratch) -> Result<Op, ()> {
     })
 }
 
+/// ptxas refuses `.f32` registers in `redux.sync.{and,or,xor}.b32`
+/// ("Arguments mismatch"), although PTX's operand rules let a `.b32`
+/// instruction take any 32-bit register: such a source is first copied to
+/// `%redux_a` (unguarded: a scratch register), such a destination is
+/// written to `%redux_d` and then copied (under the instruction's guard).
+/// Returns the operation and the instructions to put before and after it.
+fn redux_f32_regs(op: Op, src: &Program, s: Scratch) -> (Op, Option<String>, Option<String>) {
+    let Op::Redux {
+        op: rop,
+        d,
+        a,
+        membermask,
+    } = op
+    else {
+        return (op, None, None);
+    };
+    let is_f32 = |r: Reg| r.index() < src.regs.len() && src.decl(r).ty == Type::F32;
+    let (mut pre, mut post) = (None, None);
+    let a = match a {
+        Operand::Reg(r) if is_f32(r) => {
+            pre = Some(format!("mov.b32 %redux_a, {};", wname(r.index())));
+            Operand::Reg(s.redux_a)
+        }
+        other => other,
+    };
+    let d = match d {
+        Dest::Reg(r) if is_f32(r) => {
+            post = Some(format!("mov.b32 {}, %redux_d;", wname(r.index())));
+            Dest::Reg(s.redux_d)
+        }
+        other => other,
+    };
+    let op = Op::Redux {
+        op: rop,
+        d,
+        a,
+        membermask,
+    };
+    (op, pre, post)
+}
+
 /// The PTX name of register index `i`.
 fn wname(i: usize) -> String {
     format!("%w{i}")
@@ -564,12 +610,16 @@ fn emit_kernel(s: &mut String, k: &KernelInfo, src: &Program, load: &[bool]) -> 
         sink64: Reg(n as u32 + 1),
         sinkp: Reg(n as u32 + 2),
         lane: Reg(n as u32 + 3),
+        redux_a: Reg(n as u32 + 4),
+        redux_d: Reg(n as u32 + 5),
     };
     for (name, ty) in [
         ("%sink32", Type::B32),
         ("%sink64", Type::B64),
         ("%sinkp", Type::Pred),
         ("%lane", Type::U32),
+        ("%redux_a", Type::B32),
+        ("%redux_d", Type::B32),
     ] {
         regs.push(RegDecl {
             name: name.to_string(),
@@ -625,7 +675,7 @@ fn emit_kernel(s: &mut String, k: &KernelInfo, src: &Program, load: &[bool]) -> 
             .collect();
         let _ = writeln!(s, "    .reg {ty} {};", names.join(", "));
     }
-    let _ = writeln!(s, "    .reg .b32 %sink32, %t32;");
+    let _ = writeln!(s, "    .reg .b32 %sink32, %t32, %redux_a, %redux_d;");
     let _ = writeln!(s, "    .reg .b64 %sink64, %in, %out, %off;");
     let _ = writeln!(s, "    .reg .pred %sinkp;");
     let _ = writeln!(s, "    .reg .u32 %lane, %cta;");
@@ -692,6 +742,10 @@ fn emit_kernel(s: &mut String, k: &KernelInfo, src: &Program, load: &[bool]) -> 
                 let _ = writeln!(s, "    {guard}exit;");
             }
             _ => {
+                let (op, pre, post) = redux_f32_regs(op, src, scratch);
+                if let Some(pre) = pre {
+                    let _ = writeln!(s, "    {pre}");
+                }
                 let mut text = inst_text(
                     &renamed,
                     &Inst {
@@ -709,6 +763,9 @@ fn emit_kernel(s: &mut String, k: &KernelInfo, src: &Program, load: &[bool]) -> 
                     text = text.replacen(".f32 ", ".rn.f32 ", 1);
                 }
                 let _ = writeln!(s, "    {guard}{text}");
+                if let Some(post) = post {
+                    let _ = writeln!(s, "    {guard}{post}");
+                }
             }
         }
     }
