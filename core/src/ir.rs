@@ -270,6 +270,25 @@ pub enum BinOp {
     Shr,
 }
 
+impl BinOp {
+    /// The type operand `b` is read as in `op.ty`: a `.u32` shift amount
+    /// for `shl`/`shr` (whatever the width), else the instruction type.
+    pub fn b_type(self, ty: Type) -> Type {
+        match self {
+            BinOp::Shl | BinOp::Shr => Type::U32,
+            BinOp::Add
+            | BinOp::Sub
+            | BinOp::Mul
+            | BinOp::MulHi
+            | BinOp::Min
+            | BinOp::Max
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Xor => ty,
+        }
+    }
+}
+
 /// Unary ALU operations (`op.TYPE d, a`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {

@@ -73,12 +73,7 @@ pub(crate) fn sources_mut(op: &mut Op) -> Vec<(&mut Operand, Type, Role)> {
         Op::Mov { ty, a, .. } | Op::Un { ty, a, .. } => v.push((a, *ty, Value)),
         Op::Bin { op, ty, a, b, .. } => {
             v.push((a, *ty, Value));
-            let bty = if matches!(op, BinOp::Shl | BinOp::Shr) {
-                U32
-            } else {
-                *ty
-            };
-            v.push((b, bty, Value));
+            v.push((b, op.b_type(*ty), Value));
         }
         Op::Setp {
             combine, ty, a, b, ..

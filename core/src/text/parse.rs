@@ -732,18 +732,7 @@ impl Build<'_> {
                     }
                 };
                 self.count(3)?;
-                let bty = match op {
-                    BinOp::Shl | BinOp::Shr => U32,
-                    BinOp::Add
-                    | BinOp::Sub
-                    | BinOp::Mul
-                    | BinOp::MulHi
-                    | BinOp::Min
-                    | BinOp::Max
-                    | BinOp::And
-                    | BinOp::Or
-                    | BinOp::Xor => ty,
-                };
+                let bty = op.b_type(ty);
                 Ok(Op::Bin {
                     op,
                     ty,

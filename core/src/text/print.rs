@@ -223,11 +223,7 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
                 BinOp::Shl => "shl",
                 BinOp::Shr => "shr",
             };
-            let bty = if matches!(op, BinOp::Shl | BinOp::Shr) {
-                U32
-            } else {
-                *ty
-            };
+            let bty = op.b_type(*ty);
             format!(
                 "{name}{ty} {}, {}, {}",
                 dest(prog, *d),

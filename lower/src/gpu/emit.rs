@@ -449,18 +449,7 @@ fn map_op(op: &Op, s: Scratch) -> Result<Op, ()> {
             a: s.src(a, ty)?,
         },
         Op::Bin { op, ty, d, a, b } => {
-            let bty = match op {
-                BinOp::Shl | BinOp::Shr => U32,
-                BinOp::Add
-                | BinOp::Sub
-                | BinOp::Mul
-                | BinOp::MulHi
-                | BinOp::Min
-                | BinOp::Max
-                | BinOp::And
-                | BinOp::Or
-                | BinOp::Xor => ty,
-            };
+            let bty = op.b_type(ty);
             Op::Bin {
                 op,
                 ty,

@@ -310,20 +310,24 @@ fn bin_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
     if ty == Type::F32 {
         return float_bin(e, op, a, b);
     }
-    let s = is_signed(ty);
-    match op {
+    int_bin(e, op, is_signed(ty), a, b).unwrap_or_else(|| unreachable!("{op:?} runs per lane"))
+}
+
+/// The integer operations Cranelift has alike for scalars and `i32x4`.
+fn int_bin(e: &mut Emitter, op: BinOp, signed: bool, a: Value, b: Value) -> Option<Value> {
+    Some(match op {
         BinOp::Add => e.b.ins().iadd(a, b),
         BinOp::Sub => e.b.ins().isub(a, b),
         BinOp::Mul => e.b.ins().imul(a, b),
-        BinOp::Min if s => e.b.ins().smin(a, b),
+        BinOp::Min if signed => e.b.ins().smin(a, b),
         BinOp::Min => e.b.ins().umin(a, b),
-        BinOp::Max if s => e.b.ins().smax(a, b),
+        BinOp::Max if signed => e.b.ins().smax(a, b),
         BinOp::Max => e.b.ins().umax(a, b),
         BinOp::And => e.b.ins().band(a, b),
         BinOp::Or => e.b.ins().bor(a, b),
         BinOp::Xor => e.b.ins().bxor(a, b),
-        BinOp::Shl | BinOp::Shr | BinOp::MulHi => unreachable!("{op:?} runs per lane"),
-    }
+        BinOp::Shl | BinOp::Shr | BinOp::MulHi => return None,
+    })
 }
 
 // ---- scalars ----
@@ -336,18 +340,16 @@ fn bin_scalar(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value
     let w = ty.bits() as i64;
     let wt = if w == 64 { I64 } else { I32 };
     match op {
-        BinOp::Add => e.b.ins().iadd(a, b),
-        BinOp::Sub => e.b.ins().isub(a, b),
-        BinOp::Mul => e.b.ins().imul(a, b),
         BinOp::MulHi if s => e.b.ins().smulhi(a, b),
         BinOp::MulHi => e.b.ins().umulhi(a, b),
-        BinOp::Min if s => e.b.ins().smin(a, b),
-        BinOp::Min => e.b.ins().umin(a, b),
-        BinOp::Max if s => e.b.ins().smax(a, b),
-        BinOp::Max => e.b.ins().umax(a, b),
-        BinOp::And => e.b.ins().band(a, b),
-        BinOp::Or => e.b.ins().bor(a, b),
-        BinOp::Xor => e.b.ins().bxor(a, b),
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::Min
+        | BinOp::Max
+        | BinOp::And
+        | BinOp::Or
+        | BinOp::Xor => int_bin(e, op, s, a, b).expect("a common integer op"),
         BinOp::Shl | BinOp::Shr => {
             // `b` is a u32 amount, clamped to the width.
             let n = if w == 64 {
@@ -384,18 +386,7 @@ fn scalar(e: &mut Emitter, inst: &Inst, at: At, exec: Value) {
             }
             Op::Bin { op, ty, d, a, b } => {
                 let av = e.read_at(a, at, ty.bits());
-                let bw = match op {
-                    BinOp::Shl | BinOp::Shr => 32,
-                    BinOp::Add
-                    | BinOp::Sub
-                    | BinOp::Mul
-                    | BinOp::MulHi
-                    | BinOp::Min
-                    | BinOp::Max
-                    | BinOp::And
-                    | BinOp::Or
-                    | BinOp::Xor => ty.bits(),
-                };
+                let bw = op.b_type(ty).bits();
                 let bv = e.read_at(b, at, bw);
                 let r = bin_scalar(e, op, ty, av, bv);
                 e.write_at(d, at, exec, r);
