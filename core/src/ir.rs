@@ -33,6 +33,18 @@ pub enum Type {
 }
 
 impl Type {
+    /// Every type, in the order of the table above.
+    pub const ALL: [Type; 8] = [
+        Type::B32,
+        Type::U32,
+        Type::S32,
+        Type::F32,
+        Type::B64,
+        Type::U64,
+        Type::S64,
+        Type::Pred,
+    ];
+
     /// Width in bits of a value of this type (1 for `.pred`).
     pub fn bits(self) -> u32 {
         match self {
@@ -181,6 +193,18 @@ pub enum ShflMode {
     Idx,
 }
 
+impl ShflMode {
+    /// The PTX spelling (`up`, `down`, `bfly`, `idx`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ShflMode::Up => "up",
+            ShflMode::Down => "down",
+            ShflMode::Bfly => "bfly",
+            ShflMode::Idx => "idx",
+        }
+    }
+}
+
 /// `vote` modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VoteMode {
@@ -194,6 +218,18 @@ pub enum VoteMode {
     Ballot,
 }
 
+impl VoteMode {
+    /// The PTX spelling (`all`, `any`, `uni`, `ballot`).
+    pub fn name(self) -> &'static str {
+        match self {
+            VoteMode::All => "all",
+            VoteMode::Any => "any",
+            VoteMode::Uni => "uni",
+            VoteMode::Ballot => "ballot",
+        }
+    }
+}
+
 /// `match.sync` modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MatchMode {
@@ -201,6 +237,16 @@ pub enum MatchMode {
     Any,
     /// `.all`: mask of non-exited members if all have the same `a`, else 0.
     All,
+}
+
+impl MatchMode {
+    /// The PTX spelling (`any`, `all`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchMode::Any => "any",
+            MatchMode::All => "all",
+        }
+    }
 }
 
 /// The integer flavour of an arithmetic `redux.sync` (`.u32` / `.s32`).
@@ -271,6 +317,24 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The PTX opcode for type `ty` (`mul.lo` for integers, `mul` for f32).
+    pub fn mnemonic(self, ty: Type) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul if ty == Type::F32 => "mul",
+            BinOp::Mul => "mul.lo",
+            BinOp::MulHi => "mul.hi",
+            BinOp::Min => "min",
+            BinOp::Max => "max",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+            BinOp::Shl => "shl",
+            BinOp::Shr => "shr",
+        }
+    }
+
     /// The type operand `b` is read as in `op.ty`: a `.u32` shift amount
     /// for `shl`/`shr` (whatever the width), else the instruction type.
     pub fn b_type(self, ty: Type) -> Type {
@@ -302,6 +366,18 @@ pub enum UnOp {
     Popc,
 }
 
+impl UnOp {
+    /// The PTX opcode.
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            UnOp::Not => "not",
+            UnOp::Neg => "neg",
+            UnOp::Abs => "abs",
+            UnOp::Popc => "popc",
+        }
+    }
+}
+
 /// `setp` comparison operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
@@ -319,6 +395,20 @@ pub enum CmpOp {
     Ge,
 }
 
+impl CmpOp {
+    /// The PTX spelling (`eq`, `ne`, `lt`, `le`, `gt`, `ge`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        }
+    }
+}
+
 /// The boolean operator that combines a `setp` result with its `c` operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoolOp {
@@ -328,6 +418,17 @@ pub enum BoolOp {
     Or,
     /// `.xor`.
     Xor,
+}
+
+impl BoolOp {
+    /// The PTX spelling (`and`, `or`, `xor`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BoolOp::And => "and",
+            BoolOp::Or => "or",
+            BoolOp::Xor => "xor",
+        }
+    }
 }
 
 /// One instruction of the body.

@@ -233,3 +233,17 @@ pub(crate) fn chance(u: &mut Unstructured, r: Ratio) -> Result<bool> {
     }
     Ok(u.int_in_range(0..=d - 1)? >= d - n)
 }
+
+/// One of `options`, each chosen with probability proportional to its
+/// weight (weights must not all be 0).
+pub(crate) fn weighted<T: Copy>(u: &mut Unstructured, options: &[(T, u32)]) -> Result<T> {
+    let total: u32 = options.iter().map(|o| o.1).sum();
+    let mut x = u.int_in_range(0..=total - 1)?;
+    for &(t, w) in options {
+        if x < w {
+            return Ok(t);
+        }
+        x -= w;
+    }
+    unreachable!("x < total")
+}

@@ -7,7 +7,7 @@
 //! are defined there, what a guard leaves on) it asks the
 //! [`Builder`], which asks the interpreter.
 
-use super::config::{chance, Config, Weights};
+use super::config::{chance, weighted, Config, Weights};
 use super::forms::{
     bin_types, is_f32_redux, redux_ops, redux_type, setp_types, un_types, BIN_OPS, BOOL_OPS,
     CMP_OPS, MOV_TYPES, SELP_TYPES, UN_OPS,
@@ -324,17 +324,7 @@ impl<'a, 'u> Gen<'a, 'u> {
         let mut kinds: Vec<(Glue, u32)> = vec![(Glue::Mov, 3), (Glue::Setp, 5), (Glue::Selp, 2)];
         kinds.extend(BIN_OPS.iter().map(|&o| (Glue::Bin(o), 1)));
         kinds.extend(UN_OPS.iter().map(|&o| (Glue::Un(o), 1)));
-        let total: u32 = kinds.iter().map(|k| k.1).sum();
-        let mut x = self.u.int_in_range(0..=total - 1)?;
-        let kind = kinds
-            .iter()
-            .find(|(_, w)| {
-                let hit = x < *w;
-                x = x.saturating_sub(*w);
-                hit
-            })
-            .expect("x < total")
-            .0;
+        let kind = weighted(self.u, &kinds)?;
         let op = match kind {
             Glue::Mov => {
                 let ty = *self.u.choose(MOV_TYPES)?;

@@ -12,17 +12,8 @@
 
 use crate::ir::*;
 
-/// Every type a `mov` takes.
-pub(crate) const MOV_TYPES: &[Type] = &[
-    Type::B32,
-    Type::U32,
-    Type::S32,
-    Type::F32,
-    Type::B64,
-    Type::U64,
-    Type::S64,
-    Type::Pred,
-];
+/// Every type a `mov` takes: all of them.
+pub(crate) const MOV_TYPES: &[Type] = &Type::ALL;
 
 /// Every type a `selp` takes.
 pub(crate) const SELP_TYPES: &[Type] = &[
@@ -148,35 +139,6 @@ pub(crate) fn is_f32_redux(op: ReduxOp) -> bool {
     }
 }
 
-fn shfl_mode(m: ShflMode) -> &'static str {
-    match m {
-        ShflMode::Up => "up",
-        ShflMode::Down => "down",
-        ShflMode::Bfly => "bfly",
-        ShflMode::Idx => "idx",
-    }
-}
-
-fn vote_mode(m: VoteMode) -> &'static str {
-    match m {
-        VoteMode::All => "all",
-        VoteMode::Any => "any",
-        VoteMode::Uni => "uni",
-        VoteMode::Ballot => "ballot",
-    }
-}
-
-fn cmp_name(c: CmpOp) -> &'static str {
-    match c {
-        CmpOp::Eq => "eq",
-        CmpOp::Ne => "ne",
-        CmpOp::Lt => "lt",
-        CmpOp::Le => "le",
-        CmpOp::Gt => "gt",
-        CmpOp::Ge => "ge",
-    }
-}
-
 /// The stable name of an instruction's form (see the module docs).
 ///
 /// ```
@@ -195,15 +157,12 @@ pub fn form_name(op: &Op) -> String {
     match op {
         Op::Shfl {
             mode, membermask, ..
-        } => format!("shfl{}.{}", sync(membermask.is_some()), shfl_mode(*mode)),
+        } => format!("shfl{}.{}", sync(membermask.is_some()), mode.name()),
         Op::Vote {
             mode, membermask, ..
-        } => format!("vote{}.{}", sync(membermask.is_some()), vote_mode(*mode)),
+        } => format!("vote{}.{}", sync(membermask.is_some()), mode.name()),
         Op::Match { mode, wide, .. } => {
-            let m = match mode {
-                MatchMode::Any => "any",
-                MatchMode::All => "all",
-            };
+            let m = mode.name();
             format!("match.{m}.sync.{}", if *wide { "b64" } else { "b32" })
         }
         Op::Redux { op, .. } => {
@@ -232,41 +191,21 @@ pub fn form_name(op: &Op) -> String {
         Op::Activemask { .. } => "activemask".to_string(),
         Op::Mov { ty, .. } => format!("mov{ty}"),
         Op::Bin { op, ty, .. } => {
-            let name = match op {
-                BinOp::Add => "add",
-                BinOp::Sub => "sub",
-                BinOp::Mul if *ty == Type::F32 => "mul",
-                BinOp::Mul => "mul.lo",
-                BinOp::MulHi => "mul.hi",
-                BinOp::Min => "min",
-                BinOp::Max => "max",
-                BinOp::And => "and",
-                BinOp::Or => "or",
-                BinOp::Xor => "xor",
-                BinOp::Shl => "shl",
-                BinOp::Shr => "shr",
-            };
+            let name = op.mnemonic(*ty);
             format!("{name}{ty}")
         }
         Op::Un { op, ty, .. } => {
-            let name = match op {
-                UnOp::Not => "not",
-                UnOp::Neg => "neg",
-                UnOp::Abs => "abs",
-                UnOp::Popc => "popc",
-            };
+            let name = op.mnemonic();
             format!("{name}{ty}")
         }
         Op::Setp {
             cmp, combine, ty, ..
         } => {
             let b = match combine {
-                None => "",
-                Some((BoolOp::And, _)) => ".and",
-                Some((BoolOp::Or, _)) => ".or",
-                Some((BoolOp::Xor, _)) => ".xor",
+                None => String::new(),
+                Some((b, _)) => format!(".{}", b.name()),
             };
-            format!("setp.{}{b}{ty}", cmp_name(*cmp))
+            format!("setp.{}{b}{ty}", cmp.name())
         }
         Op::Selp { ty, .. } => format!("selp{ty}"),
         Op::Bra { .. } => "bra".to_string(),

@@ -12,7 +12,7 @@
 //! its own mask); a register set by `mov`. (Under a guard, converged but
 //! predicated-off lanes are never members: that is undefined behaviour.)
 
-use super::config::chance;
+use super::config::{chance, weighted};
 use super::emit::Gen;
 use crate::ir::*;
 use arbitrary::Result;
@@ -119,17 +119,7 @@ impl Gen<'_, '_> {
                 opts.push((Source::AllOnes, 4));
             }
         }
-        let total: u32 = opts.iter().map(|o| o.1).sum();
-        let mut x = self.u.int_in_range(0..=total - 1)?;
-        let source = opts
-            .iter()
-            .find(|(_, w)| {
-                let hit = x < *w;
-                x = x.saturating_sub(*w);
-                hit
-            })
-            .expect("x < total")
-            .0;
+        let source = weighted(self.u, &opts)?;
         let masks = self.regs.masks.clone();
         Ok(match source {
             Source::Activemask => {

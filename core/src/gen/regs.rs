@@ -15,16 +15,7 @@ use crate::ir::{Inputs, Reg, RegDecl, Type};
 use arbitrary::{Result, Unstructured};
 
 /// The data register types, in declaration order.
-pub(crate) const TYPES: [Type; 8] = [
-    Type::B32,
-    Type::U32,
-    Type::S32,
-    Type::F32,
-    Type::B64,
-    Type::U64,
-    Type::S64,
-    Type::Pred,
-];
+pub(crate) const TYPES: [Type; 8] = Type::ALL;
 
 /// The 32-bit integer-like types (where `%laneid` and masks fit).
 pub(crate) const INT32: [Type; 3] = [Type::B32, Type::U32, Type::S32];

@@ -109,15 +109,6 @@ fn src(prog: &Program, o: Operand, ty: Type) -> String {
     }
 }
 
-fn mode_name(m: ShflMode) -> &'static str {
-    match m {
-        ShflMode::Up => "up",
-        ShflMode::Down => "down",
-        ShflMode::Bfly => "bfly",
-        ShflMode::Idx => "idx",
-    }
-}
-
 /// The text of one instruction (with its guard, without indentation).
 pub fn inst_text(prog: &Program, inst: &Inst) -> String {
     let guard = match inst.guard {
@@ -142,7 +133,7 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
             let sync = if membermask.is_some() { ".sync" } else { "" };
             let mut t = format!(
                 "shfl{sync}.{}.b32 {}, {}, {}, {}",
-                mode_name(*mode),
+                mode.name(),
                 pair(prog, *d, *p),
                 src(prog, *a, B32),
                 src(prog, *b, B32),
@@ -160,12 +151,11 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
             membermask,
         } => {
             let sync = if membermask.is_some() { ".sync" } else { "" };
-            let m = match mode {
-                VoteMode::All => "all.pred",
-                VoteMode::Any => "any.pred",
-                VoteMode::Uni => "uni.pred",
-                VoteMode::Ballot => "ballot.b32",
+            let ty = match mode {
+                VoteMode::Ballot => "b32",
+                VoteMode::All | VoteMode::Any | VoteMode::Uni => "pred",
             };
+            let m = format!("{}.{ty}", mode.name());
             let mut t = format!("vote{sync}.{m} {}, {}", dest(prog, *d), src(prog, *a, Pred));
             if let Some(mm) = membermask {
                 let _ = write!(t, ", {}", src(prog, *mm, B32));
@@ -180,10 +170,7 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
             a,
             membermask,
         } => {
-            let m = match mode {
-                MatchMode::Any => "any",
-                MatchMode::All => "all",
-            };
+            let m = mode.name();
             let ty = if *wide { B64 } else { B32 };
             format!(
                 "match.{m}.sync{ty} {}, {}, {}",
@@ -209,20 +196,7 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
         Op::Activemask { d } => format!("activemask.b32 {}", dest(prog, *d)),
         Op::Mov { ty, d, a } => format!("mov{ty} {}, {}", dest(prog, *d), src(prog, *a, *ty)),
         Op::Bin { op, ty, d, a, b } => {
-            let name = match op {
-                BinOp::Add => "add",
-                BinOp::Sub => "sub",
-                BinOp::Mul if *ty == F32 => "mul",
-                BinOp::Mul => "mul.lo",
-                BinOp::MulHi => "mul.hi",
-                BinOp::Min => "min",
-                BinOp::Max => "max",
-                BinOp::And => "and",
-                BinOp::Or => "or",
-                BinOp::Xor => "xor",
-                BinOp::Shl => "shl",
-                BinOp::Shr => "shr",
-            };
+            let name = op.mnemonic(*ty);
             let bty = op.b_type(*ty);
             format!(
                 "{name}{ty} {}, {}, {}",
@@ -232,12 +206,7 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
             )
         }
         Op::Un { op, ty, d, a } => {
-            let name = match op {
-                UnOp::Not => "not",
-                UnOp::Neg => "neg",
-                UnOp::Abs => "abs",
-                UnOp::Popc => "popc",
-            };
+            let name = op.mnemonic();
             format!("{name}{ty} {}, {}", dest(prog, *d), src(prog, *a, *ty))
         }
         Op::Setp {
@@ -249,19 +218,10 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
             a,
             b,
         } => {
-            let c = match cmp {
-                CmpOp::Eq => "eq",
-                CmpOp::Ne => "ne",
-                CmpOp::Lt => "lt",
-                CmpOp::Le => "le",
-                CmpOp::Gt => "gt",
-                CmpOp::Ge => "ge",
-            };
+            let c = cmp.name();
             let bo = match combine {
-                Some((BoolOp::And, _)) => ".and",
-                Some((BoolOp::Or, _)) => ".or",
-                Some((BoolOp::Xor, _)) => ".xor",
-                None => "",
+                Some((b, _)) => format!(".{}", b.name()),
+                None => String::new(),
             };
             let mut t = format!(
                 "setp.{c}{bo}{ty} {}, {}, {}",
