@@ -1,5 +1,6 @@
 //! Checking an [`Outcome`] against a case's `.expect` lines.
 
+use crate::compare::is_nan_bits;
 use crate::interp::Outcome;
 use crate::ir::{Expect, Program, Reg, WARP};
 use crate::text::format_value;
@@ -23,8 +24,15 @@ pub struct Mismatch {
 ///
 /// With `knows_undefined` false (engines other than the interpreter, which
 /// report every lane as defined), lanes expected undefined (`_`) are not
-/// checked.
-pub fn check_expect(expect: &Expect, out: &Outcome, knows_undefined: bool) -> Vec<Mismatch> {
+/// checked. Where `reference` (the interpreter's run of the same case)
+/// holds a NaN whose bits PTX leaves open ([`Outcome::nan_open`]) and the
+/// `.expect` value is a NaN, any NaN matches.
+pub fn check_expect(
+    expect: &Expect,
+    out: &Outcome,
+    knows_undefined: bool,
+    reference: Option<&Outcome>,
+) -> Vec<Mismatch> {
     let mut v = Vec::new();
     for (reg, want) in &expect.regs {
         for (lane, &expected) in want.iter().enumerate().take(WARP) {
@@ -32,7 +40,9 @@ pub fn check_expect(expect: &Expect, out: &Outcome, knows_undefined: bool) -> Ve
                 continue;
             }
             let actual = out.get(*reg, lane);
-            if actual != expected {
+            let open = reference.is_some_and(|r| r.nan_open(*reg, lane));
+            let both_nan = matches!((expected, actual), (Some(e), Some(a)) if is_nan_bits(e) && is_nan_bits(a));
+            if actual != expected && !(open && both_nan) {
                 v.push(Mismatch {
                     reg: *reg,
                     lane,

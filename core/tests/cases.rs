@@ -50,7 +50,7 @@ fn replay(dir: &str) -> (usize, Vec<String>) {
             failures.push(format!("{name}: {ub}"));
             continue;
         }
-        let m = check_expect(&case.expect, &out, true);
+        let m = check_expect(&case.expect, &out, true, Some(&out));
         if !m.is_empty() {
             let report = MismatchReport {
                 program: &case.program,

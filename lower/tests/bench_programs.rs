@@ -3,7 +3,12 @@
 //! reference interpreter without undefined behaviour, leaves every result
 //! register defined on every lane, and the native version computes the same
 //! bits for every result register on every lane — on the file's `.lanes`
-//! inputs and on 64 deterministic random ones. `mix200` is also checked
+//! inputs and on 64 deterministic random ones. `mix200`'s random inputs
+//! include NaNs and infinities, whose f32 results have NaN bits PTX leaves
+//! open (`Outcome::nan_open`); where those bits flow into integer ops the
+//! interpreter's lanes are undefined (or a guard on them is UB), and such
+//! lanes and runs are skipped and counted — at least half of the runs must
+//! be compared. `mix200` is also checked
 //! after every one of its instructions, and every whole-warp helper of the
 //! native module on edge-case operands. The interpreter is the reference.
 
@@ -35,23 +40,29 @@ fn parse_program(p: &native::Program) -> Case {
     case
 }
 
-fn interpret(p: &native::Program, case: &Case, inputs: &Inputs) -> Outcome {
+/// The interpreter's run; `None` when it has UB and `strict` is false (a
+/// random `mix200` input whose open NaN bits reached a guard).
+fn interpret(p: &native::Program, case: &Case, inputs: &Inputs, strict: bool) -> Option<Outcome> {
     let out = Interp::new(&case.program)
         .run(inputs)
         .unwrap_or_else(|e| panic!("{}.ptx: {e}", p.name));
     if let Some(ub) = &out.ub {
-        panic!("{}.ptx: undefined behaviour: {ub}", p.name);
+        assert!(!strict, "{}.ptx: undefined behaviour: {ub}", p.name);
+        return None;
     }
     assert_eq!(out.exited, 0, "{}.ptx: no lane should exit", p.name);
-    out
+    Some(out)
 }
 
 /// Runs `p` on `inputs` on both engines; returns a line per problem: a
 /// result register undefined on some lane in the interpreter, a result
 /// register whose bits differ on a defined lane, a non-result register the
 /// native version wrote.
-fn compare(p: &native::Program, case: &Case, inputs: &Inputs) -> Vec<String> {
-    let out = interpret(p, case, inputs);
+///
+/// With `strict` false, UB and undefined lanes are skipped (`None` for a
+/// run with UB).
+fn compare(p: &native::Program, case: &Case, inputs: &Inputs, strict: bool) -> Option<Vec<String>> {
+    let out = interpret(p, case, inputs, strict)?;
     let before = initial_file(case, inputs);
     let mut file = before.clone();
     native::run_program(p.name, &mut file).expect("a native version");
@@ -73,7 +84,7 @@ fn compare(p: &native::Program, case: &Case, inputs: &Inputs) -> Vec<String> {
             continue;
         }
         let undefined = !out.defined[i];
-        if undefined != 0 {
+        if undefined != 0 && strict {
             problems.push(format!(
                 "{}: `{name}` is undefined on lanes {undefined:#010x} in the interpreter",
                 p.name
@@ -96,7 +107,7 @@ fn compare(p: &native::Program, case: &Case, inputs: &Inputs) -> Vec<String> {
             ));
         }
     }
-    problems
+    Some(problems)
 }
 
 /// xorshift64*: deterministic inputs without dependencies.
@@ -171,16 +182,29 @@ fn random_inputs(p: &native::Program, case: &Case, rng: &mut Rng) -> Inputs {
 /// The program's own inputs, then `trials` random ones.
 fn check(p: &native::Program, trials: u64) -> Vec<String> {
     let case = parse_program(p);
-    let mut problems = compare(p, &case, &case.inputs);
+    let mut problems = compare(p, &case, &case.inputs, true).expect("strict");
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ p.name.len() as u64);
+    // Only mix200 draws NaNs and infinities (see the module comment).
+    let strict = p.name != "mix200";
+    let mut compared = 0;
     for t in 0..trials {
         let inputs = random_inputs(p, &case, &mut rng);
-        for line in compare(p, &case, &inputs) {
+        let Some(lines) = compare(p, &case, &inputs, strict) else {
+            continue;
+        };
+        compared += 1;
+        for line in lines {
             problems.push(format!("random inputs #{t}: {line}"));
         }
         if problems.len() > 8 {
             break;
         }
+    }
+    if problems.is_empty() && compared * 2 < trials {
+        problems.push(format!(
+            "{}: only {compared} of {trials} random runs free of UB",
+            p.name
+        ));
     }
     problems
 }
@@ -243,6 +267,7 @@ fn mix200_each_instruction() {
         } else {
             random_inputs(p, &case, &mut rng)
         };
+        let strict = trial == 0;
         let mut snapshots = Vec::new();
         let mut regs = native::Mix200::load(&initial_file(&case, &inputs));
         native::mix200_observed(&mut regs, |k, r| snapshots.push((k, *r)));
@@ -250,13 +275,16 @@ fn mix200_each_instruction() {
         for (k, snap) in snapshots {
             let mut prefix = case.clone();
             prefix.program.insts.truncate(k);
-            let out = interpret(p, &prefix, &inputs);
+            let Some(out) = interpret(p, &prefix, &inputs, strict) else {
+                continue;
+            };
             let mut file = initial_file(&case, &inputs);
             snap.store(&mut file);
             for (i, decl) in case.program.regs.iter().enumerate() {
                 let reg = Reg(i as u32);
                 for (l, &native) in file[i].iter().enumerate() {
                     match out.get(reg, l) {
+                        None if !strict => {}
                         None => problems.push(format!(
                             "inputs #{trial}, after instruction {k}: `{}` undefined on lane {l}",
                             decl.name
@@ -597,7 +625,9 @@ fn sizes() {
         let case = parse_program(p);
         (
             case.program.insts.len(),
-            interpret(p, &case, &case.inputs).steps,
+            interpret(p, &case, &case.inputs, true)
+                .expect("strict")
+                .steps,
         )
     };
     for p in native::PROGRAMS {

@@ -12,6 +12,15 @@
 //!
 //! Definedness: a result is defined when every input it reads is (`selp`
 //! reads `c` and the operand `c` selects).
+//!
+//! NaN bits: the ISA pages this project implements fix no NaN bits for the
+//! f32 glue, and the H200 showed two answers (canonical `0x7fffffff` at run
+//! time, the operand's own bits where `ptxas` folded immediates), so a NaN
+//! result of an f32 op is *open* ([`Outcome::nan_open`](super::Outcome::nan_open)):
+//! computed as canonical NaN, compared as "is a NaN". `mov` and `selp` copy
+//! the mark, f32 ops and `setp.f32` read an open NaN as the NaN it is, and
+//! any other use of its bits (integer and bit ops, `setp` on a bit type)
+//! gives an undefined result.
 
 use super::float::{is_nan, order_key, CANONICAL_NAN};
 use super::{lanes, Step, Val, Warp};
@@ -171,12 +180,28 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) {
     for l in lanes(s.exec) {
         match s.inst.op {
             Op::Mov { d, a, .. } => {
-                let v = w.read(a, l);
-                w.write(d, l, v);
+                let v = w.read_keep_nan(a, l);
+                let open = w.is_open(a, l);
+                w.write_nan(d, l, v, open);
+            }
+            Op::Bin { op, ty, d, a, b } if ty == Type::F32 => {
+                let ((av, ad), (bv, bd)) = (w.read_keep_nan(a, l), w.read_keep_nan(b, l));
+                let r = binary(op, ty, av, bv);
+                w.write_nan(d, l, (r, ad && bd), is_nan(r as u32));
             }
             Op::Bin { op, ty, d, a, b } => {
                 let ((av, ad), (bv, bd)) = (w.read(a, l), w.read(b, l));
                 w.write(d, l, (binary(op, ty, av, bv), ad && bd));
+            }
+            Op::Un {
+                op: op @ (UnOp::Neg | UnOp::Abs),
+                ty,
+                d,
+                a,
+            } => {
+                let (av, ad) = w.read_keep_nan(a, l);
+                let r = unary(op, ty, av);
+                w.write_nan(d, l, (r, ad), is_nan(r as u32));
             }
             Op::Un { op, ty, d, a } => {
                 let (av, ad) = w.read(a, l);
@@ -191,7 +216,12 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) {
                 a,
                 b,
             } => {
-                let ((av, ad), (bv, bd)) = (w.read(a, l), w.read(b, l));
+                // Every NaN compares alike: an open NaN is as good as any.
+                let read = |o| match ty {
+                    Type::F32 => w.read_keep_nan(o, l),
+                    _ => w.read(o, l),
+                };
+                let ((av, ad), (bv, bd)) = (read(a), read(b));
                 let t = compare(cmp, ty, av, bv);
                 let (pv, qv, cd) = match comb {
                     Some((op, c)) => {
@@ -210,8 +240,10 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) {
             Op::Selp { d, a, b, c, .. } => {
                 // Only the selected operand flows into `d`.
                 let (cv, cd) = w.read(c, l);
-                let (v, vd): Val = w.read(if cv & 1 == 1 { a } else { b }, l);
-                w.write(d, l, (v, vd && cd));
+                let chosen = if cv & 1 == 1 { a } else { b };
+                let (v, vd): Val = w.read_keep_nan(chosen, l);
+                let open = w.is_open(chosen, l);
+                w.write_nan(d, l, (v, vd && cd), open);
             }
             Op::Shfl { .. }
             | Op::Vote { .. }

@@ -41,6 +41,10 @@ pub struct Outcome {
     pub values: Vec<[u64; WARP]>,
     /// Per register, the mask of lanes whose value is defined.
     pub defined: Vec<u32>,
+    /// Per register, the defined lanes whose value is a NaN whose bits PTX
+    /// leaves open (see [`Outcome::nan_open`]); another engine matches
+    /// there with any NaN. Empty for engines that do not track it.
+    pub open: Vec<u32>,
     /// Lanes that executed `exit`.
     pub exited: u32,
     /// Set when the program hit undefined behaviour; then `values` are the
@@ -58,6 +62,17 @@ impl Outcome {
     /// The value of register `r` on `lane`, or `None` where undefined.
     pub fn get(&self, r: Reg, lane: usize) -> Option<u64> {
         (self.defined[r.index()] >> lane & 1 == 1).then_some(self.values[r.index()][lane])
+    }
+
+    /// Whether register `r` holds on `lane` a NaN whose bits PTX does not
+    /// fix: the result of an f32 `add/sub/mul/min/max/neg/abs` that is NaN,
+    /// or a copy of one (`mov`, `selp`, `shfl`). On an H200 such results
+    /// were canonical `0x7fffffff` at run time but kept the operand's bits
+    /// when `ptxas` folded immediate operands (`abs.f32 %f, 0f7fc00000`
+    /// gave `0x7fc00000`), so only "is a NaN" is compared there. The
+    /// interpreter computes canonical NaN as their value.
+    pub fn nan_open(&self, r: Reg, lane: usize) -> bool {
+        self.open.get(r.index()).is_some_and(|m| m >> lane & 1 == 1)
     }
 }
 
@@ -120,6 +135,7 @@ impl<'p> Interp<'p> {
             prog,
             vals: vec![[0; WARP]; n],
             def: vec![0; n],
+            open: vec![0; n],
             pc: [0; WARP],
             exited: 0,
             writer: vec![[0; WARP]; n],
@@ -135,6 +151,7 @@ impl<'p> Interp<'p> {
         let outcome = |w: Warp, ub, steps| Outcome {
             values: w.vals,
             defined: w.def,
+            open: w.open,
             exited: w.exited,
             ub,
             steps,
@@ -179,6 +196,9 @@ pub(crate) struct Warp<'p> {
     prog: &'p Program,
     vals: Vec<[u64; WARP]>,
     def: Vec<u32>,
+    /// Per register, the lanes holding a NaN whose bits PTX leaves open
+    /// ([`Outcome::nan_open`]).
+    open: Vec<u32>,
     pc: [usize; WARP],
     exited: u32,
     writer: Vec<[u32; WARP]>,
@@ -209,8 +229,26 @@ pub(crate) struct Step<'a> {
 pub(crate) type Val = (u64, bool);
 
 impl Warp<'_> {
-    /// Reads operand `o` on `lane`.
+    /// Reads operand `o` on `lane` for an instruction that uses its bits: a
+    /// NaN whose bits PTX leaves open ([`Outcome::nan_open`]) reads as
+    /// undefined, since the result would depend on bits no rule fixes.
     pub(crate) fn read(&self, o: Operand, lane: usize) -> Val {
+        let (v, d) = self.read_keep_nan(o, lane);
+        (v, d && !self.is_open(o, lane))
+    }
+
+    /// Whether operand `o` is, on `lane`, a NaN whose bits PTX leaves open.
+    pub(crate) fn is_open(&self, o: Operand, lane: usize) -> bool {
+        match o {
+            Operand::Reg(r) => self.open[r.index()] >> lane & 1 == 1,
+            Operand::NotPred(_) | Operand::Imm(_) | Operand::LaneId => false,
+        }
+    }
+
+    /// Reads operand `o` on `lane` for an instruction that only copies its
+    /// bits or looks at them as an f32 (where every NaN acts alike): an
+    /// open NaN stays defined (pair with [`Warp::is_open`]).
+    pub(crate) fn read_keep_nan(&self, o: Operand, lane: usize) -> Val {
         match o {
             Operand::Reg(r) => (
                 self.vals[r.index()][lane],
@@ -231,11 +269,21 @@ impl Warp<'_> {
             let m = self.prog.decl(r).ty.mask();
             self.vals[r.index()][lane] = v.0 & m;
             self.writer[r.index()][lane] = self.cur as u32 + 1;
+            self.open[r.index()] &= !(1 << lane);
             if v.1 {
                 self.def[r.index()] |= 1 << lane;
             } else {
                 self.def[r.index()] &= !(1 << lane);
             }
+        }
+    }
+
+    /// [`Warp::write`], marking the value a NaN whose bits PTX leaves open
+    /// when `open` (and it is defined).
+    pub(crate) fn write_nan(&mut self, d: Dest, lane: usize, v: Val, open: bool) {
+        self.write(d, lane, v);
+        if let (Dest::Reg(r), true, true) = (d, v.1, open) {
+            self.open[r.index()] |= 1 << lane;
         }
     }
 

@@ -82,7 +82,16 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
         let mut defined = !g.unsure;
         let mut xs = Vec::new();
         for k in lanes(g.sources(s, l)) {
-            let (v, dk) = w.read(a, k);
+            // `.f32` min/max treat every NaN alike; the others use the bits.
+            let (v, dk) = match op {
+                ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => w.read_keep_nan(a, k),
+                ReduxOp::Add(_)
+                | ReduxOp::Min(_)
+                | ReduxOp::Max(_)
+                | ReduxOp::And
+                | ReduxOp::Or
+                | ReduxOp::Xor => w.read(a, k),
+            };
             defined &= dk;
             xs.push(v as u32);
         }

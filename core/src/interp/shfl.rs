@@ -74,19 +74,23 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
         unreachable!("shfl::exec called on another instruction")
     };
     let g = collective::group(w, s, membermask)?;
-    let mut ds: Vec<(usize, Val)> = Vec::new();
+    let mut ds: Vec<(usize, Val, bool)> = Vec::new();
     let mut ps: Vec<(usize, Val)> = Vec::new();
     for l in lanes(s.exec) {
         let (bv, bd) = w.read(b, l);
         let (cv, cd) = w.read(c, l);
         let (j, pval) = source_lane(mode, l as u32, bv as u32, cv as u32);
         let j = j as usize;
-        let (av, ad) = w.read(a, j);
+        // The data only moves: an open NaN arrives as one.
+        let (av, ad) = w.read_keep_nan(a, j);
         let from_member = g.sources(s, l) >> j & 1 == 1;
-        ds.push((l, (av, ad && bd && cd && from_member && !g.unsure)));
+        let def = ad && bd && cd && from_member && !g.unsure;
+        ds.push((l, (av, def), w.is_open(a, j)));
         ps.push((l, (pval as u64, bd && cd)));
     }
-    w.write_all(d, &ds);
+    for (l, v, open) in ds {
+        w.write_nan(d, l, v, open);
+    }
     if let Some(p) = p {
         w.write_all(p, &ps);
     }

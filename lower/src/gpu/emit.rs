@@ -288,6 +288,7 @@ pub fn decode_outputs(program: &Program, words: &[u64]) -> Outcome {
         ub: None,
         steps: 0,
         writer: Vec::new(),
+        open: Vec::new(),
     }
 }
 

@@ -239,6 +239,7 @@ impl JitProgram {
             ub: None,
             steps: 0,
             writer: Vec::new(),
+            open: Vec::new(),
         }
     }
 
