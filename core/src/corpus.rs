@@ -80,3 +80,53 @@ pub fn write_case(dir: &Path, form: &str, key: &str, text: &str) -> std::io::Res
         Err(e) => Err(e),
     }
 }
+
+/// The comment line that marks a corpus case as a known GPU divergence:
+/// `// known-gpu-divergence: <why>` in its header. Such a case records what
+/// the reference says; on a GPU that still disagrees (e.g. a PTX compiler
+/// bug, explained in the header), replay reports it as known instead of
+/// failing, and passes once the GPU agrees.
+pub const KNOWN_GPU_DIVERGENCE: &str = "known-gpu-divergence:";
+
+/// The reason of a case's [`KNOWN_GPU_DIVERGENCE`] line, if it has one.
+pub fn known_gpu_divergence(case: &crate::ir::Case) -> Option<&str> {
+    case.header
+        .iter()
+        .find_map(|l| l.trim().strip_prefix(KNOWN_GPU_DIVERGENCE))
+        .map(str::trim)
+}
+
+/// The comment line that marks a corpus case as one a GPU did not finish:
+/// `// gpu-hangs: <what was seen>`. Replay and `warpdiff diff` do not run
+/// such a case on the GPU (a hung kernel would switch the GPU off for the
+/// rest of the process); the CPU engines still check it.
+pub const GPU_FAILS: &str = "gpu-fails:";
+
+/// The text of a case's [`GPU_FAILS`] line, if it has one.
+pub fn gpu_fails(case: &crate::ir::Case) -> Option<&str> {
+    case.header
+        .iter()
+        .find_map(|l| l.trim().strip_prefix(GPU_FAILS))
+        .map(str::trim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{gpu_fails, known_gpu_divergence};
+    use crate::text::parse;
+
+    #[test]
+    fn known_gpu_divergence_is_read_from_the_header() {
+        let marked = parse(
+            "// Divergence: gpu disagrees.\n// known-gpu-divergence:  a compiler bug \n.reg .b32 R;\n",
+        )
+        .expect("parses");
+        assert_eq!(known_gpu_divergence(&marked), Some("a compiler bug"));
+        // Only the header counts: a comment after the first directive does not.
+        let unmarked = parse(".reg .b32 R;\n// known-gpu-divergence: no\n").expect("parses");
+        assert_eq!(known_gpu_divergence(&unmarked), None);
+        let hangs = parse("// gpu-fails: H200, 2 s\n.reg .b32 R;\n").expect("parses");
+        assert_eq!(gpu_fails(&hangs), Some("H200, 2 s"));
+        assert_eq!(gpu_fails(&marked), None);
+    }
+}

@@ -61,6 +61,9 @@ pub enum Verdict {
         compared: Vec<&'static str>,
         /// Engines that skipped, with why.
         skipped: Vec<(&'static str, Skip)>,
+        /// The reference's run (no UB), for engines checked later in
+        /// batches.
+        reference: Box<Outcome>,
     },
     /// The reference found undefined behaviour: nothing was compared.
     Ub(Ub),
@@ -102,20 +105,39 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
                 }))
             }
             Ok(out) => {
-                let diffs = compare(&reference, &out);
-                if !diffs.is_empty() {
-                    let form = blame(program, &reference, &diffs);
-                    return Verdict::Diverge(Box::new(Divergence {
-                        engine: engine.name(),
-                        what: Disagreement::Values(diffs),
-                        form,
-                    }));
+                if let Some(d) = diverges(engine.name(), program, &reference, &out) {
+                    return Verdict::Diverge(d);
                 }
                 compared.push(engine.name());
             }
         }
     }
-    Verdict::Agree { compared, skipped }
+    Verdict::Agree {
+        compared,
+        skipped,
+        reference: Box::new(reference),
+    }
+}
+
+/// How `other` (the outcome of `engine`) diverges from `reference` (the
+/// interpreter's run without UB of the same program and inputs), if it
+/// does: for engines that run many cases at once (the GPU's batches).
+pub fn diverges(
+    engine: &'static str,
+    program: &Program,
+    reference: &Outcome,
+    other: &Outcome,
+) -> Option<Box<Divergence>> {
+    let diffs = compare(reference, other);
+    if diffs.is_empty() {
+        return None;
+    }
+    let form = blame(program, reference, &diffs);
+    Some(Box::new(Divergence {
+        engine,
+        what: Disagreement::Values(diffs),
+        form,
+    }))
 }
 
 /// The form of the instruction blamed for `diffs`: of the instructions

@@ -8,7 +8,9 @@ use warp_lower::engines;
 
 /// Runs `diff` over `files`; returns the exit status: 1 if any engine
 /// diverged, else 2 if a file had an error, else 3 if a file hit UB (and
-/// so was not compared), else 0.
+/// so was not compared), else 0. A GPU divergence that the file records as
+/// known ([`warp_core::corpus::KNOWN_GPU_DIVERGENCE`]) is shown, not
+/// counted.
 pub fn diff(files: &[String], fuel: u64) -> u8 {
     let (mut diverged, mut error, mut ub) = (false, false, false);
     for file in files {
@@ -38,6 +40,14 @@ pub fn diff(files: &[String], fuel: u64) -> u8 {
         }
         let mut line = format!("{file}: interp");
         for name in engines::ENGINES.iter().filter(|n| **n != "interp") {
+            if *name == "gpu" {
+                if let Some(what) = warp_core::corpus::gpu_fails(&case) {
+                    line.push_str(&format!(
+                        ", gpu not run (the file says it hangs there: {what})"
+                    ));
+                    continue;
+                }
+            }
             let engine = engines::for_one_run(name).expect("listed");
             let compiled = match engine.compile(&case.program, fuel) {
                 Ok(c) => c,
@@ -53,8 +63,18 @@ pub fn diff(files: &[String], fuel: u64) -> u8 {
                 }
                 Ok(out) => {
                     let diffs = compare(&reference, &out);
+                    let known = (*name == "gpu")
+                        .then(|| warp_core::corpus::known_gpu_divergence(&case))
+                        .flatten();
                     if diffs.is_empty() {
                         line.push_str(&format!(" = {name}"));
+                    } else if let Some(why) = known {
+                        // Recorded and explained in the file: not a new
+                        // divergence.
+                        line.push_str(&format!(
+                            ", {name} differs on {} lane(s) as recorded (known GPU divergence: {why})",
+                            diffs.len()
+                        ));
                     } else {
                         diverged = true;
                         let r = DiffReport {

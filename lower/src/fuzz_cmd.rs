@@ -1,13 +1,21 @@
 //! `warpdiff fuzz` (the fuzzing loop on stable Rust, without libFuzzer) and
 //! `warpdiff reduce`.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use crate::hang;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::{Stats, TestCase};
+use warp_core::interp::Interp;
+use warp_core::oracle::{Disagreement, Divergence};
 use warp_lower::engines;
-use warp_lower::fuzzing::{self, CaseResult};
+use warp_lower::fuzzing::{self, CaseResult, XorShift};
+use warp_lower::gpu::batch::{check_batch, skip_class, Checked, Pending};
+use warp_lower::gpu::engine as gpu_engine;
+use warp_lower::gpu::run::{Gpu, GpuError, Timing};
 
 /// Options of `warpdiff fuzz`.
 pub struct FuzzOptions {
@@ -17,6 +25,9 @@ pub struct FuzzOptions {
     engines: Vec<String>,
     corpus: std::path::PathBuf,
     keep_going: bool,
+    gpu_batch: usize,
+    gpu_inputs: usize,
+    gpus: usize,
 }
 
 impl FuzzOptions {
@@ -31,6 +42,9 @@ impl FuzzOptions {
             engines: engines::ENGINES.iter().map(|s| s.to_string()).collect(),
             corpus: fuzzing::corpus_dir(),
             keep_going: false,
+            gpu_batch: 1024,
+            gpu_inputs: 1,
+            gpus: MAX_DEVICES,
         };
         let mut it = args.iter();
         let num = |v: Option<&String>, what: &str| -> Result<u64, String> {
@@ -52,6 +66,15 @@ impl FuzzOptions {
                 }
                 "--corpus" => o.corpus = it.next().ok_or("--corpus needs a folder")?.into(),
                 "--keep-going" => o.keep_going = true,
+                "--gpus" => {
+                    o.gpus = num(it.next(), "--gpus")?.clamp(1, MAX_DEVICES as u64) as usize
+                }
+                "--gpu-inputs" => {
+                    o.gpu_inputs = num(it.next(), "--gpu-inputs")?.clamp(1, 32) as usize
+                }
+                "--gpu-batch" => {
+                    o.gpu_batch = num(it.next(), "--gpu-batch")?.clamp(1, 1 << 16) as usize
+                }
                 other => return Err(format!("unknown option `{other}`")),
             }
         }
@@ -73,27 +96,36 @@ impl FuzzOptions {
     }
 }
 
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[derive(Default)]
 struct Shared {
     execs: AtomicU64,
     ub: AtomicU64,
     rejected: AtomicU64,
     divergences: AtomicU64,
+    gpu_checked: AtomicU64,
+    gpu_agreed: AtomicU64,
     stop: AtomicBool,
     stats: Mutex<Stats>,
     found: Mutex<Vec<String>>,
+    /// GPU skips and failures, by reason class.
+    gpu_skipped: Mutex<BTreeMap<String, u64>>,
+    gpu_timing: Mutex<Timing>,
+    /// Set when the GPU hung: workers stop queueing cases for it.
+    gpu_off: AtomicBool,
+    /// Divergences per "engine on form".
+    per_form: Mutex<BTreeMap<String, u64>>,
+    /// Cases checked per GPU (by ordinal).
+    per_device: [AtomicU64; MAX_DEVICES],
+    /// GPUs not switched off yet.
+    gpus_alive: AtomicUsize,
 }
+
+/// The most GPUs a fuzzing run spreads over.
+const MAX_DEVICES: usize = 16;
+
+/// With --keep-going, divergences of one engine on one form that are
+/// reduced and recorded; later ones are only counted.
+const REDUCE_PER_FORM: u64 = 3;
 
 fn others(names: &[String]) -> Vec<Box<dyn Engine>> {
     names
@@ -103,72 +135,348 @@ fn others(names: &[String]) -> Vec<Box<dyn Engine>> {
         .collect()
 }
 
-fn worker(o: &FuzzOptions, job: usize, sh: &Shared, start: Instant) {
-    let owned = others(&o.engines);
+/// A case for the GPU thread, with where it came from.
+struct ForGpu {
+    pending: Pending,
+    job: usize,
+    case_seed: u64,
+}
+
+/// Reduces a divergence, writes it into the corpus and prints a line.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    o: &FuzzOptions,
+    sh: &Shared,
+    start: Instant,
+    job: usize,
+    case_seed: u64,
+    tc: &TestCase,
+    d: Box<Divergence>,
+    others: &[&dyn Engine],
+) {
+    sh.divergences.fetch_add(1, Ordering::Relaxed);
+    if !o.keep_going {
+        sh.stop.store(true, Ordering::Relaxed);
+    }
+    let found_after = start.elapsed().as_secs_f64();
+    // With --keep-going, one engine and form can diverge thousands of
+    // times (a compiler bug, a convergence difference): reduce the first
+    // few, count the rest, so the loop keeps fuzzing.
+    let seen = {
+        let mut per = sh.per_form.lock().expect("lock");
+        let n = per
+            .entry(format!("{} on {}", d.engine, d.form))
+            .or_default();
+        *n += 1;
+        *n
+    };
+    if seen > REDUCE_PER_FORM {
+        return;
+    }
+    let (small, secs) = fuzzing::reduce(tc, &d, others, case_seed);
+    let d2 = fuzzing::divergence_of(&small, others).unwrap_or(d);
+    let mut notes = vec![
+        format!(
+            "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {case_seed:#x}) at {}, {found_after:.1} s into the run.",
+            o.seed,
+            fuzzing::now_utc()
+        ),
+        format!(
+            "Reduced from {} to {} instructions in {secs:.2} s.",
+            tc.program.insts.len(),
+            small.program.insts.len()
+        ),
+    ];
+    notes.extend(fuzzing::hardware_notes(&d2));
+    let msg = match fuzzing::record(&o.corpus, &small, &d2, notes) {
+        Ok(w) => format!(
+            "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}",
+            d2.engine,
+            d2.form,
+            tc.program.insts.len(),
+            small.program.insts.len(),
+            match w {
+                warp_core::corpus::Written::New(_) => "wrote",
+                warp_core::corpus::Written::Exists(_) => "already in corpus:",
+            },
+            w.path().display()
+        ),
+        Err(e) => format!(
+            "divergence: {} on {}; could not write it: {e}",
+            d2.engine, d2.form
+        ),
+    };
+    println!("{msg}");
+    sh.found.lock().expect("lock").push(msg);
+}
+
+fn worker(
+    o: &FuzzOptions,
+    job: usize,
+    sh: &Shared,
+    start: Instant,
+    to_gpu: Option<SyncSender<ForGpu>>,
+) {
+    // With a batching GPU thread, the GPU is not among this worker's
+    // engines: agreeing cases go to the thread instead.
+    let names: Vec<String> = o
+        .engines
+        .iter()
+        .filter(|n| to_gpu.is_none() || *n != "gpu")
+        .cloned()
+        .collect();
+    let owned = others(&names);
     let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
+    let all_owned = others_for_reduce(o);
+    let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
     let mut rng = XorShift((o.seed ^ (job as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1);
     let mut stats = Stats::default();
     let deadline = start + Duration::from_secs(o.seconds);
     let mut buf = Vec::new();
     while Instant::now() < deadline && !sh.stop.load(Ordering::Relaxed) {
         let case_seed = rng.next();
-        let mut r = XorShift(case_seed | 1);
-        let len = 64 + (r.next() % 4000) as usize;
-        buf.clear();
-        buf.extend((0..len).map(|_| (r.next() >> 24) as u8));
-        let Some(tc) = fuzzing::case_from_bytes(&buf, &mut stats) else {
+        let Some(tc) = fuzzing::case_from_seed(case_seed, &mut buf, &mut stats) else {
             continue;
         };
         sh.execs.fetch_add(1, Ordering::Relaxed);
         match fuzzing::run_case(&tc, &others, &mut stats) {
-            CaseResult::NoCase | CaseResult::Agree => {}
+            CaseResult::NoCase => {}
+            CaseResult::Agree(reference) => {
+                if let Some(tx) = to_gpu
+                    .as_ref()
+                    .filter(|_| !sh.gpu_off.load(Ordering::Relaxed))
+                {
+                    // More input sets for the same program: one compile
+                    // serves them all (each checked by the reference).
+                    let interp = Interp::new(&tc.program).with_fuel(fuzzing::FUZZ_FUEL);
+                    let mut items = vec![(tc.inputs.clone(), *reference)];
+                    for k in 1..o.gpu_inputs {
+                        let inputs = fuzzing::rotated_inputs(&tc.inputs, k * 7);
+                        if let Ok(r) = interp.run(&inputs) {
+                            if r.ub.is_none() {
+                                items.push((inputs, r));
+                            }
+                        }
+                    }
+                    let sent = items.into_iter().all(|(inputs, reference)| {
+                        let item = ForGpu {
+                            pending: Pending {
+                                case: TestCase {
+                                    program: tc.program.clone(),
+                                    inputs,
+                                },
+                                reference,
+                            },
+                            job,
+                            case_seed,
+                        };
+                        tx.send(item).is_ok()
+                    });
+                    if !sent {
+                        break;
+                    }
+                }
+            }
             CaseResult::Ub => {
                 sh.ub.fetch_add(1, Ordering::Relaxed);
             }
             CaseResult::Rejected => {
                 sh.rejected.fetch_add(1, Ordering::Relaxed);
             }
-            CaseResult::Diverge(tc, d) => {
-                sh.divergences.fetch_add(1, Ordering::Relaxed);
-                if !o.keep_going {
-                    sh.stop.store(true, Ordering::Relaxed);
-                }
-                let found_after = start.elapsed().as_secs_f64();
-                let (small, secs) = fuzzing::reduce(&tc, &d, &others, case_seed);
-                let d2 = fuzzing::divergence_of(&small, &others).unwrap_or(d);
-                let notes = vec![
-                    format!(
-                        "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {case_seed:#x}) at {}, {found_after:.1} s into the run.",
-                        o.seed,
-                        fuzzing::now_utc()
-                    ),
-                    format!(
-                        "Reduced from {} to {} instructions in {secs:.2} s.",
-                        tc.program.insts.len(),
-                        small.program.insts.len()
-                    ),
-                ];
-                let msg = match fuzzing::record(&o.corpus, &small, &d2, notes) {
-                    Ok(w) => format!(
-                        "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}",
-                        d2.engine,
-                        d2.form,
-                        tc.program.insts.len(),
-                        small.program.insts.len(),
-                        match w {
-                            warp_core::corpus::Written::New(_) => "wrote",
-                            warp_core::corpus::Written::Exists(_) => "already in corpus:",
-                        },
-                        w.path().display()
-                    ),
-                    Err(e) => format!("divergence: {} on {}; could not write it: {e}", d2.engine, d2.form),
-                };
-                println!("{msg}");
-                sh.found.lock().expect("lock").push(msg);
-            }
+            CaseResult::Diverge(tc, d) => report(o, sh, start, job, case_seed, &tc, d, &all),
         }
     }
     sh.stats.lock().expect("lock").merge(&stats);
+}
+
+/// Every engine of the run, each case on its own (for reducing).
+fn others_for_reduce(o: &FuzzOptions) -> Vec<Box<dyn Engine>> {
+    others(&o.engines)
+}
+
+/// The GPU thread: batches the cases the workers send, checks them on the
+/// GPU, reduces and records divergences (the reducer runs the GPU one case
+/// at a time).
+fn gpu_loop(o: &FuzzOptions, sh: &Shared, start: Instant, gpu: &Gpu, rx: &Mutex<Receiver<ForGpu>>) {
+    let all_owned = others_for_reduce(o);
+    let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
+    let mut said_failed = false;
+    // A hang is narrowed down and reduced on a thread of its own (in fresh
+    // processes, minutes at most) while this loop drains the queue.
+    std::thread::scope(|sc| loop {
+        if gpu.is_dead() {
+            // This device is off; the others (if any) take the queue.
+            break;
+        }
+        // One device at a time fills its batch from the shared queue.
+        let batch = {
+            let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
+            let first = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(x) => x,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            let mut batch = vec![first];
+            let t = Instant::now();
+            let fill = Duration::from_millis(20);
+            while batch.len() < o.gpu_batch {
+                match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
+                    Ok(x) => batch.push(x),
+                    Err(_) => break,
+                }
+            }
+            batch
+        };
+        let pending: Vec<Pending> = batch.iter().map(|b| b.pending.clone()).collect();
+        let (checked, timing) = check_batch(gpu, &pending);
+        sh.gpu_timing.lock().expect("lock").add(&timing);
+        for (b, c) in batch.iter().zip(checked) {
+            match c {
+                Checked::Agree => {
+                    sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
+                    sh.gpu_agreed.fetch_add(1, Ordering::Relaxed);
+                    sh.per_device[gpu.ordinal.min(MAX_DEVICES - 1)].fetch_add(1, Ordering::Relaxed);
+                }
+                Checked::Skipped(reason) => {
+                    *sh.gpu_skipped
+                        .lock()
+                        .expect("lock")
+                        .entry(skip_class(&reason))
+                        .or_default() += 1;
+                }
+                Checked::Failed(e) => {
+                    if !said_failed {
+                        let saved = match &e {
+                            GpuError::Hang(_) | GpuError::Fault(_) => save_batch(&batch),
+                            _ => String::new(),
+                        };
+                        eprintln!("warpdiff fuzz: {e} (counted under \"gpu failed\"){saved}");
+                        said_failed = true;
+                        if matches!(e, GpuError::Hang(_) | GpuError::Fault(_)) {
+                            // Workers stop queueing once every device is off.
+                            if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
+                                sh.gpu_off.store(true, Ordering::Relaxed);
+                            }
+                            let hung: Vec<(TestCase, usize, u64)> = batch
+                                .iter()
+                                .map(|b| (b.pending.case.clone(), b.job, b.case_seed))
+                                .collect();
+                            sc.spawn(move || hang_found(o, sh, start, &hung));
+                        }
+                    }
+                    *sh.gpu_skipped
+                        .lock()
+                        .expect("lock")
+                        .entry(format!("gpu failed: {}", skip_class(&e.to_string())))
+                        .or_default() += 1;
+                }
+                Checked::Diverge(d) => {
+                    sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
+                    sh.per_device[gpu.ordinal.min(MAX_DEVICES - 1)].fetch_add(1, Ordering::Relaxed);
+                    if sh.stop.load(Ordering::Relaxed) && !o.keep_going {
+                        continue;
+                    }
+                    report(o, sh, start, b.job, b.case_seed, &b.pending.case, d, &all);
+                }
+            }
+        }
+    });
+}
+
+/// A batch hung: find the case(s) that hang alone (each in a fresh
+/// process), reduce the first and record it in the corpus, marked so that
+/// replay does not run it on the GPU.
+fn hang_found(o: &FuzzOptions, sh: &Shared, start: Instant, batch: &[(TestCase, usize, u64)]) {
+    let cases: Vec<TestCase> = batch.iter().map(|b| b.0.clone()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let t = Instant::now();
+    // Give up at the run's end: the run must still finish.
+    let until = start + Duration::from_secs(o.seconds);
+    let failing = hang::find_failing(&cases, HANG_DEADLINE_MS, threads, until);
+    println!(
+        "gpu hang or fault: {} of the batch's {} cases fail alone (checked in {:.1} s, one process each, deadline {HANG_DEADLINE_MS} ms){}",
+        failing.len(),
+        cases.len(),
+        t.elapsed().as_secs_f64(),
+        failing
+            .first()
+            .map_or(String::new(), |(_, what)| format!("; the first: {what}"))
+    );
+    let Some((i, what)) = failing.first().cloned() else {
+        return;
+    };
+    let (_, job, case_seed) = batch[i];
+    let (small, secs) = hang::reduce_failing(&cases[i], HANG_DEADLINE_MS, case_seed, until);
+    let after = match hang::run_alone(&small, HANG_DEADLINE_MS) {
+        hang::Alone::Fails(w) => w,
+        hang::Alone::Finishes | hang::Alone::Unknown(_) => what,
+    };
+    let d = Divergence {
+        engine: "gpu",
+        what: Disagreement::Failed(warp_core::interp::RunError::Engine(format!(
+            "{after} (the interpreter finishes it without UB)"
+        ))),
+        form: "hang".to_string(),
+    };
+    let mut notes = vec![
+        format!(
+            "Found by `warpdiff fuzz --seed {:#x}` (job {}, case seed {:#x}) at {}, {:.1} s into the run.",
+            o.seed,
+            job,
+            case_seed,
+            fuzzing::now_utc(),
+            start.elapsed().as_secs_f64()
+        ),
+        format!(
+            "Reduced from {} to {} instructions in {secs:.1} s, each candidate run alone in a fresh process.",
+            cases[i].program.insts.len(),
+            small.program.insts.len()
+        ),
+    ];
+    notes.extend(fuzzing::hardware_notes(&d));
+    notes.push(format!("{} {after}", warp_core::corpus::GPU_FAILS));
+    sh.divergences.fetch_add(1, Ordering::Relaxed);
+    let msg = match fuzzing::record(&o.corpus, &small, &d, notes) {
+        Ok(w) => format!(
+            "divergence: gpu hang or fault; reduced {} -> {} instructions in {secs:.1} s; {}",
+            cases[i].program.insts.len(),
+            small.program.insts.len(),
+            w.path().display()
+        ),
+        Err(e) => format!("divergence: gpu hang or fault; could not write it: {e}"),
+    };
+    println!("{msg}");
+    sh.found.lock().expect("lock").push(msg);
+}
+
+/// The deadline for a case run alone to find or reduce a hang.
+const HANG_DEADLINE_MS: u64 = 1500;
+
+/// Saves the cases of a batch that hung on the GPU (one of them hung; the
+/// GPU is off, so it cannot be narrowed down here) and says where.
+fn save_batch(batch: &[ForGpu]) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "warpdiff-gpu-hang-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    ));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return format!("; could not save the batch: {}: {e}", dir.display());
+    }
+    for (i, b) in batch.iter().enumerate() {
+        let text = warp_core::text::print(&b.pending.case.to_case());
+        let path = dir.join(format!("case-{i:05}-seed-{:016x}.ptx", b.case_seed));
+        if let Err(e) = std::fs::write(&path, text) {
+            return format!("; could not save the batch: {}: {e}", path.display());
+        }
+    }
+    format!(
+        "; the batch's {} cases (one of them hung) are in {} (`warpdiff run --engine gpu` runs them one by one)",
+        batch.len(),
+        dir.display()
+    )
 }
 
 /// Runs the fuzzing loop; returns the exit status (1 if a divergence was
@@ -176,28 +484,86 @@ fn worker(o: &FuzzOptions, job: usize, sh: &Shared, start: Instant) {
 pub fn fuzz(o: &FuzzOptions) -> u8 {
     let sh = Shared::default();
     let start = Instant::now();
+    // The GPUs, when asked for and present, check cases in batches: one
+    // thread per device, all taking batches from one queue.
+    let gpus: Vec<std::sync::Arc<Gpu>> = if o.engines.iter().any(|e| e == "gpu") {
+        gpu_engine::gpus()
+            .into_iter()
+            .take(o.gpus.clamp(1, MAX_DEVICES))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    sh.gpus_alive.store(gpus.len(), Ordering::Relaxed);
+    let gpu = gpus.first().cloned();
     println!(
-        "warpdiff fuzz: engines {}, {} job(s), seed {:#x}, {} s, corpus {}",
+        "warpdiff fuzz: engines {}, {} job(s), seed {:#x}, {} s, corpus {}{}",
         o.engines.join(","),
         o.jobs,
         o.seed,
         o.seconds,
-        o.corpus.display()
+        o.corpus.display(),
+        match &gpu {
+            Some(g) => format!(
+                ", {} GPU(s) {}{} in batches of up to {}",
+                gpus.len(),
+                g.description,
+                g.compiler(),
+                o.gpu_batch
+            ),
+            None => String::new(),
+        }
     );
+    let (tx, rx) = match &gpu {
+        Some(_) => {
+            let (tx, rx) = sync_channel::<ForGpu>(o.gpu_batch * 2);
+            (Some(tx), Some(Mutex::new(rx)))
+        }
+        None => (None, None),
+    };
     std::thread::scope(|sc| {
+        if let Some(rx) = &rx {
+            for g in &gpus {
+                let sh = &sh;
+                sc.spawn(move || gpu_loop(o, sh, start, g, rx));
+            }
+        }
         for job in 0..o.jobs {
             let sh = &sh;
-            sc.spawn(move || worker(o, job, sh, start));
+            let tx = tx.clone();
+            sc.spawn(move || worker(o, job, sh, start, tx));
         }
+        drop(tx);
         let mut last = (Instant::now(), 0u64);
+        let mut last_dev = [0u64; MAX_DEVICES];
         while start.elapsed() < Duration::from_secs(o.seconds) && !sh.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(250));
             if last.0.elapsed() >= Duration::from_secs(1) {
                 let execs = sh.execs.load(Ordering::Relaxed);
                 let rate = (execs - last.1) as f64 / last.0.elapsed().as_secs_f64();
                 let ub = sh.ub.load(Ordering::Relaxed);
+                let dt = last.0.elapsed().as_secs_f64();
+                let per_dev: Vec<String> = gpus
+                    .iter()
+                    .map(|g| {
+                        let i = g.ordinal.min(MAX_DEVICES - 1);
+                        let now = sh.per_device[i].load(Ordering::Relaxed);
+                        let r = (now - last_dev[i]) as f64 / dt;
+                        last_dev[i] = now;
+                        format!("gpu{} {r:.0}/s", g.ordinal)
+                    })
+                    .collect();
+                let gpu_part = match &gpu {
+                    Some(_) => format!(
+                        "  gpu {} checked, {} skipped ({})",
+                        sh.gpu_checked.load(Ordering::Relaxed),
+                        sh.gpu_skipped.lock().expect("lock").values().sum::<u64>(),
+                        per_dev.join(", ")
+                    ),
+                    None => String::new(),
+                };
                 eprintln!(
-                    "[{:>4.0}s] {rate:>7.0} execs/s  {execs} cases  UB {:.1}%  rejected {}  divergences {}",
+                    "[{:>4.0}s] {rate:>7.0} execs/s  {execs} cases  UB {:.1}%  rejected {}  divergences {}{gpu_part}",
                     start.elapsed().as_secs_f64(),
                     100.0 * ub as f64 / execs.max(1) as f64,
                     sh.rejected.load(Ordering::Relaxed),
@@ -227,6 +593,49 @@ pub fn fuzz(o: &FuzzOptions) -> u8 {
             format!(" (missing: {})", missing.join(", "))
         }
     );
+    let per_form = sh.per_form.lock().expect("lock");
+    if !per_form.is_empty() {
+        println!(
+            "divergences by engine and form (the first {REDUCE_PER_FORM} of each reduced into the corpus): {}",
+            per_form
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if let Some(g) = &gpu {
+        let t = sh.gpu_timing.lock().expect("lock");
+        for d in &gpus {
+            println!(
+                "GPU {} ({}): {} cases checked{}",
+                d.ordinal,
+                d.description,
+                sh.per_device[d.ordinal.min(MAX_DEVICES - 1)].load(Ordering::Relaxed),
+                if d.is_dead() {
+                    ", then switched off"
+                } else {
+                    ""
+                }
+            );
+        }
+        println!(
+            "GPU {}: {} cases checked ({} agree), {} modules, {} kernels; emit {:.1} s (summed over threads), emit+compile {:.1} s, launch {:.1} s, wait {:.1} s, read back {:.1} s",
+            g.description,
+            sh.gpu_checked.load(Ordering::Relaxed),
+            sh.gpu_agreed.load(Ordering::Relaxed),
+            t.modules,
+            t.kernels,
+            t.emit.as_secs_f64(),
+            t.load.as_secs_f64(),
+            t.launch.as_secs_f64(),
+            t.wait.as_secs_f64(),
+            t.copy.as_secs_f64()
+        );
+        for (reason, n) in sh.gpu_skipped.lock().expect("lock").iter() {
+            println!("GPU skipped {n}: {reason}");
+        }
+    }
     if sh.divergences.load(Ordering::Relaxed) > 0 {
         1
     } else {
@@ -284,11 +693,12 @@ pub fn reduce(args: &[String]) -> u8 {
     };
     let (small, secs) = fuzzing::reduce(&tc, &d, &others, 1);
     let d2 = fuzzing::divergence_of(&small, &others).unwrap_or(d);
-    let notes = vec![format!(
+    let mut notes = vec![format!(
         "Reduced by `warpdiff reduce` from {file} ({} instructions) to {} in {secs:.2} s.",
         tc.program.insts.len(),
         small.program.insts.len()
     )];
+    notes.extend(fuzzing::hardware_notes(&d2));
     let text = fuzzing::case_text(&small, &d2, notes);
     let tmp = format!("{out}.tmp{}", std::process::id());
     if let Err(e) = std::fs::write(&tmp, &text).and_then(|_| std::fs::rename(&tmp, &out)) {
@@ -299,6 +709,90 @@ pub fn reduce(args: &[String]) -> u8 {
         "{file}: {} on {}: {} -> {} instructions in {secs:.2} s; wrote {out}",
         d2.engine,
         d2.form,
+        tc.program.insts.len(),
+        small.program.insts.len()
+    );
+    0
+}
+
+/// `warpdiff reduce-hang FILE -o OUT [--deadline-ms N]`: reduces a case
+/// that the GPU does not finish, each candidate alone in a fresh process.
+pub fn reduce_hang(args: &[String]) -> u8 {
+    let (mut file, mut out, mut deadline) = (None, None, HANG_DEADLINE_MS);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-o" | "--output" => out = it.next().cloned(),
+            "--deadline-ms" => match it.next().and_then(|v| v.parse().ok()) {
+                Some(v) => deadline = v,
+                None => {
+                    eprintln!("warpdiff reduce-hang: --deadline-ms needs a number");
+                    return 2;
+                }
+            },
+            f if f.starts_with('-') => {
+                eprintln!("warpdiff reduce-hang: unknown option `{f}`");
+                return 2;
+            }
+            f => file = Some(f.to_string()),
+        }
+    }
+    let (Some(file), Some(out)) = (file, out) else {
+        eprintln!("usage: warpdiff reduce-hang FILE -o OUT [--deadline-ms N]");
+        return 2;
+    };
+    if std::path::Path::new(&out).exists() {
+        eprintln!("warpdiff reduce-hang: {out} exists; not overwriting it");
+        return 2;
+    }
+    let case = match std::fs::read_to_string(&file)
+        .map_err(|e| format!("{file}: cannot read: {e}"))
+        .and_then(|s| warp_core::text::parse(&s).map_err(|e| e.with_file(&file)))
+    {
+        Ok(c) => c,
+        Err(m) => {
+            eprintln!("{m}");
+            return 2;
+        }
+    };
+    let tc = TestCase {
+        program: case.program,
+        inputs: case.inputs,
+    };
+    let what = match hang::run_alone(&tc, deadline) {
+        hang::Alone::Fails(w) => w,
+        hang::Alone::Finishes => {
+            eprintln!("{file}: the GPU finishes it within {deadline} ms: nothing to reduce");
+            return 2;
+        }
+        hang::Alone::Unknown(why) => {
+            eprintln!("{file}: cannot tell whether it hangs: {why}");
+            return 2;
+        }
+    };
+    let until = Instant::now() + Duration::from_secs(3600);
+    let (small, secs) = hang::reduce_failing(&tc, deadline, 1, until);
+    let d = Divergence {
+        engine: "gpu",
+        what: Disagreement::Failed(warp_core::interp::RunError::Engine(format!(
+            "{what} (the interpreter finishes it without UB)"
+        ))),
+        form: "hang".to_string(),
+    };
+    let mut notes = vec![format!(
+        "Reduced by `warpdiff reduce-hang` from {file} ({} instructions) to {} in {secs:.1} s.",
+        tc.program.insts.len(),
+        small.program.insts.len()
+    )];
+    notes.extend(fuzzing::hardware_notes(&d));
+    notes.push(format!("{} {what}", warp_core::corpus::GPU_FAILS));
+    let text = fuzzing::case_text(&small, &d, notes);
+    if let Err(e) = std::fs::write(&out, text) {
+        eprintln!("{out}: cannot write: {e}");
+        return 2;
+    }
+    println!(
+        "{file}: hangs or faults on the GPU; {} -> {} instructions in {secs:.1} s; wrote {out}",
         tc.program.insts.len(),
         small.program.insts.len()
     );

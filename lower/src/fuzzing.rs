@@ -10,6 +10,8 @@ use std::time::Instant;
 use warp_core::corpus::{write_case, Written};
 use warp_core::engine::Engine;
 use warp_core::gen::{generate_with_stats, Config, Stats, TestCase};
+use warp_core::interp::Outcome;
+use warp_core::ir::{Inputs, WARP};
 use warp_core::oracle::{check, Divergence, DivergenceCase, Verdict};
 use warp_core::reduce::Reducer;
 
@@ -32,10 +34,48 @@ pub enum CaseResult {
     Ub,
     /// The reference could not finish it (fuel).
     Rejected,
-    /// Every engine agreed (or skipped).
-    Agree,
+    /// Every engine agreed (or skipped); the reference's run.
+    Agree(Box<Outcome>),
     /// An engine diverged.
     Diverge(TestCase, Box<Divergence>),
+}
+
+/// Builds a case from a seed: 64 to 4063 pseudo-random bytes (xorshift64)
+/// through [`case_from_bytes`]; `None` when they make no case.
+pub fn case_from_seed(seed: u64, buf: &mut Vec<u8>, stats: &mut Stats) -> Option<TestCase> {
+    let mut r = XorShift(seed | 1);
+    let len = 64 + (r.next() % 4000) as usize;
+    buf.clear();
+    buf.extend((0..len).map(|_| (r.next() >> 24) as u8));
+    case_from_bytes(buf, stats)
+}
+
+/// A xorshift64 generator: seeds for cases and jobs, no dependencies.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// The next value (never 0 for a non-zero state).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// `inputs` with every register's lanes rotated by `by` (lane `l` gets
+/// lane `l + by`'s value): more input sets for a program whose compile is
+/// the expensive part (the GPU's).
+pub fn rotated_inputs(inputs: &Inputs, by: usize) -> Inputs {
+    let mut v = inputs.clone();
+    for (_, lanes) in &mut v.lanes {
+        let old = *lanes;
+        for (l, x) in lanes.iter_mut().enumerate() {
+            *x = old[(l + by) % WARP];
+        }
+    }
+    v
 }
 
 /// Builds a case from bytes: a swarm `Config` first, then the program.
@@ -57,9 +97,9 @@ pub fn run_case(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats) -> Cas
             stats.errors += 1;
             CaseResult::Rejected
         }
-        Verdict::Agree { .. } => {
+        Verdict::Agree { reference, .. } => {
             stats.usable += 1;
-            CaseResult::Agree
+            CaseResult::Agree(reference)
         }
         Verdict::Diverge(d) => {
             stats.usable += 1;
@@ -103,6 +143,18 @@ pub fn case_text(tc: &TestCase, d: &Divergence, notes: Vec<String>) -> String {
         fuel: FUZZ_FUEL,
     }
     .to_string()
+}
+
+/// Comment lines naming the hardware of a GPU divergence (model,
+/// compute capability, CUDA driver); none for other engines.
+pub fn hardware_notes(d: &Divergence) -> Vec<String> {
+    if d.engine != "gpu" {
+        return Vec::new();
+    }
+    match crate::gpu::engine::gpu() {
+        Ok(g) => vec![format!("GPU: {}{}.", g.description, g.compiler())],
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Writes a divergent case into `dir` as `<form>-<hash>.ptx` (never
@@ -159,7 +211,7 @@ pub fn diff_target(data: &[u8]) {
         let seed = warp_core::corpus::fnv1a(&format!("{data:?}"));
         let (small, secs) = reduce(&tc, &d, &others, seed);
         let d2 = divergence_of(&small, &others).unwrap_or(d);
-        let notes = vec![
+        let mut notes = vec![
             format!("Found by `cargo fuzz run diff` at {}.", now_utc()),
             format!(
                 "Reduced from {} to {} instructions in {secs:.2} s.",
@@ -167,6 +219,7 @@ pub fn diff_target(data: &[u8]) {
                 small.program.insts.len()
             ),
         ];
+        notes.extend(hardware_notes(&d2));
         let written = record(&corpus_dir(), &small, &d2, notes.clone());
         panic!(
             "divergence ({} on {}); {}\n{}",

@@ -1,14 +1,19 @@
 //! `warpdiff`: run, compare and fuzz PTX warp-level programs.
 //!
 //! ```text
-//! warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
+//! warpdiff run [--engine interp|jit|gpu] [--json] [--fuel N] FILE...
 //! warpdiff diff [--fuel N] FILE...
 //! warpdiff fuzz [--seconds N] [--seed S] [--jobs J] [--engines interp,jit] [--corpus DIR] [--keep-going]
 //! warpdiff reduce FILE -o OUT [--force]
+//! warpdiff reduce-hang FILE -o OUT [--deadline-ms N]
+//! warpdiff emit-ptx FILE...
+//! warpdiff bench-gpu [--batches 1,64,1024,16384] [--seconds S] [--inputs K] [--threads N]
 //! ```
 
+mod bench_gpu;
 mod diff;
 mod fuzz_cmd;
+mod hang;
 mod json;
 mod run;
 mod table;
@@ -16,12 +21,16 @@ mod table;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
+usage: warpdiff run [--engine interp|jit|gpu] [--json] [--fuel N] FILE...
        warpdiff diff [--fuel N] FILE...
-       warpdiff fuzz [--seconds N] [--seed S] [--jobs J] [--engines interp,jit]
-                     [--corpus DIR] [--keep-going]
+       warpdiff fuzz [--seconds N] [--seed S] [--jobs J] [--engines interp,jit,gpu]
+                     [--corpus DIR] [--keep-going] [--gpu-batch N] [--gpu-inputs K]
+                     [--gpus N]
        warpdiff reduce FILE -o OUT [--force]
+       warpdiff reduce-hang FILE -o OUT [--deadline-ms N]
        warpdiff emit-ptx FILE...
+       warpdiff bench-gpu [--batches 1,64,1024,16384] [--seconds S] [--inputs K]
+                          [--threads N] [--seed S] [--devices N] [--cross-check]
 
   run      run each .ptx case file and print its final registers per lane
            (a table, or with --json one JSON object per file, one per line);
@@ -37,9 +46,19 @@ usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
            on the engines, and reduce each divergence into corpus/ (stops at
            the first unless --keep-going); a progress line every second and a
            coverage table at the end; exit 1 if a divergence was found
+           with the gpu engine, cases the CPU engines agree on go to the GPU
+           in batches of up to --gpu-batch (default 1024), each program with
+           --gpu-inputs K input sets (the case's and its lanes rotated), spread
+           over every GPU of the host (--gpus N: the first N)
   reduce   reduce a divergent case file by hand (same engine, same form)
+  reduce-hang reduce a case the GPU does not finish (each candidate alone
+           in a fresh process, with the deadline); fuzz does this itself
   emit-ptx print the PTX module the GPU engine would load for the files
            (one kernel per file; they must share a .version/.target)
+  bench-gpu cases verified per second on the GPU, end to end, per batch
+           size, and where the time goes (--inputs K: K input sets per
+           generated program; --devices N: spread over N GPUs;
+           --cross-check: the same cases on every GPU, outcomes compared)
   --engine which engine runs the files: interp (the reference, with
            definedness and UB) or jit (Cranelift, native; every lane shown)
   --json   machine-readable output
@@ -47,6 +66,15 @@ usage: warpdiff run [--engine interp|jit] [--json] [--fuel N] FILE...
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // Fuzzing and benchmarking compile many PTX modules: do it in helper
+    // processes (the driver serialises compiles within one process).
+    if matches!(args.first().map(String::as_str), Some("fuzz" | "bench-gpu"))
+        && std::env::var_os("WARPDIFF_GPU_IN_PROCESS").is_none()
+    {
+        if let Ok(exe) = std::env::current_exe() {
+            warp_lower::gpu::engine::compile_in_processes(exe);
+        }
+    }
     match args.first().map(String::as_str) {
         Some("run") => match run::Options::parse(&args[1..]) {
             Ok(opts) => ExitCode::from(run::run(&opts)),
@@ -76,6 +104,17 @@ fn main() -> ExitCode {
             }
         },
         Some("reduce") => ExitCode::from(fuzz_cmd::reduce(&args[1..])),
+        Some("reduce-hang") => ExitCode::from(fuzz_cmd::reduce_hang(&args[1..])),
+        Some(warp_lower::gpu::farm::WORKER_COMMAND) => {
+            ExitCode::from(warp_lower::gpu::farm::worker_main())
+        }
+        Some("bench-gpu") => match bench_gpu::BenchOptions::parse(&args[1..]) {
+            Ok(o) => ExitCode::from(bench_gpu::bench(&o)),
+            Err(e) => {
+                eprintln!("warpdiff bench-gpu: {e}\n\n{USAGE}");
+                ExitCode::from(2)
+            }
+        },
         Some("emit-ptx") => ExitCode::from(emit_ptx(&args[1..])),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -146,6 +146,14 @@ fn replay(engine: &str, path: &Path, bless: bool) -> Result<Completion, Failed> 
         }
         case.expect.clone()
     };
+    if engine == "gpu" {
+        if let Some(what) = warp_core::corpus::gpu_fails(&case) {
+            // A hung kernel would switch the GPU off for every later test.
+            return Ok(Completion::ignored_with(format!(
+                "{name}: not run on the GPU, it hangs there: {what}"
+            )));
+        }
+    }
     let out = match run(engine, &case, &name)? {
         Ok(out) => out,
         Err(skip) => return Ok(Completion::ignored_with(format!("{engine}: {skip}"))),
@@ -160,6 +168,14 @@ fn replay(engine: &str, path: &Path, bless: bool) -> Result<Completion, Failed> 
     let mismatches = check_expect(&expect, &out, is_reference, reference.as_ref());
     if mismatches.is_empty() {
         return Ok(Completion::Completed);
+    }
+    if engine == "gpu" {
+        if let Some(why) = warp_core::corpus::known_gpu_divergence(&case) {
+            return Ok(Completion::ignored_with(format!(
+                "{name}: known GPU divergence on {} lane(s): {why}",
+                mismatches.len()
+            )));
+        }
     }
     let mut msg = String::new();
     let regs = {

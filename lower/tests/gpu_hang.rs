@@ -22,7 +22,7 @@ fn a_hanging_kernel_is_caught_and_the_cpu_goes_on() {
     let forever = parse(".reg .b32 R;\n.lanes R = 1;\nTOP:\n    add.u32 R, R, 1;\n    bra TOP;\n")
         .expect("parses");
     let t = Instant::now();
-    let r = gpu.run_batch_unchecked(&[Job {
+    let (r, _) = gpu.run_batch_unchecked(&[Job {
         program: &forever.program,
         inputs: &forever.inputs,
     }]);

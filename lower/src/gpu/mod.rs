@@ -7,8 +7,10 @@
 //! [`run`] loads such modules and launches them through the CUDA driver,
 //! and [`engine`] makes the GPU an [`Engine`](warp_core::engine::Engine).
 
+pub mod batch;
 pub mod emit;
 pub mod engine;
+pub mod farm;
 pub mod run;
 
 pub use emit::{

@@ -1,0 +1,70 @@
+//! The GPU oracle for many cases at once: cases the reference interpreter
+//! already ran without UB go to the GPU in one batch (one module per chunk,
+//! compiled in parallel; see [`super::run`]), and each result is compared
+//! with its reference run on the defined lanes.
+
+use super::emit::Job;
+use super::run::{Gpu, GpuError, Timing};
+use warp_core::gen::TestCase;
+use warp_core::interp::Outcome;
+use warp_core::oracle::{diverges, Divergence};
+
+/// A case ready for the GPU: the interpreter ran it without UB.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// The program and its inputs.
+    pub case: TestCase,
+    /// The interpreter's run of it (no UB).
+    pub reference: Outcome,
+}
+
+/// What the GPU said about one case.
+#[derive(Clone, Debug)]
+pub enum Checked {
+    /// Every defined lane and the exited lanes agree.
+    Agree,
+    /// The GPU skipped it (e.g. `.f32` `redux.sync` needs sm_100a): never
+    /// counted as agreement.
+    Skipped(String),
+    /// The GPU could not run it (driver error, hang, switched off).
+    Failed(GpuError),
+    /// The GPU disagrees with the reference.
+    Diverge(Box<Divergence>),
+}
+
+/// The class of a skip reason, for counting: the text before the first
+/// `:` (`needs sm_100a`).
+pub fn skip_class(reason: &str) -> String {
+    reason
+        .split(':')
+        .next()
+        .unwrap_or(reason)
+        .trim()
+        .to_string()
+}
+
+/// Runs `cases` on the GPU as one batch and compares each with its
+/// reference run. One result per case, in order, and where the time went.
+pub fn check_batch(gpu: &Gpu, cases: &[Pending]) -> (Vec<Checked>, Timing) {
+    let jobs: Vec<Job> = cases
+        .iter()
+        .map(|p| Job {
+            program: &p.case.program,
+            inputs: &p.case.inputs,
+        })
+        .collect();
+    let (results, timing) = gpu.run_batch_timed(&jobs);
+    let checked = cases
+        .iter()
+        .zip(results)
+        .map(|(p, r)| match r {
+            Ok(out) => match diverges("gpu", &p.case.program, &p.reference, &out) {
+                Some(d) => Checked::Diverge(d),
+                None => Checked::Agree,
+            },
+            Err(GpuError::Skip(s)) => Checked::Skipped(s.reason),
+            Err(e) => Checked::Failed(e),
+        })
+        .collect();
+    (checked, timing)
+}
