@@ -198,13 +198,7 @@ fn check_spread(devices: &[Arc<Gpu>], cases: &[Pending]) -> (Vec<Checked>, Timin
 fn cross_check(o: &BenchOptions, devices: &[Arc<Gpu>]) -> u8 {
     let b = *o.batches.iter().max().unwrap_or(&1024);
     let (cases, _) = generate(b, o.threads, o.inputs, o.seed);
-    let jobs: Vec<Job> = cases
-        .iter()
-        .map(|p| Job {
-            program: &p.case.program,
-            inputs: &p.case.inputs,
-        })
-        .collect();
+    let jobs: Vec<Job> = cases.iter().map(Pending::job).collect();
     let runs: Vec<_> = std::thread::scope(|sc| {
         let hs: Vec<_> = devices
             .iter()

@@ -643,6 +643,17 @@ pub fn fuzz(o: &FuzzOptions) -> u8 {
     }
 }
 
+/// Reads and parses a case file (errors name the file, line and column).
+fn read_case(file: &str) -> Result<TestCase, String> {
+    let case = std::fs::read_to_string(file)
+        .map_err(|e| format!("{file}: cannot read: {e}"))
+        .and_then(|s| warp_core::text::parse(&s).map_err(|e| e.with_file(file)))?;
+    Ok(TestCase {
+        program: case.program,
+        inputs: case.inputs,
+    })
+}
+
 /// `warpdiff reduce FILE -o OUT`: reduces a divergent case by hand.
 pub fn reduce(args: &[String]) -> u8 {
     let (mut file, mut out, mut force) = (None, None, false);
@@ -666,19 +677,12 @@ pub fn reduce(args: &[String]) -> u8 {
         eprintln!("warpdiff reduce: {out} exists; not overwriting it (--force to replace)");
         return 2;
     }
-    let case = match std::fs::read_to_string(&file)
-        .map_err(|e| format!("{file}: cannot read: {e}"))
-        .and_then(|s| warp_core::text::parse(&s).map_err(|e| e.with_file(&file)))
-    {
-        Ok(c) => c,
+    let tc = match read_case(&file) {
+        Ok(tc) => tc,
         Err(m) => {
             eprintln!("{m}");
             return 2;
         }
-    };
-    let tc = TestCase {
-        program: case.program,
-        inputs: case.inputs,
     };
     let owned = others(
         &engines::ENGINES
@@ -745,19 +749,12 @@ pub fn reduce_hang(args: &[String]) -> u8 {
         eprintln!("warpdiff reduce-hang: {out} exists; not overwriting it");
         return 2;
     }
-    let case = match std::fs::read_to_string(&file)
-        .map_err(|e| format!("{file}: cannot read: {e}"))
-        .and_then(|s| warp_core::text::parse(&s).map_err(|e| e.with_file(&file)))
-    {
-        Ok(c) => c,
+    let tc = match read_case(&file) {
+        Ok(tc) => tc,
         Err(m) => {
             eprintln!("{m}");
             return 2;
         }
-    };
-    let tc = TestCase {
-        program: case.program,
-        inputs: case.inputs,
     };
     let what = match hang::run_alone(&tc, deadline) {
         hang::Alone::Fails(w) => w,

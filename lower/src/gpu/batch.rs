@@ -18,6 +18,16 @@ pub struct Pending {
     pub reference: Outcome,
 }
 
+impl Pending {
+    /// The case as a GPU job.
+    pub fn job(&self) -> Job<'_> {
+        Job {
+            program: &self.case.program,
+            inputs: &self.case.inputs,
+        }
+    }
+}
+
 /// What the GPU said about one case.
 #[derive(Clone, Debug)]
 pub enum Checked {
@@ -46,13 +56,7 @@ pub fn skip_class(reason: &str) -> String {
 /// Runs `cases` on the GPU as one batch and compares each with its
 /// reference run. One result per case, in order, and where the time went.
 pub fn check_batch(gpu: &Gpu, cases: &[Pending]) -> (Vec<Checked>, Timing) {
-    let jobs: Vec<Job> = cases
-        .iter()
-        .map(|p| Job {
-            program: &p.case.program,
-            inputs: &p.case.inputs,
-        })
-        .collect();
+    let jobs: Vec<Job> = cases.iter().map(Pending::job).collect();
     let (results, timing) = gpu.run_batch_timed(&jobs);
     let checked = cases
         .iter()

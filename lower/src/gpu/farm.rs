@@ -187,23 +187,8 @@ fn ptxas_compile(ptx: &[u8], opt_level: Option<u32>, arch: &str) -> Result<Vec<u
 fn link_ptx(ptx: &[u8], opt_level: Option<u32>) -> Result<Vec<u8>, String> {
     let src = CString::new(ptx).map_err(|_| "the PTX text contains a NUL byte".to_string())?;
     let mut log = vec![0u8; 16 * 1024];
-    let mut options = vec![
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-    ];
-    let mut values: Vec<*mut c_void> = vec![log.as_mut_ptr().cast(), log.len() as *mut c_void];
-    if let Some(o) = opt_level {
-        options.push(sys::CUjit_option::CU_JIT_OPTIMIZATION_LEVEL);
-        values.push(o as usize as *mut c_void);
-    }
-    let log_text = |log: &[u8], what: &str, r: sys::CUresult| {
-        let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
-        let text = String::from_utf8_lossy(&log[..end]).trim().to_string();
-        format!(
-            "{what}: {r:?}{}{text}",
-            if text.is_empty() { "" } else { ": " }
-        )
-    };
+    let (mut options, mut values) = super::run::jit_options(&mut log, opt_level);
+    let log_text = |log: &[u8], what: &str, r| format!("{what}: {}", super::run::log_text(log, r));
     let mut state: sys::CUlinkState = std::ptr::null_mut();
     // SAFETY: `options` and `values` have the same length; the log option's
     // value points to `log`, which outlives the link state (destroyed

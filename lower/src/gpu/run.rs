@@ -113,6 +113,33 @@ impl Drop for RawModule {
     }
 }
 
+/// The options of a PTX compile: the error log into `log` and, when given,
+/// the optimisation level (`CU_JIT_OPTIMIZATION_LEVEL`, 0–4). The values
+/// point into `log`, which must outlive the compile.
+pub(super) fn jit_options(
+    log: &mut [u8],
+    opt_level: Option<u32>,
+) -> (Vec<sys::CUjit_option>, Vec<*mut c_void>) {
+    let mut options = vec![
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+    ];
+    let mut values: Vec<*mut c_void> = vec![log.as_mut_ptr().cast(), log.len() as *mut c_void];
+    if let Some(o) = opt_level {
+        options.push(sys::CUjit_option::CU_JIT_OPTIMIZATION_LEVEL);
+        values.push(o as usize as *mut c_void);
+    }
+    (options, values)
+}
+
+/// The result code and the compiler's error log (up to its NUL), for
+/// messages.
+pub(super) fn log_text(log: &[u8], r: sys::CUresult) -> String {
+    let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+    let text = String::from_utf8_lossy(&log[..end]).trim().to_string();
+    format!("{r:?}{}{text}", if text.is_empty() { "" } else { ": " })
+}
+
 /// Loads a module image (NUL-terminated PTX, which the driver's PTX
 /// compiler compiles, or a cubin); on failure, the compiler's error log.
 /// `opt_level` is `CU_JIT_OPTIMIZATION_LEVEL` (0–4; `None` = the driver's
@@ -125,15 +152,7 @@ fn load_image(
     ctx.bind_to_thread()
         .map_err(|e| format!("binding the context: {e:?}"))?;
     let mut log = vec![0u8; 16 * 1024];
-    let mut options = vec![
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
-        sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-    ];
-    let mut values: Vec<*mut c_void> = vec![log.as_mut_ptr().cast(), log.len() as *mut c_void];
-    if let Some(o) = opt_level {
-        options.push(sys::CUjit_option::CU_JIT_OPTIMIZATION_LEVEL);
-        values.push(o as usize as *mut c_void);
-    }
+    let (mut options, mut values) = jit_options(&mut log, opt_level);
     let mut module: sys::CUmodule = std::ptr::null_mut();
     // SAFETY: `image` is a NUL-terminated PTX text or a cubin (whose
     // header gives its size), alive for the call;
@@ -150,12 +169,7 @@ fn load_image(
         )
     };
     if r != sys::CUresult::CUDA_SUCCESS {
-        let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
-        let text = String::from_utf8_lossy(&log[..end]).trim().to_string();
-        return Err(format!(
-            "{r:?}{}{text}",
-            if text.is_empty() { "" } else { ": " }
-        ));
+        return Err(log_text(&log, r));
     }
     Ok(RawModule {
         module,
