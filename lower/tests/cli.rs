@@ -191,3 +191,48 @@ fn jit_engine_and_diff() {
         "{stdout}"
     );
 }
+
+/// Without a GPU (CI): the GPU commands say so once and the CPU engines go
+/// on. On a machine with a GPU this checks nothing GPU-specific and says so.
+#[test]
+fn gpu_commands_without_a_gpu() {
+    let (code, out, err) = warpdiff(&["bench-gpu", "--batches", "1", "--seconds", "0"]);
+    if !out.contains("no GPU found") {
+        eprintln!("a GPU is present: this test checks the no-GPU path only ({out})");
+        return;
+    }
+    assert_eq!(code, 0, "{out}{err}");
+    let d = dir("nogpu");
+    let corpus = d.join("corpus");
+    let (code, out, err) = warpdiff(&[
+        "fuzz",
+        "--engines",
+        "interp,jit,gpu",
+        "--seconds",
+        "1",
+        "--seed",
+        "3",
+        "--corpus",
+        corpus.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(err.matches("no GPU found").count(), 1, "said once: {err}");
+    assert!(out.contains("forms generated"), "{out}");
+    // A case the GPU cannot run alone: reduce-hang explains instead of guessing.
+    let f = write(
+        &d,
+        "one.ptx",
+        ".reg .b32 R;\n.lanes R = 1;\n    add.u32 R, R, 1;\n",
+    );
+    let (code, _, err) = warpdiff(&[
+        "reduce-hang",
+        &f,
+        "-o",
+        d.join("out.ptx").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("cannot tell whether it hangs: no GPU found"),
+        "{err}"
+    );
+}
