@@ -289,6 +289,26 @@ pub enum ReduxOp {
     },
 }
 
+impl ReduxOp {
+    /// The type of the operation's source and destination (`.u32`/`.s32`
+    /// for add/min/max, `.b32` for the bitwise ones, `.f32`).
+    pub fn ty(self) -> Type {
+        match self {
+            ReduxOp::Add(s) | ReduxOp::Min(s) | ReduxOp::Max(s) => match s {
+                Signedness::Unsigned => Type::U32,
+                Signedness::Signed => Type::S32,
+            },
+            ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => Type::B32,
+            ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => Type::F32,
+        }
+    }
+
+    /// Whether it is one of the sm_100a `.f32` forms.
+    pub fn is_f32(self) -> bool {
+        self.ty() == Type::F32
+    }
+}
+
 /// Binary ALU operations (`op.TYPE d, a, b`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
@@ -566,6 +586,26 @@ pub enum Op {
     },
     /// `exit;`: lanes that execute it terminate.
     Exit,
+}
+
+impl Op {
+    /// Whether the instruction changes control flow (`bra`, `exit`): where
+    /// straight-line segments end.
+    pub fn is_control_flow(&self) -> bool {
+        match self {
+            Op::Bra { .. } | Op::Exit => true,
+            Op::Shfl { .. }
+            | Op::Vote { .. }
+            | Op::Match { .. }
+            | Op::Redux { .. }
+            | Op::Activemask { .. }
+            | Op::Mov { .. }
+            | Op::Bin { .. }
+            | Op::Un { .. }
+            | Op::Setp { .. }
+            | Op::Selp { .. } => false,
+        }
+    }
 }
 
 /// An instruction with its optional guard and its source line.

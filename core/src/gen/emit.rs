@@ -9,8 +9,8 @@
 
 use super::config::{chance, weighted, Config, Weights};
 use super::forms::{
-    bin_types, is_f32_redux, redux_ops, redux_type, setp_types, un_types, BIN_OPS, BOOL_OPS,
-    CMP_OPS, MOV_TYPES, SELP_TYPES, UN_OPS,
+    bin_types, redux_ops, setp_types, un_types, BIN_OPS, BOOL_OPS, CMP_OPS, MOV_TYPES, SELP_TYPES,
+    UN_OPS,
 };
 use super::probe::Builder;
 use super::regs::{RegFile, ANY32, ANY64, INT32};
@@ -336,20 +336,12 @@ impl<'a, 'u> Gen<'a, 'u> {
             }
             Glue::Bin(op) => {
                 let ty = *self.u.choose(bin_types(op))?;
-                let b = match op {
-                    BinOp::Shl | BinOp::Shr if self.u.ratio(1u8, 2)? => {
-                        Operand::Imm(values::shift_amount(self.u)?)
-                    }
-                    BinOp::Shl | BinOp::Shr => self.src(Type::U32)?,
-                    BinOp::Add
-                    | BinOp::Sub
-                    | BinOp::Mul
-                    | BinOp::MulHi
-                    | BinOp::Min
-                    | BinOp::Max
-                    | BinOp::And
-                    | BinOp::Or
-                    | BinOp::Xor => self.src(ty)?,
+                // Shift amounts are often immediates (`b` >= the width is
+                // interesting); other operands are registers or immediates.
+                let b = if matches!(op, BinOp::Shl | BinOp::Shr) && self.u.ratio(1u8, 2)? {
+                    Operand::Imm(values::shift_amount(self.u)?)
+                } else {
+                    self.src(op.b_type(ty))?
                 };
                 Op::Bin {
                     op,
@@ -557,10 +549,10 @@ impl<'a, 'u> Gen<'a, 'u> {
         let guard = self.maybe_guard()?;
         let ops: Vec<ReduxOp> = redux_ops()
             .into_iter()
-            .filter(|&o| is_f32_redux(o) == f32)
+            .filter(|&o| o.is_f32() == f32)
             .collect();
         let op = *self.u.choose(&ops)?;
-        let ty = redux_type(op);
+        let ty = op.ty();
         let d = self.dst(ty)?;
         let a = self.src(ty)?;
         let membermask = self.membermask(guard)?;

@@ -114,31 +114,6 @@ pub(crate) fn redux_ops() -> Vec<ReduxOp> {
     v
 }
 
-/// The type of a `redux.sync` operation's source and destination.
-pub(crate) fn redux_type(op: ReduxOp) -> Type {
-    match op {
-        ReduxOp::Add(s) | ReduxOp::Min(s) | ReduxOp::Max(s) => match s {
-            Signedness::Unsigned => Type::U32,
-            Signedness::Signed => Type::S32,
-        },
-        ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => Type::B32,
-        ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => Type::F32,
-    }
-}
-
-/// Whether a `redux.sync` operation is one of the sm_100a `.f32` forms.
-pub(crate) fn is_f32_redux(op: ReduxOp) -> bool {
-    match op {
-        ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => true,
-        ReduxOp::Add(_)
-        | ReduxOp::Min(_)
-        | ReduxOp::Max(_)
-        | ReduxOp::And
-        | ReduxOp::Or
-        | ReduxOp::Xor => false,
-    }
-}
-
 /// The stable name of an instruction's form (see the module docs).
 ///
 /// ```

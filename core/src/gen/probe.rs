@@ -126,7 +126,7 @@ impl Builder {
         for r in written(&op).into_iter().flatten() {
             self.dirty[r.index()] = true;
         }
-        if matches!(op, Op::Bra { .. } | Op::Exit) {
+        if op.is_control_flow() {
             self.snap = None;
         }
         let line = self.prog.insts.len() as u32 + 1;

@@ -83,14 +83,10 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
         let mut xs = Vec::new();
         for k in lanes(g.sources(s, l)) {
             // `.f32` min/max treat every NaN alike; the others use the bits.
-            let (v, dk) = match op {
-                ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => w.read_keep_nan(a, k),
-                ReduxOp::Add(_)
-                | ReduxOp::Min(_)
-                | ReduxOp::Max(_)
-                | ReduxOp::And
-                | ReduxOp::Or
-                | ReduxOp::Xor => w.read(a, k),
+            let (v, dk) = if op.is_f32() {
+                w.read_keep_nan(a, k)
+            } else {
+                w.read(a, k)
             };
             defined &= dk;
             xs.push(v as u32);

@@ -15,18 +15,6 @@ pub(crate) enum Role {
     Membermask,
 }
 
-/// The operand type of a `redux.sync` operation.
-pub(crate) fn redux_type(op: ReduxOp) -> Type {
-    match op {
-        ReduxOp::Add(s) | ReduxOp::Min(s) | ReduxOp::Max(s) => match s {
-            Signedness::Unsigned => Type::U32,
-            Signedness::Signed => Type::S32,
-        },
-        ReduxOp::And | ReduxOp::Or | ReduxOp::Xor => Type::B32,
-        ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => Type::F32,
-    }
-}
-
 /// Every source operand of `op` with the type the instruction reads it as
 /// and its role, in the order the instruction is written.
 pub(crate) fn sources_mut(op: &mut Op) -> Vec<(&mut Operand, Type, Role)> {
@@ -66,7 +54,7 @@ pub(crate) fn sources_mut(op: &mut Op) -> Vec<(&mut Operand, Type, Role)> {
         Op::Redux {
             op, a, membermask, ..
         } => {
-            v.push((a, redux_type(*op), Value));
+            v.push((a, op.ty(), Value));
             v.push((membermask, B32, Membermask));
         }
         Op::Activemask { .. } => {}

@@ -231,6 +231,20 @@ impl<'p, 'a> Search<'p, 'a> {
         self.tried >= self.attempts
     }
 
+    /// Calls `f` with each instruction index of the current case, from the
+    /// last backwards (so deleting instruction `i` leaves the earlier ones
+    /// where they were), until the budget is spent; an index that an
+    /// accepted deletion left past the end is skipped.
+    pub(crate) fn each_inst_backwards(&mut self, mut f: impl FnMut(&mut Self, usize)) {
+        let mut i = self.cur().program.insts.len();
+        while i > 0 && !self.exhausted() {
+            i -= 1;
+            if i < self.cur().program.insts.len() {
+                f(self, i);
+            }
+        }
+    }
+
     /// Proposes `cand`. It is skipped (without a predicate call) when the
     /// budget is spent, when it is not smaller than the current case, when
     /// it was tried before, or when it is invalid; otherwise the predicate

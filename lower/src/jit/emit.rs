@@ -91,18 +91,8 @@ fn park_points(prog: &Program) -> Vec<usize> {
     let mut v = vec![0, prog.insts.len()];
     v.extend(prog.labels.iter().map(|l| l.at));
     for (i, inst) in prog.insts.iter().enumerate() {
-        match inst.op {
-            Op::Bra { .. } | Op::Exit => v.push(i + 1),
-            Op::Shfl { .. }
-            | Op::Vote { .. }
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Activemask { .. }
-            | Op::Mov { .. }
-            | Op::Bin { .. }
-            | Op::Un { .. }
-            | Op::Setp { .. }
-            | Op::Selp { .. } => {}
+        if inst.op.is_control_flow() {
+            v.push(i + 1);
         }
     }
     v.sort_unstable();

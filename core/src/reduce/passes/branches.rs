@@ -6,45 +6,26 @@ use crate::ir::{Op, Program};
 use crate::reduce::edit::rebuild;
 use crate::reduce::search::Search;
 
-/// Whether instruction `i` is a `bra` or an `exit`.
-fn is_flow(prog: &Program, i: usize) -> bool {
-    match prog.insts[i].op {
-        Op::Bra { .. } | Op::Exit => true,
-        Op::Shfl { .. }
-        | Op::Vote { .. }
-        | Op::Match { .. }
-        | Op::Redux { .. }
-        | Op::Activemask { .. }
-        | Op::Mov { .. }
-        | Op::Bin { .. }
-        | Op::Un { .. }
-        | Op::Setp { .. }
-        | Op::Selp { .. } => false,
-    }
-}
-
 /// Runs the pass.
 pub(crate) fn run(s: &mut Search<'_, '_>) {
     // Branches and exits, from the end backwards.
-    let mut i = s.cur().program.insts.len();
-    while i > 0 && !s.exhausted() {
-        i -= 1;
+    s.each_inst_backwards(|s, i| {
         let prog = &s.cur().program;
-        if i >= prog.insts.len() || !is_flow(prog, i) {
-            continue;
+        if !prog.insts[i].op.is_control_flow() {
+            return;
         }
         let n = prog.insts.len();
         let keep: Vec<bool> = (0..n).map(|j| j != i).collect();
         let keep_label = vec![true; prog.labels.len()];
         if s.try_case(rebuild(s.cur(), &keep, &keep_label)) {
-            continue;
+            return;
         }
         if s.cur().program.insts[i].guard.is_some() {
             let mut cand = s.cur().clone();
             cand.program.insts[i].guard = None;
             s.try_case(cand);
         }
-    }
+    });
     // Unused labels: all together, then one at a time.
     let unused = |prog: &Program| -> Vec<bool> {
         let mut used = vec![false; prog.labels.len()];

@@ -8,7 +8,6 @@
 //! round-trip check.
 
 use crate::ir::*;
-use crate::reduce::edit::redux_type;
 use crate::reduce::search::Search;
 
 /// `mov.ty d, a`.
@@ -64,7 +63,7 @@ fn replacements(op: &Op) -> Vec<Op> {
             v
         }
         Op::Redux { op, d, a, .. } => {
-            let ty = redux_type(op);
+            let ty = op.ty();
             vec![mov(ty, d, a), mov(ty, d, zero)]
         }
         Op::Activemask { d } => vec![mov(B32, d, all), mov(B32, d, zero)],
@@ -91,12 +90,7 @@ fn replacements(op: &Op) -> Vec<Op> {
 
 /// Runs the pass, from the last instruction backwards.
 pub(crate) fn run(s: &mut Search<'_, '_>) {
-    let mut i = s.cur().program.insts.len();
-    while i > 0 && !s.exhausted() {
-        i -= 1;
-        if i >= s.cur().program.insts.len() {
-            continue;
-        }
+    s.each_inst_backwards(|s, i| {
         for op in replacements(&s.cur().program.insts[i].op) {
             let mut cand = s.cur().clone();
             cand.program.insts[i].op = op;
@@ -104,5 +98,5 @@ pub(crate) fn run(s: &mut Search<'_, '_>) {
                 break;
             }
         }
-    }
+    });
 }

@@ -29,12 +29,7 @@ fn without_second(op: &Op) -> Option<Op> {
 
 /// Runs the pass.
 pub(crate) fn run(s: &mut Search<'_, '_>) {
-    let mut i = s.cur().program.insts.len();
-    while i > 0 && !s.exhausted() {
-        i -= 1;
-        if i >= s.cur().program.insts.len() {
-            continue;
-        }
+    s.each_inst_backwards(|s, i| {
         if s.cur().program.insts[i].guard.is_some() {
             let mut cand = s.cur().clone();
             cand.program.insts[i].guard = None;
@@ -59,5 +54,5 @@ pub(crate) fn run(s: &mut Search<'_, '_>) {
                 s.try_case(cand);
             }
         }
-    }
+    });
 }

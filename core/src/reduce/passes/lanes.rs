@@ -18,12 +18,7 @@ use crate::reduce::search::Search;
 
 /// Clears bits of every `membermask` immediate.
 fn membermasks(s: &mut Search<'_, '_>) {
-    let mut i = s.cur().program.insts.len();
-    while i > 0 && !s.exhausted() {
-        i -= 1;
-        if i >= s.cur().program.insts.len() {
-            continue;
-        }
+    s.each_inst_backwards(|s, i| {
         let n = sources(&s.cur().program.insts[i].op).len();
         for k in 0..n {
             for w in [32u32, 16, 8, 4, 2, 1] {
@@ -45,7 +40,7 @@ fn membermasks(s: &mut Search<'_, '_>) {
                 }
             }
         }
-    }
+    });
 }
 
 /// The simpler values tried for an input of type `ty` holding `v`.
@@ -102,12 +97,8 @@ fn inputs(s: &mut Search<'_, '_>) {
 /// Deletes an instruction and makes the values its destinations hold
 /// after it (on the lanes' first pass there) their `.lanes` inputs.
 fn results_to_inputs(s: &mut Search<'_, '_>) {
-    let mut i = s.cur().program.insts.len();
-    while i > 0 && !s.exhausted() {
-        i -= 1;
-        let Some(inst) = s.cur().program.insts.get(i) else {
-            continue;
-        };
+    s.each_inst_backwards(|s, i| {
+        let inst = &s.cur().program.insts[i];
         let dests: Vec<Reg> = dests_mut(&mut inst.op.clone())
             .into_iter()
             .filter_map(|d| match d {
@@ -116,10 +107,10 @@ fn results_to_inputs(s: &mut Search<'_, '_>) {
             })
             .collect();
         if dests.is_empty() {
-            continue;
+            return;
         }
         let Some(out) = prefix_outcome(s.cur(), i + 1, s.fuel) else {
-            continue;
+            return;
         };
         let prog = &s.cur().program;
         let keep: Vec<bool> = (0..prog.insts.len()).map(|j| j != i).collect();
@@ -133,7 +124,7 @@ fn results_to_inputs(s: &mut Search<'_, '_>) {
             }
         }
         s.try_case(cand);
-    }
+    });
 }
 
 /// Runs the pass.

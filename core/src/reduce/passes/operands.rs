@@ -78,12 +78,7 @@ fn replacements(
 
 /// Runs the pass.
 pub(crate) fn run(s: &mut Search<'_, '_>) {
-    let mut i = s.cur().program.insts.len();
-    while i > 0 && !s.exhausted() {
-        i -= 1;
-        if i >= s.cur().program.insts.len() {
-            continue;
-        }
+    s.each_inst_backwards(|s, i| {
         let mut held = None;
         let n = sources(&s.cur().program.insts[i].op).len();
         for k in 0..n {
@@ -99,5 +94,5 @@ pub(crate) fn run(s: &mut Search<'_, '_>) {
                 }
             }
         }
-    }
+    });
 }

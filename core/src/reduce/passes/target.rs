@@ -9,15 +9,7 @@ use crate::reduce::search::Search;
 fn needs_special_target(op: &Op) -> bool {
     match op {
         Op::Shfl { membermask, .. } | Op::Vote { membermask, .. } => membermask.is_none(),
-        Op::Redux { op, .. } => match op {
-            ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => true,
-            ReduxOp::Add(_)
-            | ReduxOp::Min(_)
-            | ReduxOp::Max(_)
-            | ReduxOp::And
-            | ReduxOp::Or
-            | ReduxOp::Xor => false,
-        },
+        Op::Redux { op, .. } => op.is_f32(),
         Op::Match { .. }
         | Op::Activemask { .. }
         | Op::Mov { .. }
