@@ -4,26 +4,15 @@
 //! IR and every feature is generated; the same bytes give the same case.
 //! `cargo test -p warp-core --test gen -- --nocapture` prints the coverage.
 
+mod common;
 use arbitrary::{Arbitrary, Unstructured};
+use common::bytes;
 use warp_core::gen::{all_forms, generate, generate_with_stats, Config, Stats, TestCase};
 use warp_core::interp::Interp;
 use warp_core::text::{parse, print};
 
 const SEEDS: u64 = 2000;
 const BYTES: usize = 4096;
-
-/// xorshift64*: a deterministic stream of bytes per seed.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
 
 /// Prints, parses back and compares; runs on the interpreter.
 fn check(seed: u64, tc: &TestCase, stats: &mut Stats) {

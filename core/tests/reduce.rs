@@ -4,7 +4,9 @@
 //! of instructions that still satisfy a synthetic predicate.
 //! `cargo test -p warp-core --test reduce -- --nocapture` prints the figures.
 
+mod common;
 use arbitrary::Unstructured;
+use common::bytes;
 use std::collections::HashSet;
 use std::time::Instant;
 use warp_core::gen::{form_name, generate, Config, TestCase};
@@ -12,19 +14,6 @@ use warp_core::interp::Interp;
 use warp_core::ir::{Dest, Op};
 use warp_core::reduce::{ReduceError, Reduced, Reducer};
 use warp_core::text::{parse, print};
-
-/// xorshift64*: a deterministic stream of bytes per seed.
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 56) as u8
-        })
-        .collect()
-}
 
 fn case(src: &str) -> TestCase {
     let c = parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"));

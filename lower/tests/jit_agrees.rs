@@ -3,25 +3,15 @@
 //! `corpus/` file and every hand-computed interpreter case, and stops with
 //! the same fuel error on an endless loop.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::ptx_files;
 use warp_core::compare::{compare, DiffReport};
 use warp_core::interp::{Interp, RunError};
 use warp_core::text::parse;
 use warp_lower::jit::JitProgram;
 
-fn files(dir: &str) -> Vec<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
-        .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .collect();
-    v.sort();
-    v
-}
-
 fn check_dir(dir: &str, at_least: usize) {
-    let fs = files(dir);
+    let fs = ptx_files(dir);
     assert!(fs.len() >= at_least, "{dir}: only {} files", fs.len());
     let mut failures = Vec::new();
     for f in &fs {

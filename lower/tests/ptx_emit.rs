@@ -33,7 +33,9 @@
 //! The last line decodes the outputs with [`decode_outputs`] and compares
 //! them with the interpreter through `warp_core::compare`.
 
+mod common;
 use arbitrary::Unstructured;
+use common::ptx_files;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use warp_core::compare::{compare, DiffReport};
@@ -51,17 +53,6 @@ struct Item {
     label: String,
     program: Program,
     inputs: Inputs,
-}
-
-fn ptx_files(dir: &str) -> Vec<PathBuf> {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
-        .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .collect();
-    v.sort();
-    v
 }
 
 fn parsed(dir: &str) -> Vec<Item> {
