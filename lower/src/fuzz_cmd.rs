@@ -1,5 +1,4 @@
-//! `warpdiff fuzz` (the fuzzing loop on stable Rust, without libFuzzer) and
-//! `warpdiff reduce`.
+//! `warpdiff fuzz`: the fuzzing loop on stable Rust, without libFuzzer.
 
 use crate::hang;
 use std::collections::BTreeMap;
@@ -10,7 +9,7 @@ use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::{Stats, TestCase};
 use warp_core::interp::Interp;
-use warp_core::oracle::{Disagreement, Divergence};
+use warp_core::oracle::Divergence;
 use warp_lower::engines;
 use warp_lower::fuzzing::{self, CaseResult, XorShift};
 use warp_lower::gpu::batch::{check_batch, skip_class, Checked, Pending};
@@ -127,7 +126,8 @@ const MAX_DEVICES: usize = 16;
 /// reduced and recorded; later ones are only counted.
 const REDUCE_PER_FORM: u64 = 3;
 
-fn others(names: &[String]) -> Vec<Box<dyn Engine>> {
+/// The engines named, besides the reference, each for one case at a time.
+pub(crate) fn others(names: &[String]) -> Vec<Box<dyn Engine>> {
     names
         .iter()
         .filter(|n| *n != "interp")
@@ -392,12 +392,13 @@ fn hang_found(o: &FuzzOptions, sh: &Shared, start: Instant, batch: &[(TestCase, 
     let t = Instant::now();
     // Give up at the run's end: the run must still finish.
     let until = start + Duration::from_secs(o.seconds);
-    let failing = hang::find_failing(&cases, HANG_DEADLINE_MS, threads, until);
+    let failing = hang::find_failing(&cases, hang::DEADLINE_MS, threads, until);
     println!(
-        "gpu hang or fault: {} of the batch's {} cases fail alone (checked in {:.1} s, one process each, deadline {HANG_DEADLINE_MS} ms){}",
+        "gpu hang or fault: {} of the batch's {} cases fail alone (checked in {:.1} s, one process each, deadline {} ms){}",
         failing.len(),
         cases.len(),
         t.elapsed().as_secs_f64(),
+        hang::DEADLINE_MS,
         failing
             .first()
             .map_or(String::new(), |(_, what)| format!("; the first: {what}"))
@@ -406,19 +407,12 @@ fn hang_found(o: &FuzzOptions, sh: &Shared, start: Instant, batch: &[(TestCase, 
         return;
     };
     let (_, job, case_seed) = batch[i];
-    let (small, secs) = hang::reduce_failing(&cases[i], HANG_DEADLINE_MS, case_seed, until);
-    let after = match hang::run_alone(&small, HANG_DEADLINE_MS) {
+    let (small, secs) = hang::reduce_failing(&cases[i], hang::DEADLINE_MS, case_seed, until);
+    let after = match hang::run_alone(&small, hang::DEADLINE_MS) {
         hang::Alone::Fails(w) => w,
         hang::Alone::Finishes | hang::Alone::Unknown(_) => what,
     };
-    let d = Divergence {
-        engine: "gpu",
-        what: Disagreement::Failed(warp_core::interp::RunError::Engine(format!(
-            "{after} (the interpreter finishes it without UB)"
-        ))),
-        form: "hang".to_string(),
-    };
-    let mut notes = vec![
+    let notes = vec![
         format!(
             "Found by `warpdiff fuzz --seed {:#x}` (job {}, case seed {:#x}) at {}, {:.1} s into the run.",
             o.seed,
@@ -433,8 +427,7 @@ fn hang_found(o: &FuzzOptions, sh: &Shared, start: Instant, batch: &[(TestCase, 
             small.program.insts.len()
         ),
     ];
-    notes.extend(fuzzing::hardware_notes(&d));
-    notes.push(format!("{} {after}", warp_core::corpus::GPU_FAILS));
+    let (d, notes) = hang::as_divergence(&after, notes);
     sh.divergences.fetch_add(1, Ordering::Relaxed);
     let msg = match fuzzing::record(&o.corpus, &small, &d, notes) {
         Ok(w) => format!(
@@ -448,9 +441,6 @@ fn hang_found(o: &FuzzOptions, sh: &Shared, start: Instant, batch: &[(TestCase, 
     println!("{msg}");
     sh.found.lock().expect("lock").push(msg);
 }
-
-/// The deadline for a case run alone to find or reduce a hang.
-const HANG_DEADLINE_MS: u64 = 1500;
 
 /// Saves the cases of a batch that hung on the GPU (one of them hung; the
 /// GPU is off, so it cannot be narrowed down here) and says where.
@@ -641,157 +631,4 @@ pub fn fuzz(o: &FuzzOptions) -> u8 {
     } else {
         0
     }
-}
-
-/// Reads and parses a case file (errors name the file, line and column).
-fn read_case(file: &str) -> Result<TestCase, String> {
-    let case = std::fs::read_to_string(file)
-        .map_err(|e| format!("{file}: cannot read: {e}"))
-        .and_then(|s| warp_core::text::parse(&s).map_err(|e| e.with_file(file)))?;
-    Ok(TestCase {
-        program: case.program,
-        inputs: case.inputs,
-    })
-}
-
-/// `warpdiff reduce FILE -o OUT`: reduces a divergent case by hand.
-pub fn reduce(args: &[String]) -> u8 {
-    let (mut file, mut out, mut force) = (None, None, false);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" | "--output" => out = it.next().cloned(),
-            "--force" => force = true,
-            f if f.starts_with('-') => {
-                eprintln!("warpdiff reduce: unknown option `{f}`");
-                return 2;
-            }
-            f => file = Some(f.to_string()),
-        }
-    }
-    let (Some(file), Some(out)) = (file, out) else {
-        eprintln!("usage: warpdiff reduce FILE -o OUT [--force]");
-        return 2;
-    };
-    if std::path::Path::new(&out).exists() && !force {
-        eprintln!("warpdiff reduce: {out} exists; not overwriting it (--force to replace)");
-        return 2;
-    }
-    let tc = match read_case(&file) {
-        Ok(tc) => tc,
-        Err(m) => {
-            eprintln!("{m}");
-            return 2;
-        }
-    };
-    let owned = others(
-        &engines::ENGINES
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>(),
-    );
-    let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
-    let Some(d) = fuzzing::divergence_of(&tc, &others) else {
-        eprintln!("{file}: no engine diverges from the reference on it: nothing to reduce");
-        return 2;
-    };
-    let (small, secs) = fuzzing::reduce(&tc, &d, &others, 1);
-    let d2 = fuzzing::divergence_of(&small, &others).unwrap_or(d);
-    let mut notes = vec![format!(
-        "Reduced by `warpdiff reduce` from {file} ({} instructions) to {} in {secs:.2} s.",
-        tc.program.insts.len(),
-        small.program.insts.len()
-    )];
-    notes.extend(fuzzing::hardware_notes(&d2));
-    let text = fuzzing::case_text(&small, &d2, notes);
-    let tmp = format!("{out}.tmp{}", std::process::id());
-    if let Err(e) = std::fs::write(&tmp, &text).and_then(|_| std::fs::rename(&tmp, &out)) {
-        eprintln!("{out}: cannot write: {e}");
-        return 2;
-    }
-    println!(
-        "{file}: {} on {}: {} -> {} instructions in {secs:.2} s; wrote {out}",
-        d2.engine,
-        d2.form,
-        tc.program.insts.len(),
-        small.program.insts.len()
-    );
-    0
-}
-
-/// `warpdiff reduce-hang FILE -o OUT [--deadline-ms N]`: reduces a case
-/// that the GPU does not finish, each candidate alone in a fresh process.
-pub fn reduce_hang(args: &[String]) -> u8 {
-    let (mut file, mut out, mut deadline) = (None, None, HANG_DEADLINE_MS);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" | "--output" => out = it.next().cloned(),
-            "--deadline-ms" => match it.next().and_then(|v| v.parse().ok()) {
-                Some(v) => deadline = v,
-                None => {
-                    eprintln!("warpdiff reduce-hang: --deadline-ms needs a number");
-                    return 2;
-                }
-            },
-            f if f.starts_with('-') => {
-                eprintln!("warpdiff reduce-hang: unknown option `{f}`");
-                return 2;
-            }
-            f => file = Some(f.to_string()),
-        }
-    }
-    let (Some(file), Some(out)) = (file, out) else {
-        eprintln!("usage: warpdiff reduce-hang FILE -o OUT [--deadline-ms N]");
-        return 2;
-    };
-    if std::path::Path::new(&out).exists() {
-        eprintln!("warpdiff reduce-hang: {out} exists; not overwriting it");
-        return 2;
-    }
-    let tc = match read_case(&file) {
-        Ok(tc) => tc,
-        Err(m) => {
-            eprintln!("{m}");
-            return 2;
-        }
-    };
-    let what = match hang::run_alone(&tc, deadline) {
-        hang::Alone::Fails(w) => w,
-        hang::Alone::Finishes => {
-            eprintln!("{file}: the GPU finishes it within {deadline} ms: nothing to reduce");
-            return 2;
-        }
-        hang::Alone::Unknown(why) => {
-            eprintln!("{file}: cannot tell whether it hangs: {why}");
-            return 2;
-        }
-    };
-    let until = Instant::now() + Duration::from_secs(3600);
-    let (small, secs) = hang::reduce_failing(&tc, deadline, 1, until);
-    let d = Divergence {
-        engine: "gpu",
-        what: Disagreement::Failed(warp_core::interp::RunError::Engine(format!(
-            "{what} (the interpreter finishes it without UB)"
-        ))),
-        form: "hang".to_string(),
-    };
-    let mut notes = vec![format!(
-        "Reduced by `warpdiff reduce-hang` from {file} ({} instructions) to {} in {secs:.1} s.",
-        tc.program.insts.len(),
-        small.program.insts.len()
-    )];
-    notes.extend(fuzzing::hardware_notes(&d));
-    notes.push(format!("{} {what}", warp_core::corpus::GPU_FAILS));
-    let text = fuzzing::case_text(&small, &d, notes);
-    if let Err(e) = std::fs::write(&out, text) {
-        eprintln!("{out}: cannot write: {e}");
-        return 2;
-    }
-    println!(
-        "{file}: hangs or faults on the GPU; {} -> {} instructions in {secs:.1} s; wrote {out}",
-        tc.program.insts.len(),
-        small.program.insts.len()
-    );
-    0
 }

@@ -14,8 +14,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use warp_core::gen::TestCase;
 use warp_core::interp::Interp;
+use warp_core::oracle::{Disagreement, Divergence};
 use warp_core::reduce::Reducer;
 use warp_lower::fuzzing::FUZZ_FUEL;
+
+/// The deadline for a case run alone to find or reduce a hang.
+pub const DEADLINE_MS: u64 = 1500;
 
 /// Predicate calls a hang reduction may make (each one a process and a
 /// deadline: about a second).
@@ -169,4 +173,20 @@ pub fn reduce_failing(
         Err(_) => case.clone(),
     };
     (small, t.elapsed().as_secs_f64())
+}
+
+/// A GPU that hung or faulted on a case, as a divergence (form `hang`),
+/// and the comment lines that record it: `notes`, the hardware, and the
+/// `gpu-fails:` line that keeps replay from running it on the GPU.
+pub fn as_divergence(what: &str, mut notes: Vec<String>) -> (Divergence, Vec<String>) {
+    let d = Divergence {
+        engine: "gpu",
+        what: Disagreement::Failed(warp_core::interp::RunError::Engine(format!(
+            "{what} (the interpreter finishes it without UB)"
+        ))),
+        form: "hang".to_string(),
+    };
+    notes.extend(warp_lower::fuzzing::hardware_notes(&d));
+    notes.push(format!("{} {what}", warp_core::corpus::GPU_FAILS));
+    (d, notes)
 }

@@ -15,6 +15,7 @@ mod diff;
 mod fuzz_cmd;
 mod hang;
 mod json;
+mod reduce_cmd;
 mod run;
 mod table;
 
@@ -103,8 +104,8 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some("reduce") => ExitCode::from(fuzz_cmd::reduce(&args[1..])),
-        Some("reduce-hang") => ExitCode::from(fuzz_cmd::reduce_hang(&args[1..])),
+        Some("reduce") => ExitCode::from(reduce_cmd::reduce(&args[1..])),
+        Some("reduce-hang") => ExitCode::from(reduce_cmd::reduce_hang(&args[1..])),
         Some(warp_lower::gpu::farm::WORKER_COMMAND) => {
             ExitCode::from(warp_lower::gpu::farm::worker_main())
         }
