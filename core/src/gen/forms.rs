@@ -15,16 +15,8 @@ use crate::ir::*;
 /// Every type a `mov` takes: all of them.
 pub(crate) const MOV_TYPES: &[Type] = &Type::ALL;
 
-/// Every type a `selp` takes.
-pub(crate) const SELP_TYPES: &[Type] = &[
-    Type::B32,
-    Type::U32,
-    Type::S32,
-    Type::F32,
-    Type::B64,
-    Type::U64,
-    Type::S64,
-];
+/// Every type a `selp` takes: all but `.pred`, which `Type::ALL` lists last.
+pub(crate) const SELP_TYPES: &[Type] = Type::ALL.split_last().expect("non-empty").1;
 
 /// The binary operations, in a fixed order.
 pub(crate) const BIN_OPS: &[BinOp] = &[
