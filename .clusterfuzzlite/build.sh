@@ -117,7 +117,7 @@ zip_flat() {
 }
 
 # Seed corpora. diff: the distilled inputs of fuzz/corpus/diff (every
-# instruction form; see lower/tests/seed_corpus.rs). parse: every `.ptx` case
+# instruction form; see lower/warpdiff/tests/seed_corpus.rs). parse: every `.ptx` case
 # of the repository (the regression corpus and the interpreter's hand-written
 # cases), prefixed by their folder so that equal names cannot collide.
 stage="$(mktemp -d)"
@@ -129,7 +129,7 @@ if ! compgen -G "$repo/fuzz/corpus/diff/*" >/dev/null; then
 fi
 cp "$repo"/fuzz/corpus/diff/* "$stage/diff/"
 for f in "$repo"/corpus/*.ptx; do cp "$f" "$stage/parse/corpus-$(basename "$f")"; done
-for f in "$repo"/core/tests/cases/*.ptx; do cp "$f" "$stage/parse/cases-$(basename "$f")"; done
+for f in "$repo"/corpus/cases/*.ptx; do cp "$f" "$stage/parse/cases-$(basename "$f")"; done
 for t in "${targets[@]}"; do
   if [[ -d "$stage/$t" ]] && compgen -G "$stage/$t/*" >/dev/null; then
     zip_flat "$OUT/${t}_seed_corpus.zip" "$stage/$t"/*

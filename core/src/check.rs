@@ -2,8 +2,8 @@
 
 use crate::compare::is_nan_bits;
 use crate::interp::Outcome;
-use crate::ir::{Expect, Program, Reg, WARP};
-use crate::text::format_value;
+use crate::ir::{Bits, Expect, Program, Reg, WARP};
+use crate::text::format_bits;
 use std::fmt;
 
 /// One lane where a register differs from its `.expect`.
@@ -13,17 +13,18 @@ pub struct Mismatch {
     pub reg: Reg,
     /// The lane.
     pub lane: usize,
-    /// Expected value (`None` = expected undefined).
-    pub expected: Option<u64>,
-    /// Actual value (`None` = undefined).
-    pub actual: Option<u64>,
+    /// Expected value and defined bits (nothing defined = `_`).
+    pub expected: Bits,
+    /// Actual value and defined bits.
+    pub actual: Bits,
 }
 
-/// Every lane of every `.expect` register where `out` differs: a value
-/// differs bit for bit, or one side is undefined and the other is not.
+/// Every lane of every `.expect` register where `out` differs: a defined
+/// bit differs, or (for an engine that knows definedness) the defined bits
+/// themselves differ.
 ///
 /// With `knows_undefined` false (engines other than the interpreter, which
-/// report every lane as defined), lanes expected undefined (`_`) are not
+/// report every bit as defined), only the bits `.expect` defines are
 /// checked. Where `reference` (the interpreter's run of the same case)
 /// holds a NaN whose bits PTX leaves open ([`Outcome::nan_open`]) and the
 /// `.expect` value is a NaN, any NaN matches.
@@ -36,13 +37,19 @@ pub fn check_expect(
     let mut v = Vec::new();
     for (reg, want) in &expect.regs {
         for (lane, &expected) in want.iter().enumerate().take(WARP) {
-            if expected.is_none() && !knows_undefined {
-                continue;
-            }
-            let actual = out.get(*reg, lane);
+            let actual = out.bits(*reg, lane);
             let open = reference.is_some_and(|r| r.nan_open(*reg, lane));
-            let both_nan = matches!((expected, actual), (Some(e), Some(a)) if is_nan_bits(e) && is_nan_bits(a));
-            if actual != expected && !(open && both_nan) {
+            let both_nan = open
+                && expected.defined != 0
+                && is_nan_bits(expected.value)
+                && is_nan_bits(actual.value);
+            let differs = if knows_undefined {
+                expected.defined != actual.defined
+                    || (expected.value ^ actual.value) & expected.defined != 0
+            } else {
+                !expected.covers(Bits::new(actual.value, u64::MAX))
+            };
+            if differs && !both_nan {
                 v.push(Mismatch {
                     reg: *reg,
                     lane,
@@ -53,6 +60,26 @@ pub fn check_expect(
         }
     }
     v
+}
+
+/// Whether a bounded run (`.fuel`) stopped where `.stop` says: `None`
+/// when it did (or neither stopped), else what happened instead.
+pub fn check_stop(expect: &Expect, out: &Outcome) -> Option<String> {
+    match (expect.stop, out.stop) {
+        (None, None) => None,
+        (Some(want), Some(s)) if s.line == want => None,
+        (Some(want), Some(s)) => Some(format!(
+            "ran out of fuel before line {}, `.stop` says before line {want}",
+            s.line
+        )),
+        (Some(want), None) => Some(format!(
+            "ran to its end, `.stop` says it runs out of fuel before line {want}"
+        )),
+        (None, Some(s)) => Some(format!(
+            "ran out of fuel before line {} (after {} warp steps), and no `.stop` says so",
+            s.line, out.steps
+        )),
+    }
 }
 
 /// Prints mismatches one per line: `Ry lane 3: expected 0x5, got _`.
@@ -67,17 +94,13 @@ impl fmt::Display for MismatchReport<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for m in self.mismatches {
             let d = self.program.decl(m.reg);
-            let show = |v: Option<u64>| match v {
-                Some(x) => format_value(x, d.ty),
-                None => "_".to_string(),
-            };
             writeln!(
                 f,
                 "  {} lane {}: expected {}, got {}",
                 d.name,
                 m.lane,
-                show(m.expected),
-                show(m.actual)
+                format_bits(m.expected, d.ty),
+                format_bits(m.actual, d.ty)
             )?;
         }
         Ok(())

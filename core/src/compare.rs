@@ -1,18 +1,18 @@
 //! Comparing an engine's [`Outcome`] with the reference interpreter's: every
-//! register on every lane the reference defines, bit for bit — except where
-//! the reference holds a NaN whose bits PTX leaves open
-//! ([`Outcome::nan_open`]), which any NaN matches — and the exited-lane
-//! mask.
+//! register on every lane, on the bits the reference defines, bit for bit —
+//! except where the reference holds a NaN whose bits PTX leaves open
+//! ([`Outcome::nan_open`]), which any NaN matches — the exited-lane
+//! mask, and where a bounded run (`.fuel`) stopped.
 
 use crate::interp::Outcome;
 use crate::ir::{Program, Reg};
-use crate::text::format_value;
+use crate::text::{format_bits, format_value};
 use std::fmt;
 
 /// One difference between the reference and another engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Diff {
-    /// A defined lane of a register differs.
+    /// Defined bits of a register lane differ.
     Lane {
         /// The register.
         reg: Reg,
@@ -20,6 +20,8 @@ pub enum Diff {
         lane: usize,
         /// The reference value.
         reference: u64,
+        /// The bits of it the reference defines.
+        defined: u64,
         /// The other engine's value.
         other: u64,
     },
@@ -30,12 +32,27 @@ pub enum Diff {
         /// The other engine's mask.
         other: u32,
     },
+    /// A bounded run stopped before a different instruction, or one
+    /// stopped and the other ran to its end (`None`).
+    Stop {
+        /// The line the reference stopped before.
+        reference: Option<u32>,
+        /// The line the other engine stopped before.
+        other: Option<u32>,
+    },
 }
 
-/// Every difference of `other` from `reference` on the reference's defined
-/// lanes (empty when they agree). `reference` must be a run without UB.
+/// Every difference of `other` from `reference` on the bits the reference
+/// defines (empty when they agree). `reference` must be a run without UB.
 pub fn compare(reference: &Outcome, other: &Outcome) -> Vec<Diff> {
     let mut v = Vec::new();
+    let (rs, os) = (reference.stop.map(|s| s.line), other.stop.map(|s| s.line));
+    if rs != os {
+        v.push(Diff::Stop {
+            reference: rs,
+            other: os,
+        });
+    }
     if reference.exited != other.exited {
         v.push(Diff::Exited {
             reference: reference.exited,
@@ -43,20 +60,23 @@ pub fn compare(reference: &Outcome, other: &Outcome) -> Vec<Diff> {
         });
     }
     for (r, vals) in reference.values.iter().enumerate() {
+        let reg = Reg(r as u32);
         for (lane, (&a, &b)) in vals.iter().zip(&other.values[r]).enumerate() {
-            if reference.defined[r] >> lane & 1 == 0 {
+            let defined = reference.bits(reg, lane).defined;
+            if defined == 0 {
                 continue;
             }
-            let differs = if reference.nan_open(Reg(r as u32), lane) {
+            let differs = if reference.nan_open(reg, lane) {
                 !is_nan_bits(b)
             } else {
-                a != b
+                (a ^ b) & defined != 0
             };
             if differs {
                 v.push(Diff::Lane {
-                    reg: Reg(r as u32),
+                    reg,
                     lane,
                     reference: a,
+                    defined,
                     other: b,
                 });
             }
@@ -91,6 +111,7 @@ impl fmt::Display for DiffReport<'_> {
                     reg,
                     lane,
                     reference,
+                    defined,
                     other,
                 } => {
                     let decl = self.program.decl(*reg);
@@ -99,7 +120,7 @@ impl fmt::Display for DiffReport<'_> {
                         "  {} lane {lane}: {} {}, {} {}",
                         decl.name,
                         self.reference,
-                        format_value(*reference, decl.ty),
+                        format_bits(crate::ir::Bits::new(*reference, *defined), decl.ty),
                         self.other,
                         format_value(*other, decl.ty)
                     )?;
@@ -109,6 +130,20 @@ impl fmt::Display for DiffReport<'_> {
                     "  exited lanes: {} {reference:#010x}, {} {other:#010x}",
                     self.reference, self.other
                 )?,
+                Diff::Stop { reference, other } => {
+                    let at = |s: &Option<u32>| match s {
+                        Some(l) => format!("out of fuel before line {l}"),
+                        None => "ran to its end".to_string(),
+                    };
+                    writeln!(
+                        f,
+                        "  bounded run: {} {}, {} {}",
+                        self.reference,
+                        at(reference),
+                        self.other,
+                        at(other)
+                    )?
+                }
             }
         }
         Ok(())

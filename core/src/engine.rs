@@ -1,9 +1,21 @@
 //! The `Engine` abstraction: compile a [`Program`] once, run it on many
 //! [`Inputs`], get an [`Outcome`] per run — or a reason the engine skips
-//! the program.
+//! the program, or the engine's failure.
+//!
+//! Two kinds of "no outcome" are kept apart, because only one of them is a
+//! finding:
+//! - **cannot run here** ([`Skip`]): no GPU, a target the device lacks
+//!   (`.f32` `redux.sync` needs sm_100a), a configured size limit, a GPU
+//!   switched off after an earlier hang. Counted by reason, never as
+//!   agreement, never as a divergence.
+//! - **the engine failed on a valid program** ([`CompileError::Failed`],
+//!   [`RunError::Engine`]): a JIT lowering that does not compile, PTX the
+//!   driver rejects, a hang, a panic inside the engine. The oracle reports
+//!   it as a divergence of kind `engine-failed`, reduced and recorded like
+//!   any other.
 //!
 //! The reference interpreter implements it here; the Cranelift JIT and the
-//! GPU runner implement it in `warp-lower`. Only the interpreter knows
+//! GPU runner implement it in `warp-jit` and `warp-gpu`. Only the interpreter knows
 //! definedness and undefined behaviour: other engines report every lane as
 //! defined, and their outcomes are compared on the interpreter's defined
 //! lanes.
@@ -26,6 +38,42 @@ impl fmt::Display for Skip {
     }
 }
 
+/// Why an engine gives no compiled program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileError {
+    /// The engine cannot run it here (see [`Skip`]).
+    Skip(Skip),
+    /// The engine failed on a valid program: a bug in it, with its message.
+    Failed(String),
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CompileError::Skip(s) => write!(f, "skipped: {s}"),
+            CompileError::Failed(m) => write!(f, "failed: {m}"),
+        }
+    }
+}
+
+impl From<Skip> for CompileError {
+    fn from(s: Skip) -> Self {
+        CompileError::Skip(s)
+    }
+}
+
+/// The skip of an engine that cannot stop a run after a number of warp
+/// steps (a GPU, an external engine) for `inputs`, when they ask for a
+/// bounded run ([`Inputs::fuel`]); `None` when they do not.
+pub fn unbounded_only(inputs: &Inputs) -> Option<Skip> {
+    // One reason for every fuel value: skips are counted by reason.
+    inputs.fuel.map(|_| Skip {
+        reason:
+            "a bounded run (`.fuel`): this engine does not stop a run after a number of warp steps"
+                .to_string(),
+    })
+}
+
 /// A program compiled by an engine, ready to run on any number of inputs.
 pub trait Compiled: Send + Sync {
     /// Runs one warp.
@@ -37,8 +85,23 @@ pub trait Engine {
     /// Short name: `interp`, `jit`, `gpu`.
     fn name(&self) -> &'static str;
 
+    /// Whether its runs honour [`Inputs::fuel`]: stop after exactly that
+    /// many warp steps, counted as the reference counts them (one per
+    /// instruction a group of converged lanes executes, arrivals at a
+    /// collective included, the completion of a rendezvous free), and
+    /// return the state there with [`Outcome::stop`]. Such engines are
+    /// compared on bounded runs, and their divergences blamed on the first
+    /// step that differs ([`crate::blame`]). Default: no.
+    fn bounded_runs(&self) -> bool {
+        false
+    }
+
     /// Compiles `prog` (fuel bounds every later run).
-    fn compile<'p>(&self, prog: &'p Program, fuel: u64) -> Result<Box<dyn Compiled + 'p>, Skip>;
+    fn compile<'p>(
+        &self,
+        prog: &'p Program,
+        fuel: u64,
+    ) -> Result<Box<dyn Compiled + 'p>, CompileError>;
 }
 
 /// The reference interpreter as an [`Engine`].
@@ -60,7 +123,15 @@ impl Engine for InterpEngine {
         "interp"
     }
 
-    fn compile<'p>(&self, prog: &'p Program, fuel: u64) -> Result<Box<dyn Compiled + 'p>, Skip> {
+    fn bounded_runs(&self) -> bool {
+        true
+    }
+
+    fn compile<'p>(
+        &self,
+        prog: &'p Program,
+        fuel: u64,
+    ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
         Ok(Box::new(Interpreted {
             interp: Interp::new(prog).with_fuel(fuel),
         }))

@@ -5,8 +5,24 @@
 //! is already resolved (registers are indices into [`Program::regs`], labels are
 //! indices into [`Program::labels`]) and type-checked by the parser, so the
 //! interpreter and the backends never see a name.
+//!
+//! This module owns the vocabulary of the instruction set, so that the
+//! interpreter, the generator, the reducer and the backends ask it rather
+//! than keep copies: the instruction types here, and beside them
+//! `ir/operands.rs` (which operands an instruction reads and writes, with
+//! their types and roles), `ir/requirement.rs` (which `.version` and
+//! `.target` each instruction needs) and `ir/forms.rs` (the modes,
+//! operations and types each instruction takes, form names and opcodes).
 
 use std::fmt;
+
+mod forms;
+mod operands;
+mod requirement;
+
+pub use forms::all_forms;
+pub use operands::{DestMut, Role, SourceMut};
+pub use requirement::{Refusal, Requirement};
 
 /// Number of lanes in a warp.
 pub const WARP: usize = 32;
@@ -59,6 +75,16 @@ impl Type {
         match self.bits() {
             64 => u64::MAX,
             n => (1u64 << n) - 1,
+        }
+    }
+
+    /// The untyped bit type of the same width (`.b32`, `.b64`; `.pred`
+    /// stays `.pred`).
+    pub fn bit_type(self) -> Type {
+        match self.bits() {
+            32 => Type::B32,
+            64 => Type::B64,
+            _ => Type::Pred,
         }
     }
 
@@ -226,6 +252,15 @@ impl VoteMode {
             VoteMode::Any => "any",
             VoteMode::Uni => "uni",
             VoteMode::Ballot => "ballot",
+        }
+    }
+
+    /// The instruction type, which is the result's: `.b32` for
+    /// `.ballot`, `.pred` for the others.
+    pub fn ty(self) -> Type {
+        match self {
+            VoteMode::Ballot => Type::B32,
+            VoteMode::All | VoteMode::Any | VoteMode::Uni => Type::Pred,
         }
     }
 }
@@ -396,6 +431,15 @@ impl UnOp {
             UnOp::Popc => "popc",
         }
     }
+
+    /// The type `d` is written as in `op.ty`: `.u32` for `popc` (a count,
+    /// whatever the width), else the instruction type.
+    pub fn d_type(self, ty: Type) -> Type {
+        match self {
+            UnOp::Popc => Type::U32,
+            UnOp::Not | UnOp::Neg | UnOp::Abs => ty,
+        }
+    }
 }
 
 /// `setp` comparison operators.
@@ -451,71 +495,92 @@ impl BoolOp {
     }
 }
 
-/// One instruction of the body.
-///
-/// Fields named `membermask` are `None` for the deprecated non-`.sync`
-/// forms, whose participants are the lanes that execute the instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// `shfl[.sync].mode.b32 d[|p], a, b, c[, membermask];`
-    Shfl {
-        /// Source-lane computation.
-        mode: ShflMode,
-        /// The copied value (32 bits).
-        d: Dest,
-        /// Optional range-test predicate; `None` when `|p` is absent.
-        p: Option<Dest>,
-        /// The value each lane offers.
-        a: Operand,
-        /// Source lane or lane offset (`b[4:0]` is used).
-        b: Operand,
-        /// Packed clamp `c[4:0]` and segment mask `c[12:8]`.
-        c: Operand,
-        /// The participating lanes; `None` for deprecated `shfl`.
-        membermask: Option<Operand>,
-    },
-    /// `vote[.sync].mode.{pred,b32} d, {!}a[, membermask];`
-    Vote {
-        /// `.all`, `.any`, `.uni` (`.pred` result) or `.ballot` (`.b32`).
-        mode: VoteMode,
-        /// Destination (`.pred`, or 32 bits for ballot).
-        d: Dest,
-        /// The predicate voted on (`Operand::NotPred` for `!a`).
-        a: Operand,
-        /// The participating lanes; `None` for deprecated `vote`.
-        membermask: Option<Operand>,
-    },
-    /// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask;`
-    Match {
-        /// `.any` or `.all`.
-        mode: MatchMode,
-        /// `true` for `.b64` (operand `a` is 64 bits), `false` for `.b32`.
-        wide: bool,
-        /// The 32-bit lane mask result.
-        d: Dest,
-        /// `.all` only: whether all members matched.
-        p: Option<Dest>,
-        /// The value compared.
-        a: Operand,
-        /// The participating lanes.
-        membermask: Operand,
-    },
-    /// `redux.sync.op.type d, a, membermask;`
-    Redux {
-        /// Operation and type.
-        op: ReduxOp,
-        /// 32-bit result, the same on every participant.
-        d: Dest,
-        /// 32-bit source.
-        a: Operand,
-        /// The participating lanes.
-        membermask: Operand,
-    },
-    /// `activemask.b32 d;`
-    Activemask {
-        /// Receives the mask of lanes executing this instruction.
-        d: Dest,
-    },
+/// `shfl[.sync].mode.b32 d[|p], a, b, c[, membermask];`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shfl {
+    /// Source-lane computation.
+    pub mode: ShflMode,
+    /// The copied value (32 bits).
+    pub d: Dest,
+    /// Optional range-test predicate; `None` when `|p` is absent.
+    pub p: Option<Dest>,
+    /// The value each lane offers.
+    pub a: Operand,
+    /// Source lane or lane offset (`b[4:0]` is used).
+    pub b: Operand,
+    /// Packed clamp `c[4:0]` and segment mask `c[12:8]`.
+    pub c: Operand,
+    /// The participating lanes; `None` for the deprecated non-`.sync`
+    /// `shfl`, whose participants are the lanes that execute it.
+    pub membermask: Option<Operand>,
+}
+
+/// `vote[.sync].mode.{pred,b32} d, {!}a[, membermask];`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vote {
+    /// `.all`, `.any`, `.uni` (`.pred` result) or `.ballot` (`.b32`).
+    pub mode: VoteMode,
+    /// Destination (`.pred`, or 32 bits for ballot).
+    pub d: Dest,
+    /// The predicate voted on (`Operand::NotPred` for `!a`).
+    pub a: Operand,
+    /// The participating lanes; `None` for the deprecated non-`.sync`
+    /// `vote`, whose participants are the lanes that execute it.
+    pub membermask: Option<Operand>,
+}
+
+/// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask;`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Match {
+    /// `.any` or `.all`.
+    pub mode: MatchMode,
+    /// `true` for `.b64` (operand `a` is 64 bits), `false` for `.b32`.
+    pub wide: bool,
+    /// The 32-bit lane mask result.
+    pub d: Dest,
+    /// `.all` only: whether all members matched.
+    pub p: Option<Dest>,
+    /// The value compared.
+    pub a: Operand,
+    /// The participating lanes.
+    pub membermask: Operand,
+}
+
+impl Match {
+    /// The instruction type: `.b64` when [`Match::wide`], else `.b32`.
+    pub fn ty(&self) -> Type {
+        if self.wide {
+            Type::B64
+        } else {
+            Type::B32
+        }
+    }
+}
+
+/// `redux.sync.op.type d, a, membermask;`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Redux {
+    /// Operation and type.
+    pub op: ReduxOp,
+    /// 32-bit result, the same on every participant.
+    pub d: Dest,
+    /// 32-bit source.
+    pub a: Operand,
+    /// The participating lanes.
+    pub membermask: Operand,
+}
+
+/// `activemask.b32 d;`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Activemask {
+    /// Receives the mask of lanes executing this instruction.
+    pub d: Dest,
+}
+
+/// The glue between the warp instructions: moves, ALU operations,
+/// comparisons and selects, all per lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Glue {
     /// `mov.TYPE d, a;`
     Mov {
         /// Instruction type.
@@ -579,6 +644,39 @@ pub enum Op {
         /// The `.pred` selector.
         c: Operand,
     },
+}
+
+impl Glue {
+    /// The instruction type (`.TYPE`; for `popc` the type of `a`).
+    pub fn ty(&self) -> Type {
+        match *self {
+            Glue::Mov { ty, .. }
+            | Glue::Bin { ty, .. }
+            | Glue::Un { ty, .. }
+            | Glue::Setp { ty, .. }
+            | Glue::Selp { ty, .. } => ty,
+        }
+    }
+
+    /// The instruction type, to change it (the reducer narrows 64-bit
+    /// instructions).
+    pub fn ty_mut(&mut self) -> &mut Type {
+        match self {
+            Glue::Mov { ty, .. }
+            | Glue::Bin { ty, .. }
+            | Glue::Un { ty, .. }
+            | Glue::Setp { ty, .. }
+            | Glue::Selp { ty, .. } => ty,
+        }
+    }
+}
+
+/// Control flow: where straight-line segments end. The interpreter and the
+/// backends run it in their drivers, not in a family file, since it moves
+/// lanes rather than computing values; it is one variant of [`Op`] so that
+/// "is this control flow?" is one pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Control {
     /// `bra LABEL;`: lanes that execute it continue at the label.
     Bra {
         /// Target label.
@@ -588,22 +686,93 @@ pub enum Op {
     Exit,
 }
 
+/// One instruction of the body, by family: each family's interpreter,
+/// JIT and PTX code receives its own type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `shfl.sync` and the deprecated `shfl`.
+    Shfl(Shfl),
+    /// `vote.sync` and the deprecated `vote`.
+    Vote(Vote),
+    /// `match.{any,all}.sync`.
+    Match(Match),
+    /// `redux.sync`.
+    Redux(Redux),
+    /// `activemask`.
+    Activemask(Activemask),
+    /// `mov`, the ALU operations, `setp`, `selp`.
+    Glue(Glue),
+    /// `bra` and `exit`.
+    Control(Control),
+}
+
 impl Op {
     /// Whether the instruction changes control flow (`bra`, `exit`): where
     /// straight-line segments end.
     pub fn is_control_flow(&self) -> bool {
         match self {
-            Op::Bra { .. } | Op::Exit => true,
-            Op::Shfl { .. }
-            | Op::Vote { .. }
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Activemask { .. }
-            | Op::Mov { .. }
-            | Op::Bin { .. }
-            | Op::Un { .. }
-            | Op::Setp { .. }
-            | Op::Selp { .. } => false,
+            Op::Control(_) => true,
+            Op::Shfl(_)
+            | Op::Vote(_)
+            | Op::Match(_)
+            | Op::Redux(_)
+            | Op::Activemask(_)
+            | Op::Glue(_) => false,
+        }
+    }
+
+    /// The qualifiers of a `.sync` collective as a number, or `None` for
+    /// any other instruction. Two `.sync` instructions pair in one
+    /// rendezvous when these are equal (the `.sync` pages: members wait
+    /// for each other "with the same qualifiers and same `membermask`").
+    pub fn rendezvous_key(&self) -> Option<u32> {
+        let signed = |s: Signedness| match s {
+            Signedness::Unsigned => 0,
+            Signedness::Signed => 1,
+        };
+        match self {
+            Op::Shfl(x) => x.membermask.map(|_| x.mode as u32),
+            Op::Vote(x) => x.membermask.map(|_| 4 + x.mode as u32),
+            Op::Match(x) => Some(8 + 2 * x.mode as u32 + x.wide as u32),
+            Op::Redux(x) => Some(
+                16 + match x.op {
+                    ReduxOp::Add(s) => signed(s),
+                    ReduxOp::Min(s) => 2 + signed(s),
+                    ReduxOp::Max(s) => 4 + signed(s),
+                    ReduxOp::And => 6,
+                    ReduxOp::Or => 7,
+                    ReduxOp::Xor => 8,
+                    ReduxOp::FMin { abs, nan } => 9 + 2 * abs as u32 + nan as u32,
+                    ReduxOp::FMax { abs, nan } => 13 + 2 * abs as u32 + nan as u32,
+                },
+            ),
+            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => None,
+        }
+    }
+
+    /// The `membermask` operand of a `.sync` collective (`None` for the
+    /// deprecated `shfl`/`vote` and every other instruction).
+    pub fn membermask(&self) -> Option<Operand> {
+        match self {
+            Op::Shfl(x) => x.membermask,
+            Op::Vote(x) => x.membermask,
+            Op::Match(x) => Some(x.membermask),
+            Op::Redux(x) => Some(x.membermask),
+            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => None,
+        }
+    }
+
+    /// The label a `bra` jumps to.
+    pub fn branch_target(&self) -> Option<LabelId> {
+        match self {
+            Op::Control(Control::Bra { target }) => Some(*target),
+            Op::Control(Control::Exit)
+            | Op::Shfl(_)
+            | Op::Vote(_)
+            | Op::Match(_)
+            | Op::Redux(_)
+            | Op::Activemask(_)
+            | Op::Glue(_) => None,
         }
     }
 }
@@ -735,6 +904,12 @@ impl Program {
 pub struct Inputs {
     /// `(register, value of each lane)`, in the order written.
     pub lanes: Vec<(Reg, [u64; WARP])>,
+    /// `.fuel N`: the run is *bounded* to `N` warp steps, and running out
+    /// is an outcome (the state where it stopped, and the instruction it
+    /// stopped before: [`Outcome::stop`](crate::interp::Outcome::stop)),
+    /// compared between engines like any other. `None`: the engine's own
+    /// fuel, and running out is an error.
+    pub fuel: Option<u64>,
 }
 
 impl Inputs {
@@ -744,11 +919,66 @@ impl Inputs {
     }
 }
 
-/// Expected final values (`.expect`): `None` on a lane means "undefined".
+/// One lane of a register as far as it is known: its value on the bits
+/// that are defined. `.expect` writes it as `_` (nothing defined), a plain
+/// value (every bit of the register's type defined), or `VALUE:MASK` (only
+/// the bits of `MASK` defined, e.g. `activemask` whose other lanes' bits
+/// depend on scheduling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bits {
+    /// The value; bits outside `defined` are 0.
+    pub value: u64,
+    /// The defined bits.
+    pub defined: u64,
+}
+
+impl Bits {
+    /// Nothing defined (`_`).
+    pub const UNDEFINED: Bits = Bits {
+        value: 0,
+        defined: 0,
+    };
+
+    /// `value` on the bits of `defined` (the others cleared).
+    pub fn new(value: u64, defined: u64) -> Bits {
+        Bits {
+            value: value & defined,
+            defined,
+        }
+    }
+
+    /// Every bit of a `ty` value defined.
+    pub fn full(value: u64, ty: Type) -> Bits {
+        Bits::new(value, ty.mask())
+    }
+
+    /// `Some(value)` as [`Bits::full`], `None` as [`Bits::UNDEFINED`].
+    pub fn from_option(v: Option<u64>, ty: Type) -> Bits {
+        v.map_or(Bits::UNDEFINED, |x| Bits::full(x, ty))
+    }
+
+    /// The value when every bit of a `ty` value is defined.
+    pub fn as_full(self, ty: Type) -> Option<u64> {
+        (self.defined & ty.mask() == ty.mask()).then_some(self.value)
+    }
+
+    /// Whether `other` agrees with this on every bit this defines and
+    /// defines at least those bits.
+    pub fn covers(self, other: Bits) -> bool {
+        other.defined & self.defined == self.defined
+            && (other.value ^ self.value) & self.defined == 0
+    }
+}
+
+/// Expected final values (`.expect`), bit by bit where only some bits are
+/// defined.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expect {
     /// `(register, expected value of each lane)`, in the order written.
-    pub regs: Vec<(Reg, [Option<u64>; WARP])>,
+    pub regs: Vec<(Reg, [Bits; WARP])>,
+    /// `.stop LINE`: the bounded run (`.fuel`) runs out of fuel before the
+    /// instruction on that line.
+    pub stop: Option<u32>,
 }
 
 /// A whole test case as a `.ptx` file holds it.

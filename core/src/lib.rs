@@ -18,13 +18,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod blame;
 pub mod check;
 pub mod compare;
 pub mod corpus;
 pub mod engine;
 pub mod gen;
+pub mod idioms;
 pub mod interp;
 pub mod ir;
 pub mod oracle;
 pub mod reduce;
+#[cfg(feature = "replay")]
+pub mod replay;
+pub mod rng;
 pub mod text;

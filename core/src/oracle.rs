@@ -3,20 +3,28 @@
 //! compared); otherwise run every other engine and compare each with the
 //! reference on its defined lanes.
 
+use crate::blame::first_difference;
 use crate::compare::{compare, Diff, DiffReport};
-use crate::engine::{Engine, Skip};
-use crate::gen::form_name;
+use crate::engine::{CompileError, Compiled, Engine, Skip};
 use crate::interp::{Interp, Outcome, RunError, Ub};
 use crate::ir::{Case, Expect, Inputs, Program, Reg, WARP};
 use std::fmt;
+
+/// The form a divergence is blamed on when an engine failed on a valid
+/// program (compile error, driver rejection, panic, hang): the kind
+/// `engine-failed`, whatever instructions it holds.
+pub const ENGINE_FAILED: &str = "engine-failed";
 
 /// What one engine did that the reference did not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Disagreement {
     /// Defined lanes (or the exited lanes) differ.
     Values(Vec<Diff>),
-    /// The engine failed to run what the reference ran (e.g. out of fuel).
+    /// The engine stopped where the reference did not (e.g. out of fuel).
     Failed(RunError),
+    /// The engine failed on a program the reference runs without UB: it
+    /// would not compile it, the driver rejected it, it hung or panicked.
+    EngineFailed(String),
 }
 
 /// A divergence between the reference and one engine.
@@ -26,10 +34,12 @@ pub struct Divergence {
     pub engine: &'static str,
     /// How.
     pub what: Disagreement,
-    /// The instruction form blamed: the form of the instruction that wrote
-    /// the first differing lane's value in the reference run (`exit` for a
-    /// differing exited mask, `input` for an input value, `fuel` for a
-    /// failed run).
+    /// The instruction form blamed: for an engine with bounded runs, the
+    /// instruction after which the states first differ ([`crate::blame`]);
+    /// otherwise the form of the instruction that wrote the first
+    /// differing lane's value in the reference run (`exit` for a differing
+    /// exited mask, `input` for an input value, `fuel` for a failed run or
+    /// a bounded run that stopped elsewhere).
     pub form: String,
 }
 
@@ -46,8 +56,9 @@ impl Divergence {
             Disagreement::Values(ds) => ds.iter().fold(0, |m, d| match d {
                 Diff::Lane { lane, .. } => m | 1 << lane,
                 Diff::Exited { reference, other } => m | (reference ^ other),
+                Diff::Stop { .. } => u32::MAX,
             }),
-            Disagreement::Failed(_) => u32::MAX,
+            Disagreement::Failed(_) | Disagreement::EngineFailed(_) => u32::MAX,
         }
     }
 }
@@ -86,18 +97,36 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
     let mut compared = Vec::new();
     let mut skipped = Vec::new();
     for engine in others {
-        let compiled = match engine.compile(program, fuel) {
+        if !engine.bounded_runs() {
+            if let Some(skip) = crate::engine::unbounded_only(inputs) {
+                skipped.push((engine.name(), skip));
+                continue;
+            }
+        }
+        let failed = |m: String| {
+            Verdict::Diverge(Box::new(Divergence {
+                engine: engine.name(),
+                what: Disagreement::EngineFailed(m),
+                form: ENGINE_FAILED.to_string(),
+            }))
+        };
+        let compiled = match compile_guarded(*engine, program, fuel) {
             Ok(c) => c,
-            Err(s) => {
+            Err(CompileError::Skip(s)) => {
                 skipped.push((engine.name(), s));
                 continue;
             }
+            Err(CompileError::Failed(m)) => return failed(m),
         };
-        match compiled.run(inputs) {
-            // The engine itself failed (driver error, hang): not a
-            // disagreement about semantics; counted as a skip with why.
-            Err(RunError::Engine(m)) => skipped.push((engine.name(), Skip { reason: m })),
-            Err(e) => {
+        let run = guarded(|| compiled.run(inputs));
+        let run = match run {
+            Ok(r) => r,
+            Err(panic) => return failed(format!("panicked while running: {panic}")),
+        };
+        match run {
+            Err(RunError::Unavailable(s)) => skipped.push((engine.name(), s)),
+            Err(RunError::Engine(m)) => return failed(m),
+            Err(e @ RunError::OutOfFuel { .. }) => {
                 return Verdict::Diverge(Box::new(Divergence {
                     engine: engine.name(),
                     what: Disagreement::Failed(e),
@@ -105,7 +134,13 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
                 }))
             }
             Ok(out) => {
-                if let Some(d) = diverges(engine.name(), program, &reference, &out) {
+                if let Some(mut d) = diverges(engine.name(), program, &reference, &out) {
+                    if engine.bounded_runs() {
+                        let total = reference.steps;
+                        if let Some(f) = first_difference(program, inputs, &*compiled, total) {
+                            d.form = program.insts[f.pc].op.form_name();
+                        }
+                    }
                     return Verdict::Diverge(d);
                 }
                 compared.push(engine.name());
@@ -116,6 +151,31 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
         compared,
         skipped,
         reference: Box::new(reference),
+    }
+}
+
+/// Runs `f`, turning a panic into its message: an engine that panics has
+/// failed on the program, which is a finding, not a crash of the fuzzer.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string())
+    })
+}
+
+/// Compiles `program` on `engine`, a panic counted as a failure.
+pub fn compile_guarded<'p>(
+    engine: &dyn Engine,
+    program: &'p Program,
+    fuel: u64,
+) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+    match guarded(|| engine.compile(program, fuel)) {
+        Ok(r) => r,
+        Err(panic) => Err(CompileError::Failed(format!(
+            "panicked while compiling: {panic}"
+        ))),
     }
 }
 
@@ -151,28 +211,32 @@ fn blame(program: &Program, reference: &Outcome, diffs: &[Diff]) -> String {
             Diff::Lane { reg, lane, .. } => {
                 Some(reference.writer.get(reg.index()).map_or(0, |w| w[*lane]))
             }
-            Diff::Exited { .. } => None,
+            Diff::Exited { .. } | Diff::Stop { .. } => None,
         })
         .collect();
+    if diffs.iter().any(|d| matches!(d, Diff::Stop { .. })) {
+        return "fuel".to_string();
+    }
     match writers.iter().filter(|&&w| w > 0).min() {
-        Some(&i) => form_name(&program.insts[i as usize - 1].op),
+        Some(&i) => program.insts[i as usize - 1].op.form_name(),
         None if writers.is_empty() => "exit".to_string(),
         None => "input".to_string(),
     }
 }
 
 /// The `.expect` of the reference run: every register with at least one
-/// defined lane, `_` on undefined lanes.
+/// defined bit, `_` on undefined lanes, `VALUE:MASK` on partly defined
+/// ones.
 pub fn reference_expect(program: &Program, reference: &Outcome) -> Expect {
     let regs = (0..program.regs.len())
-        .filter(|&r| reference.defined[r] != 0)
-        .map(|r| {
-            let vals: [Option<u64>; WARP] =
-                std::array::from_fn(|l| reference.get(Reg(r as u32), l));
-            (Reg(r as u32), vals)
-        })
+        .map(|r| Reg(r as u32))
+        .filter(|&r| (0..WARP).any(|l| reference.bits(r, l).defined != 0))
+        .map(|r| (r, std::array::from_fn(|l| reference.bits(r, l))))
         .collect();
-    Expect { regs }
+    Expect {
+        regs,
+        stop: reference.stop.map(|s| s.line),
+    }
 }
 
 /// A divergence written up as a ready-to-run `.ptx` case: a comment
@@ -196,12 +260,18 @@ impl DivergenceCase<'_> {
     /// The case, with the reference's results as `.expect`.
     pub fn case(&self) -> Case {
         let d = self.divergence;
-        let mut header = vec![format!(
-            "Divergence: {} disagrees with the reference interpreter ({} form), lanes {:#010x}.",
-            d.engine,
-            d.form,
-            d.lanes()
-        )];
+        let mut header = vec![match &d.what {
+            Disagreement::EngineFailed(_) => format!(
+                "Divergence: {} failed on a program the reference interpreter runs ({}).",
+                d.engine, d.form
+            ),
+            Disagreement::Values(_) | Disagreement::Failed(_) => format!(
+                "Divergence: {} disagrees with the reference interpreter ({} form), lanes {:#010x}.",
+                d.engine,
+                d.form,
+                d.lanes()
+            ),
+        }];
         match &d.what {
             Disagreement::Values(diffs) => {
                 let report = DiffReport {
@@ -222,6 +292,7 @@ impl DivergenceCase<'_> {
                 }
             }
             Disagreement::Failed(e) => header.push(format!("{} failed: {e}", d.engine)),
+            Disagreement::EngineFailed(m) => header.push(format!("{}: {m}", d.engine)),
         }
         header.extend(self.notes.iter().cloned());
         header.push("The .expect lines are the reference interpreter's results.".to_string());

@@ -9,9 +9,9 @@ use arbitrary::Unstructured;
 use common::bytes;
 use std::collections::HashSet;
 use std::time::Instant;
-use warp_core::gen::{form_name, generate, Config, TestCase};
+use warp_core::gen::{generate, Config, TestCase};
 use warp_core::interp::Interp;
-use warp_core::ir::{Dest, Op};
+use warp_core::ir::Dest;
 use warp_core::reduce::{ReduceError, Reduced, Reducer};
 use warp_core::text::{parse, print};
 
@@ -35,7 +35,7 @@ fn generated(insts: usize, form: &str) -> (u64, TestCase) {
     for seed in 0.. {
         let data = bytes(seed, 64 * insts + 4096);
         let tc = generate(&mut Unstructured::new(&data), &cfg).expect("a case");
-        let has = tc.program.insts.iter().any(|i| form_name(&i.op) == form);
+        let has = tc.program.insts.iter().any(|i| i.op.form_name() == form);
         let ok = Interp::new(&tc.program)
             .run(&tc.inputs)
             .is_ok_and(|o| o.ub.is_none());
@@ -63,7 +63,7 @@ fn defined_on_lane3_with<'a>(reg: &'a str, form: &'a str) -> impl Fn(&TestCase) 
         let Some(r) = tc.program.reg(reg) else {
             return false;
         };
-        let has = tc.program.insts.iter().any(|i| form_name(&i.op) == form);
+        let has = tc.program.insts.iter().any(|i| i.op.form_name() == form);
         has && Interp::new(&tc.program)
             .run(&tc.inputs)
             .is_ok_and(|o| o.ub.is_none() && o.get(r, 3).is_some())
@@ -78,19 +78,8 @@ fn last_defined_on_lane3(tc: &TestCase) -> String {
         .iter()
         .rev()
         .find_map(|i| {
-            let d = match &i.op {
-                Op::Shfl { d, .. }
-                | Op::Vote { d, .. }
-                | Op::Match { d, .. }
-                | Op::Redux { d, .. }
-                | Op::Activemask { d }
-                | Op::Mov { d, .. }
-                | Op::Bin { d, .. }
-                | Op::Un { d, .. }
-                | Op::Selp { d, .. }
-                | Op::Setp { p: d, .. } => *d,
-                Op::Bra { .. } | Op::Exit => Dest::Sink,
-            };
+            // `d`, or `p` of `setp`.
+            let d = i.op.dests().first().map_or(Dest::Sink, |(d, _)| *d);
             match d {
                 Dest::Reg(r) if out.get(r, 3).is_some() => Some(tc.program.decl(r).name.clone()),
                 Dest::Reg(_) | Dest::Sink => None,
@@ -186,7 +175,7 @@ fn never_tries_a_candidate_twice() {
                 && c.program
                     .insts
                     .iter()
-                    .any(|i| form_name(&i.op) == "shfl.sync.down")
+                    .any(|i| i.op.form_name() == "shfl.sync.down")
         })
         .unwrap();
     let unique: HashSet<&String> = texts.iter().collect();
@@ -208,7 +197,7 @@ fn never_tries_a_candidate_twice() {
                 && c.program
                     .insts
                     .iter()
-                    .any(|i| form_name(&i.op) == "shfl.sync.down")
+                    .any(|i| i.op.form_name() == "shfl.sync.down")
         })
         .unwrap();
     assert_eq!(r2.accepted, 0);
@@ -310,7 +299,7 @@ fn reduces_many_generated_cases_to_valid_interesting_ones() {
             .program
             .insts
             .iter()
-            .map(|i| form_name(&i.op))
+            .map(|i| i.op.form_name())
             .filter(|f| !f.starts_with("mov"))
             .collect();
         let form = forms[seed as usize % forms.len()].clone();
@@ -320,7 +309,7 @@ fn reduces_many_generated_cases_to_valid_interesting_ones() {
             let Some(r) = c.program.reg(&reg) else {
                 return false;
             };
-            c.program.insts.iter().any(|i| form_name(&i.op) == form)
+            c.program.insts.iter().any(|i| i.op.form_name() == form)
                 && Interp::new(&c.program)
                     .run(&c.inputs)
                     .is_ok_and(|o| o.ub.is_none() && o.get(r, 3) == want && o.exited == out.exited)

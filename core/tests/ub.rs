@@ -50,9 +50,9 @@ fn executing_lane_not_in_membermask() {
 }
 
 #[test]
-fn membermask_lane_neither_exited_nor_converged() {
-    // Lanes 0-15 branch forward to A (pc 4); lanes 16-31 reach the shfl
-    // (pc 3) first under min-PC, with lanes 0-15 waiting at A.
+fn members_that_finish_without_exiting_deadlock_the_rest() {
+    // Lanes 0-15 branch forward to A (the end) and finish without `exit`;
+    // lanes 16-31 wait at the full-mask shfl for them for ever.
     let src = "\
 .reg .b32 Rx, Ry;
 .reg .pred p;
@@ -61,14 +61,13 @@ fn membermask_lane_neither_exited_nor_converged() {
 @p  bra A;
     shfl.sync.idx.b32 Ry, Rx, 0, 0x1f, 0xffffffff;
 A:
-    exit;
 ";
     assert_ub(
         src,
-        UbRule::MembermaskNotConverged,
+        UbRule::SyncDeadlock,
         6,
-        0x0000_ffff,
-        "shfl.sync.idx.b32",
+        0xffff_0000,
+        "finished the program without exiting",
     );
 }
 
@@ -243,9 +242,42 @@ fn instructions_the_target_does_not_allow() {
 }
 
 #[test]
-fn undefined_guard() {
-    let src = ".reg .b32 Rx;\n.reg .pred p;\n.lanes Rx = 1;\n@p add.u32 Rx, Rx, 1;\n";
-    assert_ub(src, UbRule::GuardUndefined, 4, 0xffff_ffff, "`p`");
+fn undefined_guard_on_a_branch_is_ub() {
+    // p is never written: whether `bra` jumps cannot be known.
+    let src = ".reg .b32 Rx;\n.reg .pred p;\n.lanes Rx = 1;\n@p bra L;\nL:\n";
+    assert_ub(
+        src,
+        UbRule::GuardUndefined,
+        4,
+        0xffff_ffff,
+        "decides control flow",
+    );
+    // Nor whether a lane takes part in a collective.
+    let src = ".reg .b32 Rx;\n.reg .pred p;\n.lanes Rx = 1;\n@p vote.sync.ballot.b32 Rx, p, 0xffffffff;\n";
+    assert_ub(
+        src,
+        UbRule::GuardUndefined,
+        4,
+        0xffff_ffff,
+        "who takes part in the collective",
+    );
+}
+
+#[test]
+fn undefined_guard_on_an_alu_op_makes_its_destination_undefined() {
+    // p is defined on lanes 0-15 only (true there): those lanes add 1;
+    // lanes 16-31 may or may not have, so Rx is undefined there, and the
+    // run goes on (Ry = 5 everywhere).
+    let src = ".reg .b32 Rx, Ry;\n.reg .pred p, q;\n.lanes Rx = 1;\n\
+        setp.lt.u32 q, %laneid, 16;\n@q setp.eq.u32 p, 0, 0;\n@p add.u32 Rx, Rx, 1;\n\
+        mov.b32 Ry, 5;\n";
+    let (case, out) = run(src);
+    assert_eq!(out.ub, None);
+    for l in 0..32 {
+        let want = if l < 16 { Some(2) } else { None };
+        assert_eq!(get(&case, &out, "Rx", l), want, "lane {l}");
+        assert_eq!(get(&case, &out, "Ry", l), Some(5), "lane {l}");
+    }
 }
 
 #[test]
@@ -399,10 +431,10 @@ fn selp_depends_only_on_the_selected_operand() {
 }
 
 #[test]
-fn collective_with_a_predicated_off_member_is_ub() {
+fn predicated_off_members_that_never_come_back_deadlock_the_rest() {
     // Odd lanes are converged but predicated off inside the full
-    // membermask: they never execute the redux, so the even lanes would
-    // wait forever (an H200 hung or left the warp split on such programs).
+    // membermask: they run on to the end of the program without `exit`,
+    // so the even lanes wait at the redux for ever.
     let src = "\
 .reg .b32 Rx, T;
 .reg .pred p;
@@ -413,10 +445,10 @@ fn collective_with_a_predicated_off_member_is_ub() {
 ";
     assert_ub(
         src,
-        UbRule::MembermaskNotConverged,
+        UbRule::SyncDeadlock,
         6,
-        0xaaaa_aaaa,
-        "predicated off",
+        0x5555_5555,
+        "lanes 0xaaaaaaaa, which 0xaaaaaaaa finished the program without exiting",
     );
 }
 
@@ -456,5 +488,94 @@ fn fuel_stops_an_endless_loop() {
             steps: 1000,
             line: 4
         }
+    );
+}
+
+#[test]
+fn two_collectives_with_different_qualifiers_deadlock() {
+    // Lanes 0-15 reach a full-mask vote.sync.any, lanes 16-31 a full-mask
+    // vote.sync.all: different qualifiers never pair (an H200 hung on this
+    // at -O3: lower/gpu/experiments/convergence.py, kernel `other_qual`).
+    // Min-PC: lanes 16-31 (fall-through, line 5) arrive first and wait;
+    // lanes 0-15 arrive at line 8 and wait; nobody can run. The
+    // diagnostic stands at lane 0's collective.
+    let src = "\
+.reg .pred p, q, r;
+.lanes p = 1;
+    setp.lt.u32 q, %laneid, 16;
+@q  bra A;
+    vote.sync.all.pred r, p, 0xffffffff;
+    bra J;
+A:
+    vote.sync.any.pred r, p, 0xffffffff;
+J:
+";
+    let ub = ub_of(src);
+    assert_eq!(ub.rule, UbRule::SyncDeadlock, "{ub}");
+    assert_eq!(ub.lanes, 0xffff_ffff, "{ub}");
+    assert_eq!(ub.line, 8, "{ub}");
+    for part in [
+        "lanes 0x0000ffff wait at `vote.sync.any.pred r, p, 0xffffffff;` (line 8) for lanes 0xffff0000, which 0xffff0000 wait at `vote.sync.all.pred r, p, 0xffffffff;` (line 5) with other qualifiers or another membermask",
+        "lanes 0xffff0000 wait at `vote.sync.all.pred r, p, 0xffffffff;` (line 5) for lanes 0x0000ffff",
+    ] {
+        assert!(ub.message.contains(part), "{} lacks `{part}`", ub.message);
+    }
+}
+
+#[test]
+fn members_spinning_until_the_fuel_runs_out_deadlock_the_rest() {
+    // Lane 0 spins for ever while lanes 1-31 wait for it at the redux.
+    let src = "\
+.reg .b32 R;
+.reg .pred s;
+.lanes R = 1;
+    setp.eq.u32 s, %laneid, 0;
+@s  bra SPIN;
+    redux.sync.add.u32 R, R, 0xffffffff;
+    exit;
+SPIN:
+    bra SPIN;
+";
+    let case = parse(src).expect("parses");
+    let out = Interp::new(&case.program)
+        .with_fuel(500)
+        .run(&case.inputs)
+        .expect("a deadlock is UB, not a fuel error");
+    let ub = out.ub.expect("UB");
+    assert_eq!(ub.rule, UbRule::SyncDeadlock, "{ub}");
+    assert_eq!(ub.lanes, 0xffff_fffe, "{ub}");
+    assert!(
+        ub.message
+            .contains("0x00000001 still run (the fuel ran out at line 9)"),
+        "{ub}"
+    );
+}
+
+#[test]
+fn deprecated_vote_forms_have_their_own_gates() {
+    // PTX 1.4 / sm_13: `vote.all` is there (PTX 1.2, sm_12), the ballot is
+    // not (PTX 2.0, sm_20).
+    let ok =
+        ".version 1.4\n.target sm_13\n.reg .pred p, a;\n.lanes p = 1;\n    vote.all.pred a, p;\n";
+    let (case, out) = run(ok);
+    assert_eq!(out.ub, None);
+    assert_eq!(get(&case, &out, "a", 0), Some(1));
+    let ballot =
+        ".version 1.4\n.target sm_13\n.reg .pred p;\n.reg .b32 B;\n.lanes p = 1;\n    vote.ballot.b32 B, p;\n";
+    assert_ub(
+        ballot,
+        UbRule::TargetUnsupported,
+        6,
+        0xffff_ffff,
+        "requires PTX ISA 2.0 or later",
+    );
+    let old =
+        ".version 1.1\n.target sm_12\n.reg .pred p, a;\n.lanes p = 1;\n    vote.all.pred a, p;\n";
+    assert_ub(
+        old,
+        UbRule::TargetUnsupported,
+        5,
+        0xffff_ffff,
+        "requires PTX ISA 1.2 or later",
     );
 }

@@ -1,6 +1,6 @@
 //! Parser target: arbitrary bytes through the `.ptx` case parser (the logic
-//! is `warp_lower::fuzzing::parse_target`).
+//! is `warpdiff::fuzzing::parse_target`).
 
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| warp_lower::fuzzing::parse_target(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| warpdiff::fuzzing::parse_target(data));

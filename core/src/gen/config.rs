@@ -4,6 +4,7 @@
 //! derived values are drawn from sane ranges, and [`Config::sanitized`]
 //! clamps a hand-written one the same way.
 
+use crate::idioms::Idiom;
 use arbitrary::{Arbitrary, Result, Unstructured};
 use std::ops::RangeInclusive;
 
@@ -51,6 +52,11 @@ pub struct Weights {
     /// `exit`, under a guard or at the end of a nested block. Default 2.
     #[arbitrary(with = weight)]
     pub exit: u32,
+    /// A forward `@p bra` whose label lands later anywhere PTX allows and
+    /// the generator can keep valid: into the arm of a later `if`, out of
+    /// loops, past other blocks. Default 3.
+    #[arbitrary(with = weight)]
+    pub jump: u32,
 }
 
 impl Default for Weights {
@@ -66,6 +72,7 @@ impl Default for Weights {
             if_else: 3,
             loops: 3,
             exit: 2,
+            jump: 3,
         }
     }
 }
@@ -85,6 +92,7 @@ impl Weights {
             if_else: c(self.if_else),
             loops: c(self.loops),
             exit: c(self.exit),
+            jump: c(self.jump),
         }
     }
 }
@@ -138,6 +146,18 @@ pub struct Config {
     /// registers. Default `(1, 5)`.
     #[arbitrary(with = |u: &mut Unstructured| ratio(u, 8))]
     pub imm_ratio: Ratio,
+    /// Cases run *bounded* (`.fuel N`) with `N` drawn from the second half
+    /// of the warp steps the whole run takes, so that they stop for want
+    /// of fuel and engines are compared on where and in what state.
+    /// Default `(1, 8)`.
+    #[arbitrary(with = |u: &mut Unstructured| ratio(u, 8).map(|(n, d)| (n.min(d / 2), d)))]
+    pub bounded_ratio: Ratio,
+    /// Idioms of known compiler bugs the cases must not contain
+    /// ([`crate::idioms`]): what makes one is removed, as the repair pass
+    /// removes what makes undefined behaviour. Never drawn from the bytes
+    /// (`warpdiff fuzz --avoid` sets it). Default none.
+    #[arbitrary(default)]
+    pub avoid: Vec<Idiom>,
 }
 
 impl Default for Config {
@@ -155,6 +175,8 @@ impl Default for Config {
             guard_ratio: (1, 5),
             input_ratio: (7, 8),
             imm_ratio: (1, 5),
+            bounded_ratio: (1, 8),
+            avoid: Vec::new(),
         }
     }
 }
@@ -188,6 +210,8 @@ impl Config {
             guard_ratio: ratio(self.guard_ratio),
             input_ratio: ratio(self.input_ratio),
             imm_ratio: ratio(self.imm_ratio),
+            bounded_ratio: ratio(self.bounded_ratio),
+            avoid: self.avoid.clone(),
         }
     }
 }

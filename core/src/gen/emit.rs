@@ -1,6 +1,7 @@
 //! The emitter: a table of rows `(weight, valid here?, emit)`, as in
 //! cranelift-fuzzgen and wasm-smith, and the code of each row: glue,
-//! collectives, `activemask`, if / if-else blocks, loops and `exit`.
+//! collectives and `activemask` here; if / if-else blocks, loops, forward
+//! jumps and `exit` in `flow.rs`.
 //!
 //! Every row emits at least one instruction, so a block always ends. What a
 //! row needs to know about the lanes (which are converged, which predicates
@@ -8,10 +9,6 @@
 //! [`Builder`], which asks the interpreter.
 
 use super::config::{chance, weighted, Config, Weights};
-use super::forms::{
-    bin_types, redux_ops, setp_types, un_types, BIN_OPS, BOOL_OPS, CMP_OPS, MOV_TYPES, SELP_TYPES,
-    UN_OPS,
-};
 use super::probe::Builder;
 use super::regs::{RegFile, ANY32, ANY64, INT32};
 use super::stats::Stats;
@@ -20,7 +17,7 @@ use crate::ir::*;
 use arbitrary::{Result, Unstructured};
 
 /// The `.version`/`.target` family of a case, which decides which forms it
-/// may use.
+/// may use: those whose [`Op::requirement`] its directives allow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Flavor {
     /// `.version 9.1`, `.target sm_90`: every `.sync` form, integer `redux`.
@@ -85,7 +82,25 @@ pub(crate) struct Gen<'a, 'u> {
     /// Instructions still to emit.
     pub budget: usize,
     /// Set when the current block ended in an unguarded `exit`.
-    ended: bool,
+    pub ended: bool,
+    /// The loops around the emission point, outermost first (by id).
+    pub loops: Vec<u32>,
+    /// Ids handed out to loops so far.
+    pub next_loop: u32,
+    /// Forward jumps whose label is not placed yet.
+    pub entries: Vec<Entry>,
+}
+
+/// A forward jump whose target is still to be placed: anywhere later that
+/// is not inside a loop entered after the jump (lanes would arrive with
+/// that loop's counter unset).
+pub(crate) struct Entry {
+    /// The label the jump targets.
+    pub label: LabelId,
+    /// Where the jump is: its label must not be placed right after it.
+    pub at: usize,
+    /// The loops around the jump.
+    pub loops: Vec<u32>,
 }
 
 /// One row of the table.
@@ -112,49 +127,49 @@ const ROWS: &[Row] = &[
     Row {
         name: "shfl.sync",
         weight: |w| w.shfl,
-        valid: |_| true,
+        valid: |g| g.allows(Requirement::collective(true)),
         emit: |g| g.shfl(true),
     },
     Row {
         name: "shfl (deprecated)",
         weight: |w| w.shfl,
-        valid: |g| g.flavor == Flavor::Deprecated,
+        valid: |g| g.allows(Requirement::collective(false)),
         emit: |g| g.shfl(false),
     },
     Row {
         name: "vote.sync",
         weight: |w| w.vote,
-        valid: |_| true,
+        valid: |g| g.allows(Requirement::collective(true)),
         emit: |g| g.vote(true),
     },
     Row {
         name: "vote (deprecated)",
         weight: |w| w.vote,
-        valid: |g| g.flavor == Flavor::Deprecated,
+        valid: |g| g.allows(Requirement::collective(false)),
         emit: |g| g.vote(false),
     },
     Row {
         name: "match.sync",
         weight: |w| w.matching,
-        valid: |_| true,
+        valid: |g| g.allows(Requirement::MATCH),
         emit: |g| g.matching(),
     },
     Row {
         name: "redux.sync integer",
         weight: |w| w.redux,
-        valid: |g| g.flavor != Flavor::Deprecated,
+        valid: |g| g.allows(Requirement::REDUX),
         emit: |g| g.redux(false),
     },
     Row {
         name: "redux.sync f32",
         weight: |w| w.redux,
-        valid: |g| g.flavor == Flavor::ReduxF32,
+        valid: |g| g.allows(Requirement::ReduxF32),
         emit: |g| g.redux(true),
     },
     Row {
         name: "activemask",
         weight: |w| w.activemask,
-        valid: |_| true,
+        valid: |g| g.allows(Requirement::ACTIVEMASK),
         emit: |g| g.activemask(),
     },
     Row {
@@ -178,6 +193,12 @@ const ROWS: &[Row] = &[
         emit: |g| g.looped(),
     },
     Row {
+        name: "goto",
+        weight: |w| w.jump,
+        valid: |g| g.budget >= 3,
+        emit: |g| g.goto(),
+    },
+    Row {
         name: "exit",
         weight: |w| w.exit,
         valid: |_| true,
@@ -188,7 +209,7 @@ const ROWS: &[Row] = &[
 /// The kinds of glue and their relative weights (`setp` has the most
 /// forms, so it comes most often).
 #[derive(Clone, Copy)]
-enum Glue {
+enum GlueKind {
     Mov,
     Bin(BinOp),
     Un(UnOp),
@@ -218,7 +239,16 @@ impl<'a, 'u> Gen<'a, 'u> {
             loop_depth: 0,
             budget,
             ended: false,
+            loops: Vec::new(),
+            next_loop: 0,
+            entries: Vec::new(),
         }
+    }
+
+    /// Whether the case's directives allow instructions that need `req`.
+    pub fn allows(&self, req: Requirement) -> bool {
+        let (version, target) = self.flavor.directives();
+        req.allows(version, target)
     }
 
     /// Appends an instruction of the body (counted against the budget).
@@ -228,10 +258,11 @@ impl<'a, 'u> Gen<'a, 'u> {
     }
 
     /// Emits rows until `n` instructions are spent or the block ends in an
-    /// `exit`.
+    /// `exit`. Before each row, a pending forward jump may land here.
     pub fn block(&mut self, n: usize) -> Result<()> {
         let stop = self.budget.saturating_sub(n);
         while self.budget > stop && !self.ended {
+            self.land_jumps()?;
             let row = self.pick_row()?;
             (row.emit)(self)?;
         }
@@ -260,14 +291,13 @@ impl<'a, 'u> Gen<'a, 'u> {
         unreachable!("x < total")
     }
 
-    /// A nested block of up to 16 instructions, one level deeper.
-    fn nested(&mut self, is_loop: bool) -> Result<()> {
+    /// A nested block of up to 16 instructions, one level deeper (its
+    /// loop, if any, is entered by the caller).
+    pub fn nested(&mut self) -> Result<()> {
         let n = self.u.int_in_range(1..=self.budget.clamp(1, 16))?;
         self.depth += 1;
-        self.loop_depth += is_loop as usize;
         let r = self.block(n);
         self.depth -= 1;
-        self.loop_depth -= is_loop as usize;
         self.ended = false;
         r
     }
@@ -319,23 +349,24 @@ impl<'a, 'u> Gen<'a, 'u> {
 
     // ---- glue -------------------------------------------------------
 
-    fn glue(&mut self) -> Result<()> {
+    pub(super) fn glue(&mut self) -> Result<()> {
         let guard = self.maybe_guard()?.map(|(g, _)| g);
-        let mut kinds: Vec<(Glue, u32)> = vec![(Glue::Mov, 3), (Glue::Setp, 5), (Glue::Selp, 2)];
-        kinds.extend(BIN_OPS.iter().map(|&o| (Glue::Bin(o), 1)));
-        kinds.extend(UN_OPS.iter().map(|&o| (Glue::Un(o), 1)));
+        let mut kinds: Vec<(GlueKind, u32)> =
+            vec![(GlueKind::Mov, 3), (GlueKind::Setp, 5), (GlueKind::Selp, 2)];
+        kinds.extend(BinOp::ALL.iter().map(|&o| (GlueKind::Bin(o), 1)));
+        kinds.extend(UnOp::ALL.iter().map(|&o| (GlueKind::Un(o), 1)));
         let kind = weighted(self.u, &kinds)?;
         let op = match kind {
-            Glue::Mov => {
-                let ty = *self.u.choose(MOV_TYPES)?;
-                Op::Mov {
+            GlueKind::Mov => {
+                let ty = *self.u.choose(Glue::MOV_TYPES)?;
+                Op::Glue(Glue::Mov {
                     ty,
                     d: self.dst(ty)?,
                     a: self.src(ty)?,
-                }
+                })
             }
-            Glue::Bin(op) => {
-                let ty = *self.u.choose(bin_types(op))?;
+            GlueKind::Bin(op) => {
+                let ty = *self.u.choose(op.types())?;
                 // Shift amounts are often immediates (`b` >= the width is
                 // interesting); other operands are registers or immediates.
                 let b = if matches!(op, BinOp::Shl | BinOp::Shr) && self.u.ratio(1u8, 2)? {
@@ -343,34 +374,34 @@ impl<'a, 'u> Gen<'a, 'u> {
                 } else {
                     self.src(op.b_type(ty))?
                 };
-                Op::Bin {
+                Op::Glue(Glue::Bin {
                     op,
                     ty,
                     d: self.dst(ty)?,
                     a: self.src(ty)?,
                     b,
-                }
+                })
             }
-            Glue::Un(op) => {
-                let ty = *self.u.choose(un_types(op))?;
-                let dty = if op == UnOp::Popc { Type::U32 } else { ty };
-                Op::Un {
+            GlueKind::Un(op) => {
+                let ty = *self.u.choose(op.types())?;
+                let dty = op.d_type(ty);
+                Op::Glue(Glue::Un {
                     op,
                     ty,
                     d: self.dst(dty)?,
                     a: self.src(ty)?,
-                }
+                })
             }
-            Glue::Setp => self.setp()?,
-            Glue::Selp => {
-                let ty = *self.u.choose(SELP_TYPES)?;
-                Op::Selp {
+            GlueKind::Setp => self.setp()?,
+            GlueKind::Selp => {
+                let ty = *self.u.choose(Glue::SELP_TYPES)?;
+                Op::Glue(Glue::Selp {
                     ty,
                     d: self.dst(ty)?,
                     a: self.src(ty)?,
                     b: self.src(ty)?,
                     c: self.pred_src(false)?,
-                }
+                })
             }
         };
         self.emit(guard, op);
@@ -378,9 +409,9 @@ impl<'a, 'u> Gen<'a, 'u> {
     }
 
     fn setp(&mut self) -> Result<Op> {
-        let cmp = *self.u.choose(CMP_OPS)?;
-        let ty = *self.u.choose(setp_types(cmp))?;
-        let combine = match *self.u.choose(BOOL_OPS)? {
+        let cmp = *self.u.choose(&CmpOp::ALL)?;
+        let ty = *self.u.choose(cmp.types())?;
+        let combine = match *self.u.choose(&BoolOp::ALL_OR_NONE)? {
             Some(b) => Some((b, self.pred_src(true)?)),
             None => None,
         };
@@ -394,7 +425,7 @@ impl<'a, 'u> Gen<'a, 'u> {
         } else {
             None
         };
-        Ok(Op::Setp {
+        Ok(Op::Glue(Glue::Setp {
             cmp,
             combine,
             ty,
@@ -402,17 +433,14 @@ impl<'a, 'u> Gen<'a, 'u> {
             q,
             a: self.src(ty)?,
             b: self.src(ty)?,
-        })
+        }))
     }
 
     // ---- collectives ------------------------------------------------
 
     fn shfl(&mut self, sync: bool) -> Result<()> {
         let guard = self.maybe_guard()?;
-        let mode =
-            *self
-                .u
-                .choose(&[ShflMode::Up, ShflMode::Down, ShflMode::Bfly, ShflMode::Idx])?;
+        let mode = *self.u.choose(&ShflMode::ALL)?;
         let d = self.dst_among(&ANY32)?;
         let p = if self.u.ratio(1u8, 2)? {
             self.stats.feature("shfl.p");
@@ -457,7 +485,7 @@ impl<'a, 'u> Gen<'a, 'u> {
         } else {
             None
         };
-        let op = Op::Shfl {
+        let op = Op::Shfl(Shfl {
             mode,
             d,
             p,
@@ -465,19 +493,14 @@ impl<'a, 'u> Gen<'a, 'u> {
             b,
             c,
             membermask,
-        };
+        });
         self.emit(guard.map(|(g, _)| g), op);
         Ok(())
     }
 
     fn vote(&mut self, sync: bool) -> Result<()> {
         let guard = self.maybe_guard()?;
-        let mode = *self.u.choose(&[
-            VoteMode::All,
-            VoteMode::Any,
-            VoteMode::Uni,
-            VoteMode::Ballot,
-        ])?;
+        let mode = *self.u.choose(&VoteMode::ALL)?;
         let d = match mode {
             VoteMode::Ballot => self.dst_among(&INT32)?,
             VoteMode::All | VoteMode::Any | VoteMode::Uni => self.dst(Type::Pred)?,
@@ -491,19 +514,19 @@ impl<'a, 'u> Gen<'a, 'u> {
         } else {
             None
         };
-        let op = Op::Vote {
+        let op = Op::Vote(Vote {
             mode,
             d,
             a,
             membermask,
-        };
+        });
         self.emit(guard.map(|(g, _)| g), op);
         Ok(())
     }
 
     fn matching(&mut self) -> Result<()> {
         let guard = self.maybe_guard()?;
-        let mode = *self.u.choose(&[MatchMode::Any, MatchMode::All])?;
+        let mode = *self.u.choose(&MatchMode::ALL)?;
         let wide = self.u.ratio(1u8, 2)?;
         let a = if self.u.ratio(1u8, 12)? {
             self.stats.feature("match.imm");
@@ -533,21 +556,21 @@ impl<'a, 'u> Gen<'a, 'u> {
             },
         };
         let membermask = self.membermask(guard)?;
-        let op = Op::Match {
+        let op = Op::Match(Match {
             mode,
             wide,
             d,
             p,
             a,
             membermask,
-        };
+        });
         self.emit(guard.map(|(g, _)| g), op);
         Ok(())
     }
 
     fn redux(&mut self, f32: bool) -> Result<()> {
         let guard = self.maybe_guard()?;
-        let ops: Vec<ReduxOp> = redux_ops()
+        let ops: Vec<ReduxOp> = ReduxOp::ALL
             .into_iter()
             .filter(|&o| o.is_f32() == f32)
             .collect();
@@ -556,12 +579,12 @@ impl<'a, 'u> Gen<'a, 'u> {
         let d = self.dst(ty)?;
         let a = self.src(ty)?;
         let membermask = self.membermask(guard)?;
-        let op = Op::Redux {
+        let op = Op::Redux(Redux {
             op,
             d,
             a,
             membermask,
-        };
+        });
         self.emit(guard.map(|(g, _)| g), op);
         Ok(())
     }
@@ -569,266 +592,7 @@ impl<'a, 'u> Gen<'a, 'u> {
     fn activemask(&mut self) -> Result<()> {
         let guard = self.maybe_guard()?.map(|(g, _)| g);
         let d = self.dst_among(&INT32)?;
-        self.emit(guard, Op::Activemask { d });
+        self.emit(guard, Op::Activemask(Activemask { d }));
         Ok(())
-    }
-
-    // ---- control flow -----------------------------------------------
-
-    /// `@p bra SKIP; then-block; SKIP:` or the if/else diamond
-    /// `@p bra ELSE; then; bra END; ELSE: else; END:`.
-    fn branch(&mut self, with_else: bool) -> Result<()> {
-        let (p, mut negated) = self.condition()?;
-        if !with_else {
-            // A then-block that every lane skips would be dead code.
-            self.b.ensure_values(&[p]);
-            let s = self.b.snap();
-            if s.conv != 0 && s.pred_true(p, negated) == s.conv {
-                negated = !negated;
-            }
-        }
-        let skip = self.b.label();
-        self.emit(Some(Guard { reg: p, negated }), Op::Bra { target: skip });
-        self.nested(false)?;
-        if with_else {
-            self.stats.feature("if-else");
-            let end = self.b.label();
-            self.emit(None, Op::Bra { target: end });
-            self.b.place(skip);
-            self.nested(false)?;
-            self.b.place(end);
-        } else {
-            self.stats.feature("if");
-            self.b.place(skip);
-        }
-        Ok(())
-    }
-
-    /// A predicate defined on every converged lane, and whether to negate
-    /// it: one already there, one from `%laneid`, or one from data
-    /// registers defined on every converged lane.
-    fn condition(&mut self) -> Result<(Reg, bool)> {
-        self.b.ensure_flow();
-        let negated = self.u.ratio(1u8, 2)?;
-        let choice = self.u.int_in_range(0..=5)?;
-        if choice == 0 {
-            let ok = self.usable_preds();
-            if !ok.is_empty() {
-                self.stats.feature("cond.existing");
-                return Ok((*self.u.choose(&ok)?, negated));
-            }
-        }
-        let p = *self.u.choose(self.regs.of(Type::Pred))?;
-        if choice >= 3 {
-            if let Some(op) = self.data_condition(p)? {
-                self.stats.feature("cond.data");
-                self.emit(None, op);
-                return Ok((p, negated));
-            }
-        }
-        self.stats.feature("cond.lane");
-        if self.u.ratio(1u8, 2)? {
-            let cmp = *self.u.choose(CMP_OPS)?;
-            let k = self.u.int_in_range(0..=31)?;
-            self.emit(
-                None,
-                Op::Setp {
-                    cmp,
-                    combine: None,
-                    ty: Type::U32,
-                    p: Dest::Reg(p),
-                    q: None,
-                    a: Operand::LaneId,
-                    b: Operand::Imm(k),
-                },
-            );
-        } else {
-            let t = self.regs.pick_among(self.u, &INT32)?;
-            let m = self.u.int_in_range(1..=31)?;
-            self.emit(
-                None,
-                Op::Bin {
-                    op: BinOp::And,
-                    ty: Type::B32,
-                    d: Dest::Reg(t),
-                    a: Operand::LaneId,
-                    b: Operand::Imm(m),
-                },
-            );
-            self.emit(
-                None,
-                Op::Setp {
-                    cmp: CmpOp::Ne,
-                    combine: None,
-                    ty: Type::B32,
-                    p: Dest::Reg(p),
-                    q: None,
-                    a: Operand::Reg(t),
-                    b: Operand::Imm(0),
-                },
-            );
-        }
-        Ok((p, negated))
-    }
-
-    /// `setp` into `p` over data registers defined on every converged lane
-    /// (as the last probe saw them), or `None` when there are none.
-    fn data_condition(&mut self, p: Reg) -> Result<Option<Op>> {
-        let cmp = *self.u.choose(CMP_OPS)?;
-        let ty = *self.u.choose(setp_types(cmp))?;
-        let s = self.b.snap();
-        let ok: Vec<Reg> = self
-            .regs
-            .compatible(ty)
-            .into_iter()
-            .filter(|&r| !self.b.is_dirty(r) && s.defined_on_conv(r))
-            .collect();
-        if ok.is_empty() {
-            return Ok(None);
-        }
-        let a = Operand::Reg(*self.u.choose(&ok)?);
-        let b = if self.u.ratio(1u8, 2)? {
-            Operand::Reg(*self.u.choose(&ok)?)
-        } else {
-            Operand::Imm(values::value(self.u, ty)?)
-        };
-        Ok(Some(Op::Setp {
-            cmp,
-            combine: None,
-            ty,
-            p: Dest::Reg(p),
-            q: None,
-            a,
-            b,
-        }))
-    }
-
-    /// A loop whose trip count differs per lane, with its own counter:
-    /// `do { body } while (--ctr > 0)` or
-    /// `while (ctr > 0) { body; --ctr }`.
-    fn looped(&mut self) -> Result<()> {
-        let d = self.loop_depth;
-        let (ctr, lp) = (self.regs.ctr[d], self.regs.lp[d]);
-        if d > 0 {
-            self.stats.feature("loop.nested");
-        }
-        self.loop_init(ctr)?;
-        let dec = Op::Bin {
-            op: BinOp::Sub,
-            ty: Type::S32,
-            d: Dest::Reg(ctr),
-            a: Operand::Reg(ctr),
-            b: Operand::Imm(1),
-        };
-        let test = |cmp| Op::Setp {
-            cmp,
-            combine: None,
-            ty: Type::S32,
-            p: Dest::Reg(lp),
-            q: None,
-            a: Operand::Reg(ctr),
-            b: Operand::Imm(0),
-        };
-        let on_lp = Some(Guard {
-            reg: lp,
-            negated: false,
-        });
-        if self.u.ratio(1u8, 2)? {
-            self.stats.feature("loop.do-while");
-            let head = self.b.here();
-            self.nested(true)?;
-            self.emit(None, dec);
-            self.emit(None, test(CmpOp::Gt));
-            self.emit(on_lp, Op::Bra { target: head });
-        } else {
-            self.stats.feature("loop.while");
-            let head = self.b.here();
-            let end = self.b.label();
-            self.emit(None, test(CmpOp::Le));
-            self.emit(on_lp, Op::Bra { target: end });
-            self.nested(true)?;
-            self.emit(None, dec);
-            self.emit(None, Op::Bra { target: head });
-            self.b.place(end);
-        }
-        Ok(())
-    }
-
-    /// Sets a loop counter to at most `max_trips` on every converged lane:
-    /// the same on all lanes, from `%laneid`, or from a data register
-    /// defined on every converged lane.
-    fn loop_init(&mut self, ctr: Reg) -> Result<()> {
-        let t = self.cfg.max_trips;
-        // The largest 2^k - 1 <= t, and the shift that brings lane ids to <= t.
-        let low_mask = (1u64 << (32 - (t + 1).leading_zeros() - 1)) - 1;
-        let shift = 5 - (31 - (t + 1).leading_zeros()) as u64;
-        let and = |a: Operand| Op::Bin {
-            op: BinOp::And,
-            ty: Type::B32,
-            d: Dest::Reg(ctr),
-            a,
-            b: Operand::Imm(low_mask),
-        };
-        let op = match self.u.int_in_range(0..=3)? {
-            0 => {
-                self.stats.feature("loop.uniform-trips");
-                Op::Mov {
-                    ty: Type::S32,
-                    d: Dest::Reg(ctr),
-                    a: Operand::Imm(self.u.int_in_range(1..=t as u64)?),
-                }
-            }
-            1 => {
-                self.stats.feature("loop.lane-trips");
-                Op::Bin {
-                    op: BinOp::Shr,
-                    ty: Type::U32,
-                    d: Dest::Reg(ctr),
-                    a: Operand::LaneId,
-                    b: Operand::Imm(shift),
-                }
-            }
-            choice => {
-                self.b.ensure_flow();
-                let s = self.b.snap();
-                let ok: Vec<Reg> = INT32
-                    .iter()
-                    .flat_map(|&ty| self.regs.of(ty).iter().copied())
-                    .filter(|&r| !self.b.is_dirty(r) && s.defined_on_conv(r))
-                    .collect();
-                if choice == 3 && !ok.is_empty() {
-                    self.stats.feature("loop.data-trips");
-                    and(Operand::Reg(*self.u.choose(&ok)?))
-                } else {
-                    self.stats.feature("loop.lane-trips");
-                    and(Operand::LaneId)
-                }
-            }
-        };
-        self.emit(None, op);
-        Ok(())
-    }
-
-    /// `@p exit` (a guard defined on every converged lane, that leaves some
-    /// lane running), or an unguarded `exit` ending a nested block that not
-    /// every running lane entered. Falls back to glue.
-    fn exit(&mut self) -> Result<()> {
-        self.b.ensure_flow();
-        let s = self.b.snap();
-        let (conv, live) = (s.conv, !s.exited);
-        if self.depth > 0 && conv != live && self.u.ratio(1u8, 3)? {
-            self.stats.feature("exit.in-block");
-            self.emit(None, Op::Exit);
-            self.ended = true;
-            return Ok(());
-        }
-        match self.guard()? {
-            Some((g, exec)) if exec != live => {
-                self.stats.feature("exit.guarded");
-                self.emit(Some(g), Op::Exit);
-                Ok(())
-            }
-            _ => self.glue(),
-        }
     }
 }

@@ -5,8 +5,8 @@
 //! do there:
 //!
 //! - `not-in-membermask`: the converged lanes less one of them;
-//! - `membermask-not-converged`: the converged lanes plus one waiting at a
-//!   forward label;
+//! - `sync-deadlock`: the converged lanes plus one waiting at a forward
+//!   label (the others wait for it at the collective; it never arrives);
 //! - `membermask-not-uniform`: per lane, the converged lanes from its own
 //!   lane up (`shl.b32 M, 0xffffffff, %laneid; and.b32 M, M, CONV;`), which
 //!   differ between any two converged lanes;
@@ -15,7 +15,7 @@
 //! The case is kept only when the interpreter reports exactly that rule at
 //! exactly that instruction.
 
-use super::emit::{Flavor, Gen};
+use super::emit::Gen;
 use super::probe::PROBE_FUEL;
 use super::values;
 use crate::interp::{Interp, UbRule};
@@ -41,14 +41,14 @@ pub(crate) fn inject(g: &mut Gen) -> Result<Option<UbRule>> {
         let lanes = |m: u32| (0..WARP as u32).filter(move |l| m >> l & 1 == 1);
         let mut rules = vec![UbRule::NotInMembermask, UbRule::MembermaskUndefined];
         if s.parked() != 0 {
-            rules.push(UbRule::MembermaskNotConverged);
+            rules.push(UbRule::SyncDeadlock);
         }
         if s.conv.count_ones() >= 2 {
             rules.push(UbRule::MembermaskNotUniform);
         }
         // A lane waiting elsewhere is the rarer chance: take it half the time.
         let rule = if s.parked() != 0 && g.u.ratio(1u8, 2)? {
-            UbRule::MembermaskNotConverged
+            UbRule::SyncDeadlock
         } else {
             *g.u.choose(&rules)?
         };
@@ -59,30 +59,30 @@ pub(crate) fn inject(g: &mut Gen) -> Result<Option<UbRule>> {
                 let l = g.u.choose_iter(lanes(s.conv).collect::<Vec<_>>())?;
                 Operand::Imm((s.conv & !(1 << l)) as u64)
             }
-            UbRule::MembermaskNotConverged => {
+            UbRule::SyncDeadlock => {
                 let l = g.u.choose_iter(lanes(s.parked()).collect::<Vec<_>>())?;
                 Operand::Imm((s.conv | 1 << l) as u64)
             }
             UbRule::MembermaskNotUniform => {
                 insts.push((
                     None,
-                    Op::Bin {
+                    Op::Glue(Glue::Bin {
                         op: BinOp::Shl,
                         ty: Type::B32,
                         d: Dest::Reg(m),
                         a: Operand::Imm(u32::MAX as u64),
                         b: Operand::LaneId,
-                    },
+                    }),
                 ));
                 insts.push((
                     None,
-                    Op::Bin {
+                    Op::Glue(Glue::Bin {
                         op: BinOp::And,
                         ty: Type::B32,
                         d: Dest::Reg(m),
                         a: Operand::Reg(m),
                         b: Operand::Imm(s.conv as u64),
-                    },
+                    }),
                 ));
                 Operand::Reg(m)
             }
@@ -114,45 +114,41 @@ pub(crate) fn inject(g: &mut Gen) -> Result<Option<UbRule>> {
 fn collective(g: &mut Gen, membermask: Operand) -> Result<Op> {
     let d = Dest::Reg(*g.u.choose(g.regs.of(Type::B32))?);
     let a = Operand::Reg(*g.u.choose(g.regs.of(Type::B32))?);
-    let kinds = if g.flavor == Flavor::Deprecated { 3 } else { 4 };
+    // `redux.sync` last: the deprecated flavour's PTX 6.3 has none.
+    let kinds = if g.allows(Requirement::REDUX) { 4 } else { 3 };
     Ok(match g.u.int_in_range(0..=kinds - 1)? {
         0 => {
             let (b, _) = values::shfl_b(g.u)?;
             let (c, _) = values::shfl_c(g.u)?;
-            Op::Shfl {
-                mode: *g.u.choose(&[
-                    ShflMode::Up,
-                    ShflMode::Down,
-                    ShflMode::Bfly,
-                    ShflMode::Idx,
-                ])?,
+            Op::Shfl(Shfl {
+                mode: *g.u.choose(&ShflMode::ALL)?,
                 d,
                 p: None,
                 a,
                 b: Operand::Imm(b),
                 c: Operand::Imm(c),
                 membermask: Some(membermask),
-            }
+            })
         }
-        1 => Op::Vote {
+        1 => Op::Vote(Vote {
             mode: VoteMode::Ballot,
             d,
             a: Operand::Reg(*g.u.choose(g.regs.of(Type::Pred))?),
             membermask: Some(membermask),
-        },
-        2 => Op::Match {
+        }),
+        2 => Op::Match(Match {
             mode: MatchMode::Any,
             wide: false,
             d,
             p: None,
             a,
             membermask,
-        },
-        _ => Op::Redux {
+        }),
+        _ => Op::Redux(Redux {
             op: ReduxOp::Add(Signedness::Unsigned),
             d,
             a,
             membermask,
-        },
+        }),
     })
 }

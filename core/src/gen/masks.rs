@@ -125,23 +125,23 @@ impl Gen<'_, '_> {
             Source::Activemask => {
                 self.stats.feature("mask.activemask-reg");
                 let m = *self.u.choose(&masks)?;
-                self.emit(g, Op::Activemask { d: Dest::Reg(m) });
+                self.emit(g, Op::Activemask(Activemask { d: Dest::Reg(m) }));
                 Operand::Reg(m)
             }
             Source::Group => {
                 self.stats.feature("mask.group-reg");
                 let i = self.u.int_in_range(0..=masks.len() - 1)?;
                 let (m, m2) = (masks[i], masks[(i + 1) % masks.len()]);
-                self.emit(g, Op::Activemask { d: Dest::Reg(m) });
+                self.emit(g, Op::Activemask(Activemask { d: Dest::Reg(m) }));
                 self.emit(
                     g,
-                    Op::Bin {
+                    Op::Glue(Glue::Bin {
                         op: BinOp::And,
                         ty: Type::B32,
                         d: Dest::Reg(m2),
                         a: Operand::Reg(m),
                         b: Operand::Reg(self.regs.group),
-                    },
+                    }),
                 );
                 Operand::Reg(m2)
             }
@@ -168,11 +168,11 @@ impl Gen<'_, '_> {
                 let m = *self.u.choose(&masks)?;
                 self.emit(
                     None,
-                    Op::Mov {
+                    Op::Glue(Glue::Mov {
                         ty: Type::B32,
                         d: Dest::Reg(m),
                         a: Operand::Imm(exec as u64),
-                    },
+                    }),
                 );
                 Operand::Reg(m)
             }

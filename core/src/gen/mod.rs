@@ -29,27 +29,35 @@
 //! purpose, and [`Stats`] that count every form generated and the share of
 //! usable runs from the first day.
 //!
-//! Files: `config.rs` (the knobs), `forms.rs` (form names and type tables),
+//! Which modes, operations and types each instruction takes, and the form
+//! names [`Stats`] counts, are the IR's ([`crate::ir`]'s `forms.rs`), so
+//! that the generator, the parser and [`all_forms`] agree.
+//!
+//! Files: `config.rs` (the knobs),
 //! `values.rs` (interesting values and lane patterns), `regs.rs` (the
 //! register file by role), `probe.rs` (the program under construction and
-//! the interpreter probes), `emit.rs` (the row table and each row),
-//! `masks.rs` (guards and membermasks), `inject.rs` (UB on purpose),
-//! `stats.rs` (counters).
+//! the interpreter probes), `emit.rs` (the row table, glue and collective rows),
+//! `flow.rs` (blocks, loops, jumps, `exit`), `masks.rs` (guards and
+//! membermasks), `inject.rs` (UB on purpose), `shapes.rs` (the
+//! control-flow shapes of a finished program), `stats.rs` (counters).
 
 mod config;
 mod emit;
-mod forms;
+mod flow;
 mod inject;
 mod masks;
 mod probe;
 mod regs;
+mod shapes;
 mod stats;
 mod values;
 
+pub use crate::ir::all_forms;
 pub use config::{Config, Ratio, Weights, MAX_INSTS};
-pub use forms::{all_forms, form_name};
-pub use stats::{Stats, FEATURES};
+pub use shapes::{shapes, SHAPES};
+pub use stats::{Stats, CONTEXTS, FEATURES};
 
+use crate::interp::Interp;
 use crate::ir::{Case, Inputs, Program};
 use arbitrary::{Result, Unstructured};
 use config::chance;
@@ -114,15 +122,40 @@ pub fn generate_with_stats(
     let budget = u.int_in_range(cfg.insts.clone())?;
     let mut g = Gen::new(u, &cfg, b, regs, flavor, stats, budget);
     g.block(budget)?;
+    g.land_all_jumps();
     g.b.validate();
+    // Remove what makes an avoided idiom; the repair after it may join
+    // code into a new one, so until none is left (each round removes an
+    // instruction, so this ends).
+    while let Some(k) = cfg.avoid.iter().find_map(|i| i.find(&g.b.prog)) {
+        g.b.remove(k);
+        g.b.validate();
+        g.stats.avoided += 1;
+    }
     let ub = if chance(g.u, cfg.ub_ratio)? {
         inject::inject(&mut g)?
     } else {
         None
     };
+    let bounded = chance(g.u, cfg.bounded_ratio)?;
     let b = g.b;
     let (repairs, probes) = (b.repairs, b.probes);
-    let (program, inputs) = b.finish(HEADER.len());
-    stats.record_case(&program, flavor.name(), repairs, probes, ub);
+    let (mut program, mut inputs) = b.finish(HEADER.len());
+    if bounded {
+        // Half to all but one of the steps the whole run takes: it stops.
+        let run = Interp::new(&program)
+            .with_fuel(probe::PROBE_FUEL)
+            .single_pass()
+            .run(&inputs);
+        if let Ok(out) = run {
+            if out.ub.is_none() && out.steps >= 2 {
+                let fuel = u.int_in_range(out.steps / 2..=out.steps - 1)?;
+                inputs.fuel = Some(fuel);
+                // The printed case gains the `.fuel` line above the body.
+                program.insts.iter_mut().for_each(|i| i.line += 1);
+            }
+        }
+    }
+    stats.record_case(&program, &inputs, flavor.name(), repairs, probes, ub);
     Ok(TestCase { program, inputs })
 }

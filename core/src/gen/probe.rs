@@ -123,7 +123,7 @@ impl Builder {
 
     /// Appends an instruction at the emission point.
     pub fn push(&mut self, guard: Option<Guard>, op: Op) {
-        for r in written(&op).into_iter().flatten() {
+        for r in op.written() {
             self.dirty[r.index()] = true;
         }
         if op.is_control_flow() {
@@ -131,6 +131,14 @@ impl Builder {
         }
         let line = self.prog.insts.len() as u32 + 1;
         self.prog.insts.push(Inst { guard, op, line });
+    }
+
+    /// Gives register `r` the input `lanes` (before any instruction reads
+    /// it).
+    pub fn set_input(&mut self, r: Reg, lanes: [u64; WARP]) {
+        self.inputs.lanes.retain(|(x, _)| *x != r);
+        self.inputs.lanes.push((r, lanes));
+        self.snap = None;
     }
 
     /// A new label, to be placed later (a forward branch target).
@@ -195,13 +203,16 @@ impl Builder {
             }
             self.prog.insts.push(Inst {
                 guard: None,
-                op: Op::Activemask {
+                op: Op::Activemask(Activemask {
                     d: Dest::Reg(self.probe),
-                },
+                }),
                 line: len as u32 + 1,
             });
+            // One pass: a prefix that runs cleanly with the cautious view of
+            // definedness runs cleanly with the precise one.
             let run = Interp::new(&self.prog)
                 .with_fuel(PROBE_FUEL)
+                .single_pass()
                 .run(&self.inputs);
             self.probes += 1;
             self.prog.insts.pop();
@@ -244,15 +255,15 @@ impl Builder {
                             .enumerate()
                             .rev()
                             .find_map(|(i, inst)| {
-                                let Op::Bra { target } = inst.op else {
-                                    return None;
-                                };
+                                let target = inst.op.branch_target()?;
                                 (self.prog.labels[target.0 as usize].at <= i).then_some(i)
                             });
                     self.remove(backward.unwrap_or((line as usize).saturating_sub(1)));
                     self.repairs += 1;
                 }
-                Err(RunError::Engine(m)) => unreachable!("the interpreter is no other engine: {m}"),
+                Err(e @ (RunError::Engine(_) | RunError::Unavailable(_))) => {
+                    unreachable!("the interpreter is no other engine: {e}")
+                }
             }
         }
     }
@@ -290,13 +301,14 @@ impl Builder {
         }
         prog.insts.push(Inst {
             guard: None,
-            op: Op::Activemask {
+            op: Op::Activemask(Activemask {
                 d: Dest::Reg(self.probe),
-            },
+            }),
             line: at as u32 + 1,
         });
         let out = Interp::new(&prog)
             .with_fuel(PROBE_FUEL)
+            .single_pass()
             .run(&self.inputs)
             .ok()?;
         if out.ub.is_some() {
@@ -351,132 +363,12 @@ impl Builder {
     }
 }
 
-/// The registers an instruction writes.
-pub(crate) fn written(op: &Op) -> [Option<Reg>; 2] {
-    let r = |d: &Dest| match d {
-        Dest::Reg(r) => Some(*r),
-        Dest::Sink => None,
-    };
-    let ro = |d: &Option<Dest>| d.as_ref().and_then(r);
-    match op {
-        Op::Shfl { d, p, .. } | Op::Match { d, p, .. } => [r(d), ro(p)],
-        Op::Setp { p, q, .. } => [r(p), ro(q)],
-        Op::Vote { d, .. }
-        | Op::Redux { d, .. }
-        | Op::Activemask { d }
-        | Op::Mov { d, .. }
-        | Op::Bin { d, .. }
-        | Op::Un { d, .. }
-        | Op::Selp { d, .. } => [r(d), None],
-        Op::Bra { .. } | Op::Exit => [None, None],
-    }
-}
-
-/// Calls `f` on every register an instruction names (sources, destinations
-/// and its guard).
-pub(crate) fn regs_mut(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg)) {
-    if let Some(g) = &mut inst.guard {
-        f(&mut g.reg);
-    }
-    let mut src = |o: &mut Operand| match o {
-        Operand::Reg(r) | Operand::NotPred(r) => f(r),
-        Operand::Imm(_) | Operand::LaneId => {}
-    };
-    let mut dsts: Vec<&mut Dest> = Vec::new();
-    match &mut inst.op {
-        Op::Shfl {
-            d,
-            p,
-            a,
-            b,
-            c,
-            membermask,
-            ..
-        } => {
-            for o in [a, b, c] {
-                src(o);
-            }
-            if let Some(m) = membermask {
-                src(m);
-            }
-            dsts.push(d);
-            dsts.extend(p.as_mut());
-        }
-        Op::Vote {
-            d, a, membermask, ..
-        } => {
-            src(a);
-            if let Some(m) = membermask {
-                src(m);
-            }
-            dsts.push(d);
-        }
-        Op::Match {
-            d,
-            p,
-            a,
-            membermask,
-            ..
-        } => {
-            src(a);
-            src(membermask);
-            dsts.push(d);
-            dsts.extend(p.as_mut());
-        }
-        Op::Redux {
-            d, a, membermask, ..
-        } => {
-            src(a);
-            src(membermask);
-            dsts.push(d);
-        }
-        Op::Activemask { d } => dsts.push(d),
-        Op::Mov { d, a, .. } | Op::Un { d, a, .. } => {
-            src(a);
-            dsts.push(d);
-        }
-        Op::Bin { d, a, b, .. } => {
-            src(a);
-            src(b);
-            dsts.push(d);
-        }
-        Op::Setp {
-            combine,
-            p,
-            q,
-            a,
-            b,
-            ..
-        } => {
-            src(a);
-            src(b);
-            if let Some((_, c)) = combine {
-                src(c);
-            }
-            dsts.push(p);
-            dsts.extend(q.as_mut());
-        }
-        Op::Selp { d, a, b, c, .. } => {
-            src(a);
-            src(b);
-            src(c);
-            dsts.push(d);
-        }
-        Op::Bra { .. } | Op::Exit => {}
-    }
-    for d in dsts {
-        if let Dest::Reg(r) = d {
-            f(r);
-        }
-    }
-}
-
 /// Drops the registers no instruction names (and their inputs), keeping
 /// the order of the others.
 fn prune(prog: &mut Program, inputs: &mut Inputs) {
     let mut used = vec![false; prog.regs.len()];
     for inst in prog.insts.iter_mut() {
-        regs_mut(inst, &mut |r| used[r.index()] = true);
+        inst.for_each_reg_mut(&mut |r| used[r.index()] = true);
     }
     let mut map = vec![None; prog.regs.len()];
     let mut regs = Vec::new();
@@ -488,7 +380,7 @@ fn prune(prog: &mut Program, inputs: &mut Inputs) {
     }
     prog.regs = regs;
     for inst in prog.insts.iter_mut() {
-        regs_mut(inst, &mut |r| *r = map[r.index()].expect("a used register"));
+        inst.for_each_reg_mut(&mut |r| *r = map[r.index()].expect("a used register"));
     }
     inputs.lanes = inputs
         .lanes
@@ -508,7 +400,7 @@ fn sort_labels(prog: &mut Program) {
     }
     prog.labels = order.iter().map(|&i| prog.labels[i].clone()).collect();
     for inst in prog.insts.iter_mut() {
-        if let Op::Bra { target } = &mut inst.op {
+        if let Op::Control(Control::Bra { target }) = &mut inst.op {
             target.0 = map[target.0 as usize];
         }
     }
@@ -524,7 +416,7 @@ fn renumber_printed(prog: &mut Program, inputs: &Inputs, header: usize) {
         .enumerate()
         .filter(|(i, r)| *i == 0 || prog.regs[i - 1].ty != r.ty)
         .count();
-    let mut line = header + 2 + runs + inputs.lanes.len();
+    let mut line = header + 2 + runs + inputs.lanes.len() + usize::from(inputs.fuel.is_some());
     for i in 0..prog.insts.len() {
         line += prog.labels.iter().filter(|l| l.at == i).count();
         line += 1;

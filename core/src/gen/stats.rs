@@ -4,11 +4,25 @@
 //! how many runs were usable. cranelift-fuzzgen learned late that most of
 //! its inputs were wasted; these say so from the first run.
 
-use super::forms::all_forms;
-use crate::interp::{Outcome, RunError, UbRule};
-use crate::ir::Program;
+use super::shapes::{loops, shapes, SHAPES};
+use crate::interp::{Outcome, RunError, Seen, UbRule};
+use crate::ir::all_forms;
+use crate::ir::{Inputs, Program};
 use std::collections::BTreeMap;
 use std::fmt;
+
+/// The contexts an executed instruction is counted in for the blind-spot
+/// report ([`Stats::blind_spots`]): run with every live lane (`converged`)
+/// or without some (`divergent`), inside a loop, after some lane exited,
+/// under a `@p` guard. Taken from the reference's run (the first three of
+/// the run, the loop from the program's branches).
+pub const CONTEXTS: &[&str] = &[
+    "converged",
+    "divergent",
+    "in a loop",
+    "after exit",
+    "under a guard",
+];
 
 /// Every feature the generator counts (see [`Stats::features`]).
 pub const FEATURES: &[&str] = &[
@@ -61,6 +75,11 @@ pub const FEATURES: &[&str] = &[
     "loop.uniform-trips",
     "loop.lane-trips",
     "loop.data-trips",
+    "loop.at-pc0",
+    "loop.two-entries",
+    "loop.two-back-edges",
+    "jump.forward",
+    "jump.out-of-loop",
     "exit.guarded",
     "exit.in-block",
 ];
@@ -72,12 +91,18 @@ pub struct Stats {
     pub cases: u64,
     /// Instructions in the finished cases.
     pub insts: u64,
-    /// Per form name ([`form_name`](super::form_name)), the instructions of
+    /// Per form name ([`Op::form_name`](crate::ir::Op::form_name)), the instructions of
     /// that form in the finished cases.
     pub forms: BTreeMap<String, u64>,
     /// Per feature ([`FEATURES`]), how often the generator emitted it
     /// (counted at emission, before repairs).
     pub features: BTreeMap<&'static str, u64>,
+    /// Per form, the contexts ([`CONTEXTS`], bit `i` for `CONTEXTS[i]`) in
+    /// which an instruction of that form was executed in the runs recorded
+    /// with [`Stats::record_contexts`].
+    pub contexts: BTreeMap<String, u8>,
+    /// Per control-flow shape ([`SHAPES`]), the finished cases that have it.
+    pub shapes: BTreeMap<&'static str, u64>,
     /// Cases per flavour: `sm_90`, `sm_70 deprecated` (PTX 6.3, with the
     /// non-`.sync` forms), `sm_100a` (with `.f32` `redux.sync`).
     pub flavors: BTreeMap<&'static str, u64>,
@@ -88,6 +113,8 @@ pub struct Stats {
     /// Instructions the repair pass removed because a probe hit undefined
     /// behaviour or ran out of fuel (should stay rare).
     pub repairs: u64,
+    /// Instructions removed because they made an idiom the config avoids.
+    pub avoided: u64,
     /// Interpreter runs the generator made (probes, validation, UB
     /// injection): its main cost.
     pub probes: u64,
@@ -99,6 +126,12 @@ pub struct Stats {
     pub ub_runs: u64,
     /// Of those, the runs that ended in an interpreter error.
     pub errors: u64,
+    /// Register lanes (declared registers × 32) at the end of the runs
+    /// recorded with [`Stats::record_definedness`].
+    pub reg_lanes: u64,
+    /// Of those, the lanes whose value is defined: how much the reference
+    /// lets the other engines be compared on.
+    pub defined_lanes: u64,
 }
 
 impl Stats {
@@ -112,6 +145,7 @@ impl Stats {
     pub(crate) fn record_case(
         &mut self,
         prog: &Program,
+        inputs: &Inputs,
         flavor: &'static str,
         repairs: u64,
         probes: u64,
@@ -121,7 +155,10 @@ impl Stats {
         self.cases += 1;
         self.insts += prog.insts.len() as u64;
         for inst in &prog.insts {
-            *self.forms.entry(super::form_name(&inst.op)).or_default() += 1;
+            *self.forms.entry(inst.op.form_name()).or_default() += 1;
+        }
+        for shape in shapes(prog, inputs) {
+            *self.shapes.entry(shape).or_default() += 1;
         }
         *self.flavors.entry(flavor).or_default() += 1;
         self.repairs += repairs;
@@ -151,6 +188,67 @@ impl Stats {
         }
     }
 
+    /// Records in which contexts each instruction of `prog` was executed in
+    /// the reference's run `out` (see [`CONTEXTS`]).
+    pub fn record_contexts(&mut self, prog: &Program, out: &Outcome) {
+        let loops = loops(prog);
+        for (pc, (inst, &seen)) in prog.insts.iter().zip(&out.seen).enumerate() {
+            if !seen.has(Seen::RAN) {
+                continue;
+            }
+            let flags = [
+                seen.has(Seen::CONVERGED),
+                seen.has(Seen::DIVERGENT),
+                loops.iter().any(|&(h, b)| h <= pc && pc <= b),
+                seen.has(Seen::AFTER_EXIT),
+                inst.guard.is_some(),
+            ];
+            let bits = flags
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, &f)| m | (u8::from(f) << i));
+            *self.contexts.entry(inst.op.form_name()).or_default() |= bits;
+        }
+    }
+
+    /// The forms never executed in each context of [`CONTEXTS`] (among
+    /// the runs recorded with [`Stats::record_contexts`]).
+    pub fn blind_spots(&self) -> Vec<(&'static str, Vec<String>)> {
+        let forms = all_forms();
+        CONTEXTS
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let never = forms
+                    .iter()
+                    .filter(|f| self.contexts.get(*f).is_none_or(|b| b >> i & 1 == 0))
+                    .cloned()
+                    .collect();
+                (c, never)
+            })
+            .collect()
+    }
+
+    /// Counts how much of a finished run's final state is defined.
+    pub fn record_definedness(&mut self, out: &Outcome) {
+        self.reg_lanes += out.values.len() as u64 * crate::ir::WARP as u64;
+        self.defined_lanes += out
+            .defined
+            .iter()
+            .map(|d| d.count_ones() as u64)
+            .sum::<u64>();
+    }
+
+    /// The share of register lanes that ended defined (1.0 when none were
+    /// recorded).
+    pub fn defined_share(&self) -> f64 {
+        if self.reg_lanes == 0 {
+            1.0
+        } else {
+            self.defined_lanes as f64 / self.reg_lanes as f64
+        }
+    }
+
     /// Adds another set of counters (e.g. from another fuzzing thread).
     pub fn merge(&mut self, o: &Stats) {
         self.cases += o.cases;
@@ -161,6 +259,12 @@ impl Stats {
         for (k, v) in &o.features {
             *self.features.entry(k).or_default() += v;
         }
+        for (k, v) in &o.contexts {
+            *self.contexts.entry(k.clone()).or_default() |= v;
+        }
+        for (k, v) in &o.shapes {
+            *self.shapes.entry(k).or_default() += v;
+        }
         for (k, v) in &o.flavors {
             *self.flavors.entry(k).or_default() += v;
         }
@@ -169,11 +273,14 @@ impl Stats {
             *self.ub_rules.entry(k).or_default() += v;
         }
         self.repairs += o.repairs;
+        self.avoided += o.avoided;
         self.probes += o.probes;
         self.runs += o.runs;
         self.usable += o.usable;
         self.ub_runs += o.ub_runs;
         self.errors += o.errors;
+        self.reg_lanes += o.reg_lanes;
+        self.defined_lanes += o.defined_lanes;
     }
 
     /// The share of recorded runs that were usable (1.0 when none were).
@@ -190,6 +297,15 @@ impl Stats {
         all_forms()
             .into_iter()
             .filter(|f| !self.forms.contains_key(f))
+            .collect()
+    }
+
+    /// The shapes of [`SHAPES`] no case had.
+    pub fn missing_shapes(&self) -> Vec<&'static str> {
+        SHAPES
+            .iter()
+            .copied()
+            .filter(|f| !self.shapes.contains_key(f))
             .collect()
     }
 
@@ -220,22 +336,24 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{} cases, {} instructions ({:.1} per case), {} repaired away, {:.1} interpreter runs per case",
+            "{} cases, {} instructions ({:.1} per case), {} repaired away, {} removed as avoided idioms, {:.1} interpreter runs per case",
             self.cases,
             self.insts,
             self.insts as f64 / self.cases.max(1) as f64,
             self.repairs,
+            self.avoided,
             self.probes as f64 / self.cases.max(1) as f64
         )?;
         if self.runs > 0 {
             writeln!(
                 f,
-                "runs: {} usable of {} ({:.2} %), {} UB, {} errors",
+                "runs: {} usable of {} ({:.2} %), {} UB, {} errors; register lanes defined at the end: {:.2} %",
                 self.usable,
                 self.runs,
                 100.0 * self.usable_share(),
                 self.ub_runs,
-                self.errors
+                self.errors,
+                100.0 * self.defined_share()
             )?;
         }
         let flavors: Vec<String> = self
@@ -267,6 +385,13 @@ impl fmt::Display for Stats {
             forms
                 .iter()
                 .map(|n| (n.as_str(), self.forms.get(n).copied().unwrap_or(0))),
+        )?;
+        writeln!(f, "control-flow shapes (cases with each):")?;
+        columns(
+            f,
+            SHAPES
+                .iter()
+                .map(|n| (*n, self.shapes.get(n).copied().unwrap_or(0))),
         )?;
         writeln!(f, "features:")?;
         columns(

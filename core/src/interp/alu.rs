@@ -10,8 +10,10 @@
 //! than the register width N are clamped to N". `setp` on `.f32` uses the
 //! ordered comparisons: false when either operand is NaN.
 //!
-//! Definedness: a result is defined when every input it reads is (`selp`
-//! reads `c` and the operand `c` selects).
+//! Definedness is bit by bit ([`bits`](super::bits)): the bit ops, shifts
+//! and the low bits of `add`/`sub`/`mul.lo` follow their inputs' defined
+//! bits; `selp` with a defined selector copies the chosen operand;
+//! everything else is defined when all its input bits are.
 //!
 //! NaN bits: the ISA pages this project implements fix no NaN bits for the
 //! f32 glue, and the H200 showed two answers (canonical `0x7fffffff` at run
@@ -22,9 +24,10 @@
 //! any other use of its bits (integer and bit ops, `setp` on a bit type)
 //! gives an undefined result.
 
+use super::bits::{binary_defined, combine, compare_defined, select, unary_defined, Val};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
-use super::{lanes, Step, Val, Warp};
-use crate::ir::{BinOp, BoolOp, CmpOp, Op, Type, UnOp};
+use super::{lanes, Step, Warp};
+use crate::ir::{BinOp, CmpOp, Glue, Type, UnOp};
 
 fn f32_result(x: f32) -> u64 {
     if x.is_nan() {
@@ -167,47 +170,55 @@ pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
     }
 }
 
-fn combine(op: BoolOp, x: bool, c: bool) -> bool {
-    match op {
-        BoolOp::And => x && c,
-        BoolOp::Or => x || c,
-        BoolOp::Xor => x ^ c,
-    }
-}
-
-/// Executes a glue instruction for the lanes of `s`.
-pub(crate) fn exec(w: &mut Warp, s: &Step) {
+/// Executes `x` for the lanes of `s`.
+pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
     for l in lanes(s.exec) {
-        match s.inst.op {
-            Op::Mov { d, a, .. } => {
+        match *x {
+            Glue::Mov { d, a, .. } => {
                 let v = w.read_keep_nan(a, l);
                 let open = w.is_open(a, l);
                 w.write_nan(d, l, v, open);
             }
-            Op::Bin { op, ty, d, a, b } if ty == Type::F32 => {
-                let ((av, ad), (bv, bd)) = (w.read_keep_nan(a, l), w.read_keep_nan(b, l));
-                let r = binary(op, ty, av, bv);
-                w.write_nan(d, l, (r, ad && bd), is_nan(r as u32));
+            Glue::Bin { op, ty, d, a, b } if ty == Type::F32 => {
+                let (av, bv) = (w.read_keep_nan(a, l), w.read_keep_nan(b, l));
+                let r = binary(op, ty, av.v, bv.v);
+                let v = Val {
+                    v: r,
+                    d: binary_defined(op, ty, av, bv),
+                };
+                w.write_nan(d, l, v, is_nan(r as u32));
             }
-            Op::Bin { op, ty, d, a, b } => {
-                let ((av, ad), (bv, bd)) = (w.read(a, l), w.read(b, l));
-                w.write(d, l, (binary(op, ty, av, bv), ad && bd));
+            Glue::Bin { op, ty, d, a, b } => {
+                let (av, bv) = (w.read(a, l), w.read(b, l));
+                let v = Val {
+                    v: binary(op, ty, av.v, bv.v),
+                    d: binary_defined(op, ty, av, bv),
+                };
+                w.write(d, l, v);
             }
-            Op::Un {
+            Glue::Un {
                 op: op @ (UnOp::Neg | UnOp::Abs),
                 ty,
                 d,
                 a,
             } => {
-                let (av, ad) = w.read_keep_nan(a, l);
-                let r = unary(op, ty, av);
-                w.write_nan(d, l, (r, ad), is_nan(r as u32));
+                let av = w.read_keep_nan(a, l);
+                let r = unary(op, ty, av.v);
+                let v = Val {
+                    v: r,
+                    d: unary_defined(op, ty, av),
+                };
+                w.write_nan(d, l, v, is_nan(r as u32));
             }
-            Op::Un { op, ty, d, a } => {
-                let (av, ad) = w.read(a, l);
-                w.write(d, l, (unary(op, ty, av), ad));
+            Glue::Un { op, ty, d, a } => {
+                let av = w.read(a, l);
+                let v = Val {
+                    v: unary(op, ty, av.v),
+                    d: unary_defined(op, ty, av),
+                };
+                w.write(d, l, v);
             }
-            Op::Setp {
+            Glue::Setp {
                 cmp,
                 combine: comb,
                 ty,
@@ -221,37 +232,37 @@ pub(crate) fn exec(w: &mut Warp, s: &Step) {
                     Type::F32 => w.read_keep_nan(o, l),
                     _ => w.read(o, l),
                 };
-                let ((av, ad), (bv, bd)) = (read(a), read(b));
-                let t = compare(cmp, ty, av, bv);
-                let (pv, qv, cd) = match comb {
+                let (av, bv) = (read(a), read(b));
+                let t = Val::bool(
+                    compare(cmp, ty, av.v, bv.v),
+                    compare_defined(cmp, ty, av, bv),
+                );
+                let not_t = Val::bool(t.v & 1 == 0, t.d & 1 == 1);
+                let (pv, qv) = match comb {
                     Some((op, c)) => {
-                        let (cv, cd) = w.read(c, l);
-                        let c = cv & 1 == 1;
-                        (combine(op, t, c), combine(op, !t, c), cd)
+                        let c = w.read(c, l);
+                        (combine(op, t, c), combine(op, not_t, c))
                     }
-                    None => (t, !t, true),
+                    None => (t, not_t),
                 };
-                let def = ad && bd && cd;
-                w.write(p, l, (pv as u64, def));
+                w.write(p, l, pv);
                 if let Some(q) = q {
-                    w.write(q, l, (qv as u64, def));
+                    w.write(q, l, qv);
                 }
             }
-            Op::Selp { d, a, b, c, .. } => {
-                // Only the selected operand flows into `d`.
-                let (cv, cd) = w.read(c, l);
-                let chosen = if cv & 1 == 1 { a } else { b };
-                let (v, vd): Val = w.read_keep_nan(chosen, l);
-                let open = w.is_open(chosen, l);
-                w.write_nan(d, l, (v, vd && cd), open);
+            Glue::Selp { d, a, b, c, .. } => {
+                let cv = w.read(c, l);
+                let (av, bv) = (w.read_keep_nan(a, l), w.read_keep_nan(b, l));
+                let v = select(cv, av, bv);
+                // The NaN mark follows the selected operand when `c` is
+                // known; with an unknown `c` both must carry it.
+                let open = if cv.d & 1 == 1 {
+                    w.is_open(if cv.v & 1 == 1 { a } else { b }, l)
+                } else {
+                    w.is_open(a, l) && w.is_open(b, l)
+                };
+                w.write_nan(d, l, v, open);
             }
-            Op::Shfl { .. }
-            | Op::Vote { .. }
-            | Op::Match { .. }
-            | Op::Redux { .. }
-            | Op::Activemask { .. }
-            | Op::Bra { .. }
-            | Op::Exit => unreachable!("alu::exec called on a non-ALU instruction"),
         }
     }
 }

@@ -1,73 +1,102 @@
-//! Who takes part in a warp collective (`shfl`, `vote`, `match`, `redux`),
-//! and the `membermask` rules whose violation is undefined behaviour.
+//! `.sync` collectives (`shfl.sync`, `vote.sync`, `match.sync`,
+//! `redux.sync`): the `membermask` rules, and the rendezvous.
 //!
-//! From the `.sync` pages: the executing thread must be in `membermask`;
-//! each thread waits "until all non-exited threads corresponding to
-//! `membermask` have executed [the instruction] with the same qualifiers and
-//! same `membermask` value"; for `.target sm_6x` or below, "all threads in
+//! From the `.sync` pages: each executing thread waits "until all
+//! non-exited threads corresponding to `membermask` have executed
+//! [the instruction] with the same qualifiers and same `membermask` value";
+//! "the behavior ... is undefined if the executing thread is not in the
+//! `membermask`"; "for .target `sm_6x` or below, all threads in
 //! `membermask` must execute the same `shfl.sync` instruction in
 //! convergence, and only threads belonging to some `membermask` can be
-//! active". The deprecated non-`.sync` `shfl`/`vote` have no `membermask`:
-//! their participants are the lanes that execute them.
+//! active when the `shfl.sync` instruction is executed".
 //!
-//! Beyond the spec, from the H200 (`lower/src/gpu`'s runs): a collective
-//! executed by disjoint groups of lanes leaves the warp split, so after it
-//! `activemask` and the deprecated forms (whose participants are "the lanes
-//! executing") are undefined; see [`Warp::split`](super::Warp).
+//! On sm_70 and later a lane that executes one *arrives* and waits; the
+//! rendezvous completes when every non-exited member waits with the same
+//! qualifiers (the form: `shfl.sync.idx`, `vote.sync.ballot`,
+//! `match.any.sync.b64`, `redux.sync.add.u32`...) and the same
+//! `membermask` — at any instruction. An H200 does exactly that
+//! (`corpus/*-h200.ptx` from `lower/gpu/experiments/convergence.py`):
+//! lanes 0-15 and 16-31 at two different `vote.sync.ballot` instructions
+//! completed one ballot together, and at two `shfl.sync.idx` instructions
+//! each read the other's operand; a member branching around a full-mask
+//! `vote.sync` and exiting after a long loop let the others complete
+//! without it; a converged member predicated off at a full-mask `vote.sync`
+//! that came back to it in the next loop iteration completed the others'
+//! first pass with its second (and one that exited instead let them
+//! complete without it). So a predicated-off member is simply a member
+//! that has not arrived. Two instructions with *different* qualifiers never
+//! pair: at -O3 that program hung.
+//!
+//! The collective then runs once over its participants (every non-exited
+//! member), each reading its operands from, and writing its result to, its
+//! own instruction.
 
-use super::{lanes, Step, Ub, UbRule, Warp, WARP};
-use crate::ir::Operand;
+use super::schedule::Lane;
+use super::{lanes, lanes_where, matching, redux, shfl, vote, Step, Ub, UbRule, Warp};
+use crate::ir::{Op, WARP};
 use crate::text::inst_text;
 
-/// The resolved participants of one collective.
-pub(crate) struct Group {
-    /// Per lane, its `membermask` (meaningful for executing lanes only).
-    pub mask: [u32; WARP],
-    /// A deprecated (non-`.sync`) form run after the warp may have split:
-    /// its participants ("the lanes executing it") are not known, so its
-    /// results are undefined.
+/// A lane's arrival at a `.sync` collective (at its pc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Arrival {
+    /// The collective's qualifiers ([`key`]).
+    pub key: u32,
+    /// Its `membermask` value (the bits this schedule gives).
+    pub mask: u32,
+    /// Some bits of the `membermask` were undefined (it came from
+    /// `activemask` after a divergence): who takes part depends on the
+    /// schedule, so the results are undefined.
     pub unsure: bool,
 }
 
-impl Group {
-    /// Lanes whose data lane `l`'s result is computed from: the members
-    /// that execute the instruction (exited members take no part).
-    pub fn sources(&self, s: &Step, l: usize) -> u32 {
-        self.mask[l] & s.exec
-    }
+/// The participants of one completed rendezvous.
+pub(crate) struct Rendezvous {
+    /// Every participant (the members that had not exited).
+    pub lanes: u32,
+    /// Each participant's instruction (its pc).
+    pub pc: [usize; WARP],
+    /// Results are undefined: some `membermask` bits were.
+    pub unsure: bool,
 }
 
-/// Resolves `membermask` (or, for the deprecated forms, the executing lanes)
-/// and checks every rule, in the order: defined, executing lane a member,
-/// same value across the group, members converged or exited, sm_6x.
-pub(crate) fn group(w: &mut Warp, s: &Step, membermask: Option<Operand>) -> Result<Group, Ub> {
-    let Some(mm) = membermask else {
-        return Ok(Group {
-            mask: [s.exec; WARP],
-            unsure: w.split,
-        });
-    };
-    let text = || inst_text(w.prog, s.inst);
+/// The lanes of `s.exec` execute the `.sync` collective at `pc`: checks
+/// the `membermask` rules, then (sm_70+) records their arrival, moves the
+/// predicated-off lanes on and completes every rendezvous that can; on
+/// sm_6x and below it runs at once over the converged members.
+pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize) -> Result<(), Ub> {
+    let prog = w.prog();
+    let text = || inst_text(prog, s.inst);
     let fail = |rule, lanes: u32, what: String| Err(Ub::new(rule, s.inst, lanes, what));
+    let mm = s
+        .inst
+        .op
+        .membermask()
+        .expect("a .sync collective has a membermask");
     let mut mask = [0u32; WARP];
-    let mut undef = 0;
+    let mut unsure = 0u32;
+    let (mut undef, mut outside) = (0u32, 0u32);
     for l in lanes(s.exec) {
-        let (v, d) = w.read(mm, l);
-        mask[l] = v as u32;
-        if !d {
+        let v = w.read(mm, l);
+        mask[l] = v.v as u32;
+        if v.d >> l & 1 == 0 {
             undef |= 1 << l;
+        } else if mask[l] >> l & 1 == 0 {
+            outside |= 1 << l;
+        }
+        if v.d & 0xffff_ffff != 0xffff_ffff {
+            unsure |= 1 << l;
         }
     }
     if undef != 0 {
         return fail(
             UbRule::MembermaskUndefined,
             undef,
-            format!("`{}`: membermask is undefined on executing lanes", text()),
+            format!(
+                "`{}`: whether the executing lane is in its own membermask is undefined",
+                text()
+            ),
         );
     }
-    let outside = lanes(s.exec)
-        .filter(|&l| mask[l] >> l & 1 == 0)
-        .fold(0u32, |m, l| m | 1 << l);
     if outside != 0 {
         return fail(
             UbRule::NotInMembermask,
@@ -99,29 +128,16 @@ pub(crate) fn group(w: &mut Warp, s: &Step, membermask: Option<Operand>) -> Resu
             ),
         );
     }
-    let all_members = lanes(s.exec).fold(0u32, |m, l| m | mask[l]);
-    // A member that is converged here but predicated off never executes
-    // the instruction either: the others would wait for it forever (an
-    // H200 hung or left the warp split on such programs).
-    let away = all_members & !s.exited & !s.exec;
-    if away != 0 {
-        return fail(
-            UbRule::MembermaskNotConverged,
-            away,
-            format!(
-                "`{}`: membermask lanes are neither exited nor executing this instruction (inactive or predicated off)",
-                text()
-            ),
-        );
-    }
+    let next = pc + 1;
     if s.target.sm < 70 {
-        let missing = all_members & (s.exited | (s.conv & !s.exec));
+        let all_members = lanes(s.exec).fold(0u32, |m, l| m | mask[l]);
+        let missing = all_members & !s.exec;
         if missing != 0 {
             return fail(
                 UbRule::Sm6xConvergence,
                 missing,
                 format!(
-                    "`{}`: on {} all membermask lanes must execute it in convergence, but these exited or are predicated off",
+                    "`{}`: on {} all membermask lanes must execute it in convergence, but these exited, are predicated off or are elsewhere",
                     text(),
                     s.target
                 ),
@@ -139,16 +155,97 @@ pub(crate) fn group(w: &mut Warp, s: &Step, membermask: Option<Operand>) -> Resu
                 ),
             );
         }
+        run(
+            w,
+            &Rendezvous {
+                lanes: s.exec,
+                pc: [pc; WARP],
+                unsure: unsure != 0,
+            },
+        );
+        for l in lanes(s.conv) {
+            w.pc[l] = next;
+        }
+        return Ok(());
     }
-    // Executing lanes in more than one group: on an H200 the warp stayed
-    // split after such a collective (a later `activemask` saw only the
-    // lane's group), where min-PC says it reconverges. From here on, what
-    // depends on which lanes run together is not known.
-    if lanes(s.exec).any(|l| mask[l] & s.exec != s.exec) {
-        w.split = true;
+    let key = s.inst.op.rendezvous_key().expect("a .sync collective");
+    for l in lanes(s.exec) {
+        w.lane[l] = Lane::Waiting(Arrival {
+            key,
+            mask: mask[l],
+            unsure: unsure >> l & 1 == 1,
+        });
     }
-    Ok(Group {
-        mask,
-        unsure: false,
-    })
+    // Predicated off: not arriving; they move on without the others.
+    for l in lanes(s.conv & !s.exec) {
+        w.pc[l] = next;
+    }
+    w.conv.split(s.conv, s.exec);
+    complete_ready(w)
+}
+
+/// Completes every rendezvous whose members have all arrived or exited.
+pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
+    loop {
+        let waiting = lanes_where(u32::MAX, |l| matches!(w.lane[l], Lane::Waiting(_)));
+        let ready = lanes(waiting).find_map(|l| {
+            let Lane::Waiting(a) = w.lane[l] else {
+                return None;
+            };
+            let required = a.mask & !w.exited;
+            let all_here = lanes(required).all(|k| match w.lane[k] {
+                Lane::Waiting(b) => b.key == a.key && b.mask == a.mask,
+                Lane::Running | Lane::Done | Lane::Exited => false,
+            });
+            all_here.then_some((required, a.mask))
+        });
+        let Some((participants, _mask)) = ready else {
+            return Ok(());
+        };
+        let unsure = lanes(participants).any(|l| matches!(w.lane[l], Lane::Waiting(a) if a.unsure));
+        let mut pc = [0usize; WARP];
+        for l in lanes(participants) {
+            pc[l] = w.pc[l];
+        }
+        run(
+            w,
+            &Rendezvous {
+                lanes: participants,
+                pc,
+                unsure,
+            },
+        );
+        let mut groups: Vec<u32> = Vec::new();
+        for l in lanes(participants) {
+            let here = lanes_where(participants, |k| pc[k] == pc[l]);
+            if !groups.contains(&here) {
+                groups.push(here);
+            }
+            w.lane[l] = Lane::Running;
+            w.pc[l] = pc[l] + 1;
+        }
+        w.conv.synced(participants, &groups);
+    }
+}
+
+/// Runs the collective of a completed rendezvous (its family from any
+/// participant's instruction: they share the qualifiers).
+fn run(w: &mut Warp, rv: &Rendezvous) {
+    let first = lanes(rv.lanes)
+        .next()
+        .expect("a rendezvous has a participant");
+    match &w.prog().insts[rv.pc[first]].op {
+        Op::Shfl(_) => shfl::exec_sync(w, rv),
+        Op::Vote(_) => vote::exec_sync(w, rv),
+        Op::Match(_) => matching::exec(w, rv),
+        Op::Redux(_) => redux::exec(w, rv),
+        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => {
+            unreachable!("only .sync collectives arrive")
+        }
+    }
+}
+
+/// Lane `l`'s instruction's operation in a rendezvous.
+pub(crate) fn op_of<'p>(w: &Warp<'p>, rv: &Rendezvous, l: usize) -> &'p Op {
+    &w.prog().insts[rv.pc[l]].op
 }

@@ -8,53 +8,87 @@
 //! "`.any`: `d` is set to mask of non-exited threads in `membermask` that
 //! have same value of operand `a`."
 //!
-//! Definedness: the result of lane `l` is defined when every member that
-//! executes has a defined `a` and no member is predicated off here.
+//! Definedness, bit by bit: bit `k` of `d` is defined when lanes `l` and
+//! `k` certainly match or certainly differ (both `a` fully defined, or
+//! their defined bits already differ); `.all` is known as soon as one pair
+//! certainly differs.
 
-use super::{collective, lanes, Step, Ub, Val, Warp};
-use crate::ir::{MatchMode, Op};
+use super::bits::Val;
+use super::collective::{op_of, Rendezvous};
+use super::{lanes, Warp};
+use crate::ir::{Match, MatchMode, Op};
 
-/// Executes a `match.sync` for the lanes of `s`.
-pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
-    let Op::Match {
-        mode,
-        wide,
-        d,
-        p,
-        a,
-        membermask,
-    } = s.inst.op
-    else {
-        unreachable!("matching::exec called on another instruction")
+/// Whether lanes holding `a` and `b` match on the `width` bits: `Some`
+/// when that is known (both fully defined, or the defined bits already
+/// differ).
+fn same(a: Val, b: Val, width: u64) -> Option<bool> {
+    if a.full_under(width) && b.full_under(width) {
+        Some((a.v ^ b.v) & width == 0)
+    } else if (a.v ^ b.v) & a.d & b.d & width != 0 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Runs a completed `match.sync` rendezvous: each participant compares its
+/// own instruction's `a` with every participant's.
+pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
+    let of = |op: &Op| match op {
+        Op::Match(x) => *x,
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => {
+            unreachable!("a match.sync rendezvous pairs match.sync only")
+        }
     };
-    let g = collective::group(w, s, Some(membermask))?;
-    let width = if wide { u64::MAX } else { u32::MAX as u64 };
-    let mut ds: Vec<(usize, Val)> = Vec::new();
-    let mut ps: Vec<(usize, Val)> = Vec::new();
-    for l in lanes(s.exec) {
-        let src = g.sources(s, l);
-        let mut defined = !g.unsure;
-        let mine = w.read(a, l).0 & width;
-        let mut same = 0u32;
-        for k in lanes(src) {
-            let (v, dk) = w.read(a, k);
-            defined &= dk;
-            if v & width == mine {
-                same |= 1 << k;
+    let vals: Vec<(usize, Match, Val)> = lanes(rv.lanes)
+        .map(|k| {
+            let x = of(op_of(w, rv, k));
+            (k, x, w.read(x.a, k))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for &(l, x, mine) in &vals {
+        let width = if x.wide { u64::MAX } else { u32::MAX as u64 };
+        let (mut eq, mut unknown) = (0u32, 0u32);
+        for &(k, _, theirs) in &vals {
+            match same(mine, theirs, width) {
+                Some(true) => eq |= 1 << k,
+                Some(false) => {}
+                None => unknown |= 1 << k,
             }
         }
-        match mode {
-            MatchMode::Any => ds.push((l, (same as u64, defined))),
+        let (d, p) = match x.mode {
+            MatchMode::Any => (
+                Val {
+                    v: eq as u64,
+                    d: !(unknown as u64),
+                },
+                None,
+            ),
             MatchMode::All => {
-                let all = same == src;
-                ds.push((l, (if all { src as u64 } else { 0 }, defined)));
-                ps.push((l, (all as u64, defined)));
+                let differs = rv.lanes & !eq & !unknown != 0;
+                let all = eq == rv.lanes;
+                let known = all || differs;
+                (
+                    Val::all_or_none(if all { rv.lanes as u64 } else { 0 }, known),
+                    Some(Val::bool(all, known)),
+                )
             }
+        };
+        let d = d.only_if(!rv.unsure);
+        let p = p.map(|p| p.only_if(!rv.unsure));
+        out.push((l, x, d, p));
+    }
+    for (l, x, d, p) in out {
+        w.at(rv.pc[l]);
+        w.write(x.d, l, d);
+        if let (Some(pd), Some(p)) = (x.p, p) {
+            w.write(pd, l, p);
         }
     }
-    w.write_all(d, &ds);
-    if let Some(p) = p {
-        w.write_all(p, &ps);
-    }
-    Ok(())
 }

@@ -1,25 +1,52 @@
-//! The reference interpreter: one warp of 32 lanes, per-lane values with a
-//! *defined* bit, min-PC scheduling, fuel, and undefined behaviour as an
-//! outcome of the program.
+//! The reference interpreter: one warp of 32 lanes, per-lane values with
+//! their *defined bits*, min-PC scheduling, waiting `.sync` collectives,
+//! fuel, and undefined behaviour as an outcome of the program.
 //!
-//! Scheduling is deterministic *min-PC*: among the lanes that have not
-//! exited, those with the lowest program counter execute the next
-//! instruction together (they are *converged* there); all other non-exited
-//! lanes are *inactive*. This reconverges forward branches at their join
-//! point and loops with per-lane trip counts after the loop, which is where
-//! an H200 was measured to reconverge (`shared/hw/converge-h200.txt`).
-//! A guard `@p` that is false makes a converged lane *predicated off*: it
-//! does not execute, and moves on with the others.
+//! # The execution model (sm_70 and later)
+//!
+//! Since sm_70 the threads of a warp are scheduled independently and PTX
+//! promises no reconvergence. The interpreter runs *one* legal execution —
+//! deterministic **min-PC**: among the lanes that can run, those with the
+//! lowest program counter execute the next instruction together (they are
+//! *converged* there) — and decides with the rules below which programs are
+//! legal and which results every legal execution shares. See
+//! [`schedule`] for the scheduler and the rendezvous of `.sync`
+//! collectives, [`converge`] for what is certain about which lanes run
+//! together, and [`bits`] for definedness below the lane.
+//!
+//! - A `.sync` collective is a **rendezvous**: "`shfl.sync` will cause
+//!   executing thread to wait until all non-exited threads corresponding to
+//!   `membermask` have executed `shfl.sync` with the same qualifiers and
+//!   same `membermask` value before resuming execution" (and likewise the
+//!   `vote.sync`, `match.sync` and `redux.sync` pages). The lanes that
+//!   reach it wait while the others run on; it executes once every member
+//!   has arrived — at this instruction or another with the same qualifiers
+//!   and `membermask`, as an H200 does — or exited. Members that can never
+//!   arrive are undefined behaviour (`sync-deadlock`).
+//! - Values that depend on which lanes happen to run together
+//!   (`activemask`, what the deprecated `shfl`/`vote` see of other lanes)
+//!   are defined only on the bits every legal schedule agrees on.
+//! - A guard `@p` that is false makes a converged lane *predicated off*: it
+//!   does not execute, and moves on with the others; at a `.sync`
+//!   collective it does not arrive (it may arrive later or exit).
+//!
+//! For `.target sm_6x` and below, the warp runs in lockstep: min-PC is the
+//! hardware's schedule, so convergence-dependent values are defined, and
+//! "all threads in `membermask` must execute the same `shfl.sync`
+//! instruction in convergence" (no waiting).
 //!
 //! The semantics of each instruction family live in their own file and
 //! follow the PTX ISA pages' formulas.
 
 mod activemask;
 mod alu;
+pub(crate) mod bits;
 mod collective;
+pub(crate) mod converge;
 mod float;
 mod matching;
 mod redux;
+pub(crate) mod schedule;
 mod shfl;
 mod target;
 mod ub;
@@ -28,6 +55,9 @@ mod vote;
 pub use ub::{Ub, UbRule};
 
 use crate::ir::*;
+use bits::Val;
+use converge::{Convergence, Trace};
+use schedule::Lane;
 use std::fmt;
 
 /// Default fuel: warp steps (instructions executed by a converged group).
@@ -39,8 +69,12 @@ pub struct Outcome {
     /// Final value of every declared register on every lane (bits, masked
     /// to the register's width; `.pred` is 0 or 1).
     pub values: Vec<[u64; WARP]>,
-    /// Per register, the mask of lanes whose value is defined.
+    /// Per register, the mask of lanes whose value is defined on every bit.
     pub defined: Vec<u32>,
+    /// Per register and lane, the defined bits (the reference's; engines
+    /// that do not track definedness leave it empty, and then `defined`
+    /// says it per lane).
+    pub defined_bits: Vec<[u64; WARP]>,
     /// Per register, the defined lanes whose value is a NaN whose bits PTX
     /// leaves open (see [`Outcome::nan_open`]); another engine matches
     /// there with any NaN. Empty for engines that do not track it.
@@ -56,12 +90,60 @@ pub struct Outcome {
     /// its index in `Program::insts` plus one, or 0 for an input or a
     /// register never written. Empty for engines that do not track it.
     pub writer: Vec<[u32; WARP]>,
+    /// Where a bounded run ([`Inputs::fuel`]) ran out of fuel; `None` when
+    /// it ran to its end. The state above is the state at the stop.
+    pub stop: Option<Stop>,
+    /// Per instruction, how it was executed in this run: [`Seen`] flags
+    /// (for the fuzzer's report of what it never exercised). Empty for
+    /// engines that do not track it.
+    pub seen: Vec<Seen>,
+}
+
+/// How an instruction was executed during a run: a set of flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Seen(pub u8);
+
+impl Seen {
+    /// A group of lanes executed it (guarded off or not).
+    pub const RAN: Seen = Seen(1);
+    /// ... with every lane that had not exited or finished in the group.
+    pub const CONVERGED: Seen = Seen(2);
+    /// ... with some lane that had not exited or finished elsewhere.
+    pub const DIVERGENT: Seen = Seen(4);
+    /// ... after some lane had exited.
+    pub const AFTER_EXIT: Seen = Seen(8);
+
+    /// Whether every flag of `f` is set.
+    pub fn has(self, f: Seen) -> bool {
+        self.0 & f.0 == f.0
+    }
+}
+
+/// Where a bounded run stopped: its fuel was spent with lanes still to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// Index in `Program::insts` of the instruction that would run next
+    /// (the lowest pc among the lanes that can run).
+    pub pc: usize,
+    /// Its source line.
+    pub line: u32,
 }
 
 impl Outcome {
-    /// The value of register `r` on `lane`, or `None` where undefined.
+    /// The value of register `r` on `lane`, or `None` unless every bit is
+    /// defined.
     pub fn get(&self, r: Reg, lane: usize) -> Option<u64> {
         (self.defined[r.index()] >> lane & 1 == 1).then_some(self.values[r.index()][lane])
+    }
+
+    /// Register `r` on `lane` with its defined bits.
+    pub fn bits(&self, r: Reg, lane: usize) -> Bits {
+        let v = self.values[r.index()][lane];
+        match self.defined_bits.get(r.index()) {
+            Some(d) => Bits::new(v, d[lane]),
+            None if self.defined[r.index()] >> lane & 1 == 1 => Bits::new(v, u64::MAX),
+            None => Bits::UNDEFINED,
+        }
     }
 
     /// Whether register `r` holds on `lane` a NaN whose bits PTX does not
@@ -73,6 +155,24 @@ impl Outcome {
     /// interpreter computes canonical NaN as their value.
     pub fn nan_open(&self, r: Reg, lane: usize) -> bool {
         self.open.get(r.index()).is_some_and(|m| m >> lane & 1 == 1)
+    }
+
+    /// An outcome of an engine that reports every lane as defined (the
+    /// JIT, a GPU): `values` as read back, `exited` as reported.
+    pub fn all_defined(values: Vec<[u64; WARP]>, exited: u32) -> Outcome {
+        let n = values.len();
+        Outcome {
+            values,
+            defined: vec![u32::MAX; n],
+            defined_bits: Vec::new(),
+            open: Vec::new(),
+            exited,
+            ub: None,
+            steps: 0,
+            writer: Vec::new(),
+            stop: None,
+            seen: Vec::new(),
+        }
     }
 }
 
@@ -86,9 +186,12 @@ pub enum RunError {
         /// Source line of the next instruction to run.
         line: u32,
     },
-    /// An engine other than the interpreter could not run the program
-    /// (a GPU driver error or hang), with its message.
+    /// An engine other than the interpreter failed on the program (a GPU
+    /// driver error, hang or fault; a panic): a finding, with its message.
     Engine(String),
+    /// An engine other than the interpreter cannot run the program now
+    /// (the GPU was switched off by an earlier hang): a skip, not a finding.
+    Unavailable(crate::engine::Skip),
 }
 
 impl fmt::Display for RunError {
@@ -99,6 +202,7 @@ impl fmt::Display for RunError {
                 "out of fuel after {steps} warp steps at line {line} (does the program loop forever?)"
             ),
             RunError::Engine(m) => f.write_str(m),
+            RunError::Unavailable(s) => write!(f, "not run: {s}"),
         }
     }
 }
@@ -110,6 +214,7 @@ impl std::error::Error for RunError {}
 pub struct Interp<'p> {
     prog: &'p Program,
     fuel: u64,
+    second_pass: bool,
 }
 
 impl<'p> Interp<'p> {
@@ -118,7 +223,17 @@ impl<'p> Interp<'p> {
         Interp {
             prog,
             fuel: DEFAULT_FUEL,
+            second_pass: true,
         }
+    }
+
+    /// Runs once only: values whose definedness needs the second run
+    /// (which lanes come to an instruction later, see [`converge`]) stay
+    /// undefined on those bits. Cheaper; what the generator's probes use,
+    /// as they only need the path and a safe view of what is defined.
+    pub fn single_pass(mut self) -> Self {
+        self.second_pass = false;
+        self
     }
 
     /// Sets the fuel (maximum warp steps).
@@ -127,62 +242,37 @@ impl<'p> Interp<'p> {
         self
     }
 
-    /// Runs one warp on `inputs`.
+    /// Runs one warp on `inputs`. With [`Inputs::fuel`] the run is bounded
+    /// to that many warp steps and stopping is an outcome
+    /// ([`Outcome::stop`]); without, the fuel is this interpreter's and
+    /// running out is [`RunError::OutOfFuel`].
+    ///
+    /// When the first run leaves values defined only in part for want of
+    /// knowing which lanes come to an instruction later (see
+    /// [`converge`]), a second run, taking the same path, knows it.
     pub fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        let (first, trace) = self.run_once(inputs, Trace::default())?;
+        if !self.second_pass || first.ub.is_some() || !trace.has_questions() {
+            return Ok(first);
+        }
+        Ok(self.run_once(inputs, trace.answered())?.0)
+    }
+
+    fn run_once(&self, inputs: &Inputs, trace: Trace) -> Result<(Outcome, Trace), RunError> {
         let prog = self.prog;
-        let n = prog.regs.len();
-        let mut w = Warp {
-            prog,
-            vals: vec![[0; WARP]; n],
-            def: vec![0; n],
-            open: vec![0; n],
-            pc: [0; WARP],
-            exited: 0,
-            writer: vec![[0; WARP]; n],
-            cur: 0,
-            split: false,
-        };
+        let mut w = Warp::new(prog, trace);
         for (r, v) in &inputs.lanes {
             let m = prog.decl(*r).ty.mask();
             w.vals[r.index()] = v.map(|x| x & m);
-            w.def[r.index()] = u32::MAX;
+            w.vbits[r.index()] = [m; WARP];
         }
-        let mut steps = 0;
-        let outcome = |w: Warp, ub, steps| Outcome {
-            values: w.vals,
-            defined: w.def,
-            open: w.open,
-            exited: w.exited,
-            ub,
-            steps,
-            writer: w.writer,
-        };
         if let Some(ub) = target::check(prog) {
-            return Ok(outcome(w, Some(ub), 0));
+            return Ok(w.finish(Some(ub), 0));
         }
-        loop {
-            let live = !w.exited;
-            let Some(pc) = lanes(live).map(|l| w.pc[l]).min() else {
-                break;
-            };
-            if pc >= prog.insts.len() {
-                break;
-            }
-            if steps == self.fuel {
-                return Err(RunError::OutOfFuel {
-                    steps,
-                    line: prog.insts[pc].line,
-                });
-            }
-            steps += 1;
-            let conv = lanes(live)
-                .filter(|&l| w.pc[l] == pc)
-                .fold(0u32, |m, l| m | 1 << l);
-            if let Err(ub) = w.step(pc, conv) {
-                return Ok(outcome(w, Some(ub), steps));
-            }
+        match inputs.fuel {
+            Some(n) => schedule::run(w, n, true),
+            None => schedule::run(w, self.fuel, false),
         }
-        Ok(outcome(w, None, steps))
     }
 }
 
@@ -191,50 +281,114 @@ pub(crate) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
     (0..WARP).filter(move |l| mask >> l & 1 == 1)
 }
 
+/// The mask of the lanes of `mask` where `f` holds.
+pub(crate) fn lanes_where(mask: u32, mut f: impl FnMut(usize) -> bool) -> u32 {
+    lanes(mask).filter(|&l| f(l)).fold(0, |m, l| m | 1 << l)
+}
+
 /// The mutable state of the warp.
 pub(crate) struct Warp<'p> {
     prog: &'p Program,
     vals: Vec<[u64; WARP]>,
-    def: Vec<u32>,
+    /// Per register and lane, the defined bits (within the type's mask).
+    vbits: Vec<[u64; WARP]>,
     /// Per register, the lanes holding a NaN whose bits PTX leaves open
     /// ([`Outcome::nan_open`]).
     open: Vec<u32>,
-    pc: [usize; WARP],
-    exited: u32,
+    /// Each lane's program counter (where it resumes when it waits).
+    pub(crate) pc: [usize; WARP],
+    /// Each lane's scheduling state.
+    pub(crate) lane: [Lane; WARP],
+    /// Lanes that have exited.
+    pub(crate) exited: u32,
     writer: Vec<[u32; WARP]>,
-    /// Index of the instruction being executed.
+    /// Index of the instruction being executed (for `writer`).
     cur: usize,
-    /// Set once a collective ran in disjoint groups: an H200 did not
-    /// reconverge the warp after such a collective where min-PC does, so
-    /// from then on `activemask` and the participants of the deprecated
-    /// forms are undefined.
-    pub(crate) split: bool,
+    /// What is certain about which lanes run together.
+    pub(crate) conv: Convergence,
+    /// Per instruction, how it was executed ([`Outcome::seen`]).
+    pub(crate) seen: Vec<Seen>,
 }
 
 /// What one step sees: the instruction and which lanes are where.
 pub(crate) struct Step<'a> {
     /// The instruction.
     pub inst: &'a Inst,
+    /// Its index.
+    pub pc: usize,
     /// Lanes converged at this instruction (executing or predicated off).
     pub conv: u32,
-    /// Lanes executing it (converged and guard true).
+    /// Lanes executing it (converged and guard true and defined).
     pub exec: u32,
-    /// Lanes that have exited.
-    pub exited: u32,
+    /// Converged lanes whose guard is undefined: they may or may not
+    /// execute it.
+    pub maybe: u32,
     /// The `.target` of the program.
     pub target: Target,
 }
 
-/// A per-lane result: the value and whether it is defined.
-pub(crate) type Val = (u64, bool);
+impl<'p> Warp<'p> {
+    /// The initial state: every lane at the first instruction, nothing
+    /// defined, the whole warp certainly converged.
+    fn new(prog: &'p Program, trace: Trace) -> Self {
+        let n = prog.regs.len();
+        Warp {
+            prog,
+            vals: vec![[0; WARP]; n],
+            vbits: vec![[0; WARP]; n],
+            open: vec![0; n],
+            pc: [0; WARP],
+            lane: [Lane::Running; WARP],
+            exited: 0,
+            writer: vec![[0; WARP]; n],
+            cur: 0,
+            conv: Convergence::new(prog.target, trace),
+            seen: vec![Seen::default(); prog.insts.len()],
+        }
+    }
 
-impl Warp<'_> {
+    /// The run's result, and the trace for a second run.
+    pub(crate) fn finish(mut self, ub: Option<Ub>, steps: u64) -> (Outcome, Trace) {
+        let trace = std::mem::take(&mut self.conv.trace);
+        (self.outcome(ub, steps), trace)
+    }
+
+    /// The run's result.
+    fn outcome(self, ub: Option<Ub>, steps: u64) -> Outcome {
+        let defined = self
+            .vbits
+            .iter()
+            .zip(&self.prog.regs)
+            .map(|(d, decl)| {
+                let m = decl.ty.mask();
+                lanes_where(u32::MAX, |l| d[l] & m == m)
+            })
+            .collect();
+        Outcome {
+            values: self.vals,
+            defined,
+            defined_bits: self.vbits,
+            open: self.open,
+            exited: self.exited,
+            ub,
+            steps,
+            writer: self.writer,
+            stop: None,
+            seen: self.seen,
+        }
+    }
+
+    /// The program.
+    pub(crate) fn prog(&self) -> &'p Program {
+        self.prog
+    }
+
     /// Reads operand `o` on `lane` for an instruction that uses its bits: a
     /// NaN whose bits PTX leaves open ([`Outcome::nan_open`]) reads as
     /// undefined, since the result would depend on bits no rule fixes.
     pub(crate) fn read(&self, o: Operand, lane: usize) -> Val {
-        let (v, d) = self.read_keep_nan(o, lane);
-        (v, d && !self.is_open(o, lane))
+        let v = self.read_keep_nan(o, lane);
+        v.only_if(!self.is_open(o, lane))
     }
 
     /// Whether operand `o` is, on `lane`, a NaN whose bits PTX leaves open.
@@ -250,40 +404,39 @@ impl Warp<'_> {
     /// open NaN stays defined (pair with [`Warp::is_open`]).
     pub(crate) fn read_keep_nan(&self, o: Operand, lane: usize) -> Val {
         match o {
-            Operand::Reg(r) => (
-                self.vals[r.index()][lane],
-                self.def[r.index()] >> lane & 1 == 1,
-            ),
-            Operand::NotPred(r) => (
-                !self.vals[r.index()][lane] & 1,
-                self.def[r.index()] >> lane & 1 == 1,
-            ),
-            Operand::Imm(v) => (v, true),
-            Operand::LaneId => (lane as u64, true),
+            Operand::Reg(r) => Val {
+                v: self.vals[r.index()][lane],
+                d: self.vbits[r.index()][lane],
+            },
+            Operand::NotPred(r) => Val {
+                v: !self.vals[r.index()][lane] & 1,
+                d: self.vbits[r.index()][lane],
+            },
+            Operand::Imm(v) => Val::known(v),
+            Operand::LaneId => Val::known(lane as u64),
         }
     }
 
-    /// Writes `v` to `d` on `lane` (masked to the register's width).
+    /// Writes `v` to `d` on `lane` (value and defined bits masked to the
+    /// register's width).
     pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
         if let Dest::Reg(r) = d {
             let m = self.prog.decl(r).ty.mask();
-            self.vals[r.index()][lane] = v.0 & m;
+            self.vals[r.index()][lane] = v.v & m;
+            self.vbits[r.index()][lane] = v.d & m;
             self.writer[r.index()][lane] = self.cur as u32 + 1;
             self.open[r.index()] &= !(1 << lane);
-            if v.1 {
-                self.def[r.index()] |= 1 << lane;
-            } else {
-                self.def[r.index()] &= !(1 << lane);
-            }
         }
     }
 
     /// [`Warp::write`], marking the value a NaN whose bits PTX leaves open
-    /// when `open` (and it is defined).
+    /// when `open` (and it is fully defined).
     pub(crate) fn write_nan(&mut self, d: Dest, lane: usize, v: Val, open: bool) {
         self.write(d, lane, v);
-        if let (Dest::Reg(r), true, true) = (d, v.1, open) {
-            self.open[r.index()] |= 1 << lane;
+        if let (Dest::Reg(r), true) = (d, open) {
+            if v.full(self.prog.decl(r).ty) {
+                self.open[r.index()] |= 1 << lane;
+            }
         }
     }
 
@@ -295,63 +448,21 @@ impl Warp<'_> {
         }
     }
 
-    /// Executes the instruction at `pc` for the converged lanes `conv`.
-    fn step(&mut self, pc: usize, conv: u32) -> Result<(), Ub> {
+    /// Marks every destination of the instruction at `pc` undefined on
+    /// `mask` (a guard that is undefined there: the lane may or may not
+    /// have written it).
+    pub(crate) fn clobber(&mut self, pc: usize, mask: u32) {
         let inst = &self.prog.insts[pc];
         self.cur = pc;
-        let exec = match inst.guard {
-            None => conv,
-            Some(g) => {
-                let undef = conv & !self.def[g.reg.index()];
-                if undef != 0 {
-                    return Err(Ub::new(
-                        UbRule::GuardUndefined,
-                        inst,
-                        undef,
-                        format!(
-                            "guard predicate `{}` is undefined on the converged lanes",
-                            self.prog.decl(g.reg).name
-                        ),
-                    ));
-                }
-                lanes(conv)
-                    .filter(|&l| (self.vals[g.reg.index()][l] == 1) != g.negated)
-                    .fold(0, |m, l| m | 1 << l)
+        for (d, _) in inst.op.dests() {
+            for l in lanes(mask) {
+                self.write(d, l, Val::unknown());
             }
-        };
-        let s = Step {
-            inst,
-            conv,
-            exec,
-            exited: self.exited,
-            target: self.prog.target,
-        };
-        let next = pc + 1;
-        match &inst.op {
-            Op::Shfl { .. } => shfl::exec(self, &s)?,
-            Op::Vote { .. } => vote::exec(self, &s)?,
-            Op::Match { .. } => matching::exec(self, &s)?,
-            Op::Redux { .. } => redux::exec(self, &s)?,
-            Op::Activemask { .. } => activemask::exec(self, &s),
-            Op::Mov { .. } | Op::Bin { .. } | Op::Un { .. } | Op::Setp { .. } | Op::Selp { .. } => {
-                alu::exec(self, &s)
-            }
-            Op::Bra { target } => {
-                let to = self.prog.label_target(*target);
-                for l in lanes(exec) {
-                    self.pc[l] = to;
-                }
-                for l in lanes(conv & !exec) {
-                    self.pc[l] = next;
-                }
-                return Ok(());
-            }
-            // Exited lanes keep moving with the group; they are never scheduled again.
-            Op::Exit => self.exited |= exec,
         }
-        for l in lanes(conv) {
-            self.pc[l] = next;
-        }
-        Ok(())
+    }
+
+    /// Sets the instruction whose writes follow (for `writer`).
+    pub(crate) fn at(&mut self, pc: usize) {
+        self.cur = pc;
     }
 }

@@ -12,12 +12,13 @@
 //! operation and the result will be canonical NaN when all inputs are NaNs."
 //! Canonical NaN is `0x7fffffff` in PTX.
 //!
-//! Definedness: the result of lane `l` is defined when every member that
-//! executes has a defined `src` and no member is predicated off here
-//! (the page's summary reduces over "each predicated active thread").
+//! The participants are the non-exited members (the rendezvous makes every
+//! member arrive or exit first).
 
+use super::bits::Val;
+use super::collective::{op_of, Rendezvous};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
-use super::{collective, lanes, Step, Ub, Val, Warp};
+use super::{lanes, Warp};
 use crate::ir::{Op, ReduxOp, Signedness};
 
 /// The f32 min or max of `xs` per the page's rules.
@@ -65,34 +66,68 @@ pub(crate) fn reduce(op: ReduxOp, xs: &[u32]) -> u32 {
     }
 }
 
-/// Executes a `redux.sync` for the lanes of `s`.
-pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
-    let Op::Redux {
-        op,
-        d,
-        a,
-        membermask,
-    } = s.inst.op
-    else {
-        unreachable!("redux::exec called on another instruction")
+/// Runs a completed `redux.sync` rendezvous over the participants' `a`
+/// (each from its own instruction). `and`/`or`/`xor` are defined bit by
+/// bit (a defined 0 decides an `and` bit, a defined 1 an `or` bit);
+/// the others are defined when every participant's `a` is.
+pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
+    let of = |op: &Op| match op {
+        Op::Redux(x) => *x,
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => {
+            unreachable!("a redux.sync rendezvous pairs redux.sync only")
+        }
     };
-    let g = collective::group(w, s, Some(membermask))?;
-    let mut out: Vec<(usize, Val)> = Vec::new();
-    for l in lanes(s.exec) {
-        let mut defined = !g.unsure;
-        let mut xs = Vec::new();
-        for k in lanes(g.sources(s, l)) {
+    let first = lanes(rv.lanes).next().expect("a participant");
+    let op = of(op_of(w, rv, first)).op;
+    let ins: Vec<Val> = lanes(rv.lanes)
+        .map(|k| {
+            let a = of(op_of(w, rv, k)).a;
             // `.f32` min/max treat every NaN alike; the others use the bits.
-            let (v, dk) = if op.is_f32() {
+            if op.is_f32() {
                 w.read_keep_nan(a, k)
             } else {
                 w.read(a, k)
-            };
-            defined &= dk;
-            xs.push(v as u32);
+            }
+        })
+        .collect();
+    let xs: Vec<u32> = ins.iter().map(|v| v.v as u32).collect();
+    let value = reduce(op, &xs) as u64;
+    let low = 0xffff_ffffu64;
+    let all = ins.iter().all(|v| v.full_under(low));
+    let defined = match op {
+        ReduxOp::And => {
+            ins.iter().fold(0u64, |z, v| z | (v.d & !v.v))
+                | ins.iter().fold(u64::MAX, |d, v| d & v.d)
         }
-        out.push((l, (reduce(op, &xs) as u64, defined)));
+        ReduxOp::Or => {
+            ins.iter().fold(0u64, |o, v| o | (v.d & v.v))
+                | ins.iter().fold(u64::MAX, |d, v| d & v.d)
+        }
+        ReduxOp::Xor => ins.iter().fold(u64::MAX, |d, v| d & v.d),
+        ReduxOp::Add(_)
+        | ReduxOp::Min(_)
+        | ReduxOp::Max(_)
+        | ReduxOp::FMin { .. }
+        | ReduxOp::FMax { .. } => {
+            if all {
+                u64::MAX
+            } else {
+                0
+            }
+        }
+    };
+    let v = Val {
+        v: value,
+        d: if rv.unsure { 0 } else { defined },
+    };
+    for l in lanes(rv.lanes) {
+        let x = of(op_of(w, rv, l));
+        w.at(rv.pc[l]);
+        w.write(x.d, l, v);
     }
-    w.write_all(d, &out);
-    Ok(())
 }

@@ -19,12 +19,14 @@
 //! "Note that results are undefined if a thread sources a register from an
 //! inactive thread or a thread that is not in `membermask`", and `SourceA`
 //! of an inactive or predicated-off thread is "unpredictable": `d` is
-//! undefined when lane `j` does not execute this instruction (inactive,
-//! predicated off, exited) or is outside `membermask`. `p` depends only on
-//! `b`, `c` and the lane, so it stays defined.
+//! undefined when lane `j` does not take part (outside `membermask`,
+//! exited; for the deprecated form, not certainly executing it with the
+//! lane). `p` depends only on `b`, `c` and the lane, so it stays defined.
 
-use super::{collective, lanes, Step, Ub, Val, Warp};
-use crate::ir::{Op, ShflMode};
+use super::bits::Val;
+use super::collective::{op_of, Rendezvous};
+use super::{lanes, Step, Warp};
+use crate::ir::{Op, Shfl, ShflMode, Type};
 
 /// The source lane `j` and `pval` of the spec's formula for `lane`.
 pub(crate) fn source_lane(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
@@ -59,40 +61,78 @@ pub(crate) fn source_lane(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bo
     }
 }
 
-/// Executes a `shfl` for the lanes of `s`.
-pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
-    let Op::Shfl {
-        mode,
-        d,
-        p,
-        a,
-        b,
-        c,
-        membermask,
-    } = s.inst.op
-    else {
-        unreachable!("shfl::exec called on another instruction")
+/// Runs a completed `shfl.sync` rendezvous: each participant computes `j`
+/// from its own `b` and `c` and reads lane `j`'s `a` *at lane `j`'s own
+/// instruction* (two `shfl.sync` instructions with the same qualifiers
+/// pair; an H200 delivered the other instruction's operand). `d` is
+/// undefined when `j` is not a participant (outside `membermask`, or
+/// exited: "results are undefined if a thread sources a register from an
+/// inactive thread or a thread that is not in `membermask`"), or when the
+/// participants themselves are not known ([`Rendezvous::unsure`]).
+pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
+    let shfl = |op: &Op| match op {
+        Op::Shfl(x) => *x,
+        Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => {
+            unreachable!("a shfl.sync rendezvous pairs shfl.sync only")
+        }
     };
-    let g = collective::group(w, s, membermask)?;
-    let mut ds: Vec<(usize, Val, bool)> = Vec::new();
-    let mut ps: Vec<(usize, Val)> = Vec::new();
-    for l in lanes(s.exec) {
-        let (bv, bd) = w.read(b, l);
-        let (cv, cd) = w.read(c, l);
-        let (j, pval) = source_lane(mode, l as u32, bv as u32, cv as u32);
+    let mut out = Vec::new();
+    for l in lanes(rv.lanes) {
+        let x = shfl(op_of(w, rv, l));
+        let (b, c) = (w.read(x.b, l), w.read(x.c, l));
+        let (j, pval) = source_lane(x.mode, l as u32, b.v as u32, c.v as u32);
         let j = j as usize;
-        // The data only moves: an open NaN arrives as one.
-        let (av, ad) = w.read_keep_nan(a, j);
-        let from_member = g.sources(s, l) >> j & 1 == 1;
-        let def = ad && bd && cd && from_member && !g.unsure;
-        ds.push((l, (av, def), w.is_open(a, j)));
-        ps.push((l, (pval as u64, bd && cd)));
+        let known = b.full(Type::B32) && c.full(Type::B32);
+        let (a, open) = if rv.lanes >> j & 1 == 1 {
+            let xj = shfl(op_of(w, rv, j));
+            // The data only moves: an open NaN arrives as one.
+            (w.read_keep_nan(xj.a, j), w.is_open(xj.a, j))
+        } else {
+            (Val::unknown(), false)
+        };
+        let d = if known && !rv.unsure {
+            a
+        } else {
+            Val::unknown()
+        };
+        out.push((l, x, d, open, Val::bool(pval, known)));
+    }
+    for (l, x, d, open, p) in out {
+        w.at(rv.pc[l]);
+        w.write_nan(x.d, l, d, open);
+        if let Some(pd) = x.p {
+            w.write(pd, l, p);
+        }
+    }
+}
+
+/// Executes a deprecated `shfl` for the lanes of `s`: its participants are
+/// "the lanes executing" it, which on sm_70+ depends on the schedule. Lane
+/// `l`'s `d` is defined only when its source lane `j` certainly executes
+/// it together with `l` ([`Convergence::with`](super::converge::Convergence::with)).
+pub(crate) fn exec_deprecated(w: &mut Warp, s: &Step, x: &Shfl) {
+    let mut ds = Vec::new();
+    let mut ps = Vec::new();
+    for l in lanes(s.exec) {
+        let (b, c) = (w.read(x.b, l), w.read(x.c, l));
+        let (j, pval) = source_lane(x.mode, l as u32, b.v as u32, c.v as u32);
+        let j = j as usize;
+        let known = b.full(Type::B32) && c.full(Type::B32);
+        let together = w.conv.with(l, s.conv) & s.exec;
+        let a = w.read_keep_nan(x.a, j);
+        let d = a.only_if(known && together >> j & 1 == 1);
+        ds.push((l, d, w.is_open(x.a, j)));
+        ps.push((l, Val::bool(pval, known)));
     }
     for (l, v, open) in ds {
-        w.write_nan(d, l, v, open);
+        w.write_nan(x.d, l, v, open);
     }
-    if let Some(p) = p {
+    if let Some(p) = x.p {
         w.write_all(p, &ps);
     }
-    Ok(())
 }

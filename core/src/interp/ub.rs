@@ -11,16 +11,18 @@ pub enum UbRule {
     /// `redux.sync`] is undefined if the executing thread is not in the
     /// `membermask`."
     NotInMembermask,
-    /// A `membermask` lane is neither exited nor converged at this
-    /// instruction: the spec makes each thread "wait until all non-exited
-    /// threads corresponding to `membermask` have executed" it, which a lane
-    /// elsewhere in the program never does here.
-    MembermaskNotConverged,
+    /// Members of a `.sync` collective never arrive: the others wait for
+    /// ever ("wait until all non-exited threads corresponding to
+    /// `membermask` have executed" it). The members finished the program
+    /// without exiting, wait at a collective with other qualifiers or
+    /// another `membermask`, or spin until the fuel runs out.
+    SyncDeadlock,
     /// Lanes of one collective hold different `membermask` values: the spec
     /// requires "the same qualifiers and same `membermask` value".
     MembermaskNotUniform,
-    /// The `membermask` operand is undefined on an executing lane, so the
-    /// participants cannot be known.
+    /// The executing lane's own bit of `membermask` is undefined, so
+    /// whether it may execute the collective cannot be known. (Other
+    /// undefined bits only make the results undefined.)
     MembermaskUndefined,
     /// "For .target `sm_6x` or below, all threads in `membermask` must
     /// execute the same `shfl.sync` instruction in convergence, and only
@@ -31,8 +33,9 @@ pub enum UbRule {
     /// (e.g. `match.sync` below sm_70, non-`.sync` `shfl`/`vote` at PTX 6.4+
     /// on sm_70+, `.f32` `redux.sync` without sm_100a).
     TargetUnsupported,
-    /// A guard predicate is undefined on a converged lane, so which lanes
-    /// execute (or branch) cannot be known.
+    /// A guard predicate is undefined on a converged lane where it decides
+    /// control flow (`bra`, `exit`) or who takes part in a collective. (On
+    /// any other instruction it only makes the destinations undefined.)
     GuardUndefined,
 }
 
@@ -41,7 +44,7 @@ impl UbRule {
     pub fn name(self) -> &'static str {
         match self {
             UbRule::NotInMembermask => "not-in-membermask",
-            UbRule::MembermaskNotConverged => "membermask-not-converged",
+            UbRule::SyncDeadlock => "sync-deadlock",
             UbRule::MembermaskNotUniform => "membermask-not-uniform",
             UbRule::MembermaskUndefined => "membermask-undefined",
             UbRule::Sm6xConvergence => "sm6x-convergence",

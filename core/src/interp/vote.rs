@@ -6,44 +6,139 @@
 //! threads in membermask"; `.ballot` — "Bit `i` of `d` = predicate of lane
 //! `i`. Non-membermask threads contribute 0." Exited member lanes take no
 //! part (they contribute 0 to a ballot). The deprecated forms vote over the
-//! lanes that execute them.
+//! lanes that execute them: "An inactive thread in warp will contribute a 0
+//! for its entry when participating in `vote.ballot.b32`".
 //!
-//! Definedness: the result of lane `l` is defined when every member that
-//! executes has a defined `a` and no member is predicated off here.
+//! Definedness, bit by bit: a ballot bit is defined where the lane's
+//! predicate is, or where the lane certainly does not take part; `.all` is
+//! a defined false as soon as one participant's predicate is a defined
+//! false (whatever the others), `.any` likewise with true, `.uni` as soon as
+//! both values are seen; otherwise each is defined when every participant's
+//! predicate is (and, for the deprecated forms, every participant is
+//! certain).
 
-use super::{collective, lanes, Step, Ub, Val, Warp};
-use crate::ir::{Op, VoteMode};
+use super::bits::Val;
+use super::collective::{op_of, Rendezvous};
+use super::{lanes, Step, Warp};
+use crate::ir::{Op, Vote, VoteMode};
 
-/// Executes a `vote` for the lanes of `s`.
-pub(crate) fn exec(w: &mut Warp, s: &Step) -> Result<(), Ub> {
-    let Op::Vote {
-        mode,
-        d,
-        a,
-        membermask,
-    } = s.inst.op
-    else {
-        unreachable!("vote::exec called on another instruction")
-    };
-    let g = collective::group(w, s, membermask)?;
-    let mut out: Vec<(usize, Val)> = Vec::new();
-    for l in lanes(s.exec) {
-        let src = g.sources(s, l);
-        let mut defined = !g.unsure;
-        let mut ballot = 0u32;
-        for k in lanes(src) {
-            let (v, dk) = w.read(a, k);
-            defined &= dk;
-            ballot |= ((v & 1) as u32) << k;
+/// The predicates of `who`, split into defined trues, defined falses and
+/// undefined.
+struct Tally {
+    ones: u32,
+    zeros: u32,
+    unknown: u32,
+}
+
+/// The vote of `mode` on a tally, with the lanes `absent` certainly not
+/// taking part (their ballot bits are defined zeros).
+fn decide(mode: VoteMode, t: &Tally, absent: u32) -> Val {
+    let Tally {
+        ones,
+        zeros,
+        unknown,
+    } = *t;
+    match mode {
+        VoteMode::All => Val::bool(zeros == 0, zeros != 0 || unknown == 0),
+        VoteMode::Any => Val::bool(ones != 0, ones != 0 || unknown == 0),
+        VoteMode::Uni => Val::bool(
+            ones == 0 || zeros == 0,
+            (ones != 0 && zeros != 0) || unknown == 0,
+        ),
+        VoteMode::Ballot => Val {
+            v: ones as u64,
+            d: (ones | zeros | absent) as u64 | !0xffff_ffffu64,
+        },
+    }
+}
+
+/// Runs a completed `vote.sync` rendezvous: every participant votes with
+/// the predicate of its own instruction.
+pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
+    let vote = |op: &Op| match op {
+        Op::Vote(x) => *x,
+        Op::Shfl(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => {
+            unreachable!("a vote.sync rendezvous pairs vote.sync only")
         }
-        let value = match mode {
-            VoteMode::All => (ballot == src) as u64,
+    };
+    let mut t = Tally {
+        ones: 0,
+        zeros: 0,
+        unknown: 0,
+    };
+    for k in lanes(rv.lanes) {
+        let a = w.read(vote(op_of(w, rv, k)).a, k);
+        if a.d & 1 == 0 {
+            t.unknown |= 1 << k;
+        } else if a.v & 1 == 1 {
+            t.ones |= 1 << k;
+        } else {
+            t.zeros |= 1 << k;
+        }
+    }
+    for l in lanes(rv.lanes) {
+        let x = vote(op_of(w, rv, l));
+        let v = decide(x.mode, &t, !rv.lanes).only_if(!rv.unsure);
+        w.at(rv.pc[l]);
+        w.write(x.d, l, v);
+    }
+}
+
+/// Executes a deprecated `vote` for the lanes of `s`: the participants are
+/// the lanes executing it, certain only for the lanes certainly converged
+/// with the voter ([`Convergence`](super::converge::Convergence)).
+pub(crate) fn exec_deprecated(w: &mut Warp, s: &Step, x: &Vote) {
+    let mut out = Vec::new();
+    for l in lanes(s.exec) {
+        let with = w.conv.with(l, s.conv);
+        let certain = with & s.exec;
+        let absent = if w.conv.lockstep() {
+            !s.exec
+        } else {
+            (with & !s.exec) | w.conv.absent(l, s.pc, !with)
+        };
+        let mut t = Tally {
+            ones: 0,
+            zeros: 0,
+            unknown: !(certain | absent),
+        };
+        // The value min-PC gives (every lane executing here votes); the
+        // definedness from the certain participants only.
+        let mut ballot = 0u32;
+        for k in lanes(s.exec) {
+            let a = w.read(x.a, k);
+            ballot |= ((a.v & 1) as u32) << k;
+            if certain >> k & 1 == 0 {
+                continue;
+            }
+            if a.d & 1 == 0 {
+                t.unknown |= 1 << k;
+            } else if a.v & 1 == 1 {
+                t.ones |= 1 << k;
+            } else {
+                t.zeros |= 1 << k;
+            }
+        }
+        let defined = decide(x.mode, &t, absent).d;
+        let value = match x.mode {
+            VoteMode::All => (ballot == s.exec) as u64,
             VoteMode::Any => (ballot != 0) as u64,
-            VoteMode::Uni => (ballot == src || ballot == 0) as u64,
+            VoteMode::Uni => (ballot == s.exec || ballot == 0) as u64,
             VoteMode::Ballot => ballot as u64,
         };
-        out.push((l, (value, defined)));
+        out.push((
+            l,
+            Val {
+                v: value,
+                d: defined,
+            },
+        ));
     }
-    w.write_all(d, &out);
-    Ok(())
+    w.conv.executed(s.pc, s.exec);
+    w.write_all(x.d, &out);
 }

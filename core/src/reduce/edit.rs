@@ -1,148 +1,11 @@
-//! Edits of the IR that the passes share: visiting operands with their
-//! types, removing instructions (with label fix-ups), labels and registers
-//! (re-indexing every `Reg`), and running a prefix of the program.
+//! Edits of the IR that the passes share: removing instructions (with
+//! label fix-ups), labels and registers (re-indexing every `Reg`), and
+//! running a prefix of the program. Which operands an instruction has is
+//! the IR's to say ([`Op::sources_mut`], [`Op::dests_mut`]).
 
 use crate::gen::TestCase;
 use crate::interp::{Interp, Outcome};
 use crate::ir::*;
-
-/// What a source operand is used for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Role {
-    /// A value the instruction computes with.
-    Value,
-    /// The `membermask` of a collective.
-    Membermask,
-}
-
-/// Every source operand of `op` with the type the instruction reads it as
-/// and its role, in the order the instruction is written.
-pub(crate) fn sources_mut(op: &mut Op) -> Vec<(&mut Operand, Type, Role)> {
-    use Role::{Membermask, Value};
-    use Type::*;
-    let mut v: Vec<(&mut Operand, Type, Role)> = Vec::new();
-    match op {
-        Op::Shfl {
-            a,
-            b,
-            c,
-            membermask,
-            ..
-        } => {
-            v.push((a, B32, Value));
-            v.push((b, B32, Value));
-            v.push((c, B32, Value));
-            if let Some(m) = membermask {
-                v.push((m, B32, Membermask));
-            }
-        }
-        Op::Vote { a, membermask, .. } => {
-            v.push((a, Pred, Value));
-            if let Some(m) = membermask {
-                v.push((m, B32, Membermask));
-            }
-        }
-        Op::Match {
-            wide,
-            a,
-            membermask,
-            ..
-        } => {
-            v.push((a, if *wide { B64 } else { B32 }, Value));
-            v.push((membermask, B32, Membermask));
-        }
-        Op::Redux {
-            op, a, membermask, ..
-        } => {
-            v.push((a, op.ty(), Value));
-            v.push((membermask, B32, Membermask));
-        }
-        Op::Activemask { .. } => {}
-        Op::Mov { ty, a, .. } | Op::Un { ty, a, .. } => v.push((a, *ty, Value)),
-        Op::Bin { op, ty, a, b, .. } => {
-            v.push((a, *ty, Value));
-            v.push((b, op.b_type(*ty), Value));
-        }
-        Op::Setp {
-            combine, ty, a, b, ..
-        } => {
-            v.push((a, *ty, Value));
-            v.push((b, *ty, Value));
-            if let Some((_, c)) = combine {
-                v.push((c, Pred, Value));
-            }
-        }
-        Op::Selp { ty, a, b, c, .. } => {
-            v.push((a, *ty, Value));
-            v.push((b, *ty, Value));
-            v.push((c, Pred, Value));
-        }
-        Op::Bra { .. } | Op::Exit => {}
-    }
-    v
-}
-
-/// [`sources_mut`] by value.
-pub(crate) fn sources(op: &Op) -> Vec<(Operand, Type, Role)> {
-    let mut op = op.clone();
-    sources_mut(&mut op)
-        .into_iter()
-        .map(|(o, t, r)| (*o, t, r))
-        .collect()
-}
-
-/// Every destination of `op`: `d`, then the second destination (`|p`,
-/// `|q`) when there is one.
-pub(crate) fn dests_mut(op: &mut Op) -> Vec<&mut Dest> {
-    let mut v: Vec<&mut Dest> = Vec::new();
-    match op {
-        Op::Shfl { d, p, .. } | Op::Match { d, p, .. } => {
-            v.push(d);
-            v.extend(p.as_mut());
-        }
-        Op::Setp { p, q, .. } => {
-            v.push(p);
-            v.extend(q.as_mut());
-        }
-        Op::Vote { d, .. }
-        | Op::Redux { d, .. }
-        | Op::Activemask { d }
-        | Op::Mov { d, .. }
-        | Op::Bin { d, .. }
-        | Op::Un { d, .. }
-        | Op::Selp { d, .. } => v.push(d),
-        Op::Bra { .. } | Op::Exit => {}
-    }
-    v
-}
-
-/// Calls `f` on every register `inst` names: its guard, its sources and
-/// its destinations.
-pub(crate) fn for_each_reg_mut(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg)) {
-    if let Some(g) = &mut inst.guard {
-        f(&mut g.reg);
-    }
-    for (o, _, _) in sources_mut(&mut inst.op) {
-        match o {
-            Operand::Reg(r) | Operand::NotPred(r) => f(r),
-            Operand::Imm(_) | Operand::LaneId => {}
-        }
-    }
-    for d in dests_mut(&mut inst.op) {
-        match d {
-            Dest::Reg(r) => f(r),
-            Dest::Sink => {}
-        }
-    }
-}
-
-/// The registers `inst` names (guard, sources, destinations).
-pub(crate) fn regs_named(inst: &Inst) -> Vec<Reg> {
-    let mut inst = inst.clone();
-    let mut v = Vec::new();
-    for_each_reg_mut(&mut inst, &mut |r| v.push(*r));
-    v
-}
 
 /// The case keeping only the instructions with `keep_inst[i]` and the
 /// labels with `keep_label[l]`. Labels move with the instructions (a label
@@ -153,7 +16,7 @@ pub(crate) fn rebuild(tc: &TestCase, keep_inst: &[bool], keep_label: &[bool]) ->
     let n = prog.insts.len();
     let mut keep = keep_inst.to_vec();
     for (i, inst) in prog.insts.iter().enumerate() {
-        if let Op::Bra { target } = inst.op {
+        if let Some(target) = inst.op.branch_target() {
             if !keep_label[target.0 as usize] {
                 keep[i] = false;
             }
@@ -185,7 +48,7 @@ pub(crate) fn rebuild(tc: &TestCase, keep_inst: &[bool], keep_label: &[bool]) ->
         .filter(|(_, k)| **k)
         .map(|(inst, _)| {
             let mut inst = inst.clone();
-            if let Op::Bra { target } = &mut inst.op {
+            if let Op::Control(Control::Bra { target }) = &mut inst.op {
                 *target = label_map[target.0 as usize].expect("bra to a kept label");
             }
             inst
@@ -234,7 +97,7 @@ pub(crate) fn remove_regs(tc: &TestCase, keep: &[bool]) -> Option<TestCase> {
     out.program.regs = regs;
     let mut ok = true;
     for inst in &mut out.program.insts {
-        for_each_reg_mut(inst, &mut |r| match map[r.index()] {
+        inst.for_each_reg_mut(&mut |r| match map[r.index()] {
             Some(n) => *r = n,
             None => ok = false,
         });

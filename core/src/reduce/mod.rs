@@ -15,7 +15,7 @@
 //! let tc = warp_core::gen::TestCase { program: case.program, inputs: case.inputs };
 //! // Interesting: the program still has a `shfl.sync.idx`.
 //! let has_shfl = |c: &warp_core::gen::TestCase| {
-//!     c.program.insts.iter().any(|i| warp_core::gen::form_name(&i.op) == "shfl.sync.idx")
+//!     c.program.insts.iter().any(|i| i.op.form_name() == "shfl.sync.idx")
 //! };
 //! let small = Reducer::new().seed(1).run(&tc, has_shfl).unwrap();
 //! assert_eq!(small.case.program.insts.len(), 1);
@@ -81,14 +81,13 @@
 
 mod edit;
 mod passes;
-mod rng;
 mod search;
 
 use crate::gen::TestCase;
 use crate::interp::DEFAULT_FUEL;
 use crate::ir::{Inputs, Program};
+use crate::rng::Rng;
 use crate::text;
-use rng::Rng;
 use search::Search;
 use std::fmt;
 

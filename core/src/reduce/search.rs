@@ -2,10 +2,10 @@
 //! predicate, the set of candidates already tried, and the counters.
 //! Passes propose candidates through [`Search::try_case`].
 
-use super::rng::Rng;
 use crate::gen::TestCase;
 use crate::interp::Interp;
 use crate::ir::*;
+use crate::rng::Rng;
 use crate::text;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
@@ -105,24 +105,29 @@ pub(crate) fn body_cost(prog: &Program) -> u64 {
             cost += 30 + g.negated as u64;
         }
         cost += match &inst.op {
-            Op::Shfl { membermask, .. } | Op::Vote { membermask, .. } => {
+            Op::Shfl(Shfl { membermask, .. }) | Op::Vote(Vote { membermask, .. }) => {
                 60 + membermask.is_none() as u64
             }
-            Op::Match { wide, .. } => 60 + 2 * *wide as u64,
-            Op::Redux { .. } => 60,
-            Op::Activemask { .. } => 40,
-            Op::Mov { ty, .. } => 2 + type_cost(*ty),
-            Op::Bin { ty, .. } | Op::Un { ty, .. } | Op::Selp { ty, .. } => 8 + type_cost(*ty),
-            Op::Setp { ty, combine, .. } => 10 + type_cost(*ty) + 3 * combine.is_some() as u64,
-            Op::Bra { .. } => 10,
-            Op::Exit => 5,
+            Op::Match(m) => 60 + 2 * m.wide as u64,
+            Op::Redux(_) => 60,
+            Op::Activemask(_) => 40,
+            Op::Glue(g) => match g {
+                Glue::Mov { ty, .. } => 2 + type_cost(*ty),
+                Glue::Bin { ty, .. } | Glue::Un { ty, .. } | Glue::Selp { ty, .. } => {
+                    8 + type_cost(*ty)
+                }
+                Glue::Setp { ty, combine, .. } => {
+                    10 + type_cost(*ty) + 3 * combine.is_some() as u64
+                }
+            },
+            Op::Control(Control::Bra { .. }) => 10,
+            Op::Control(Control::Exit) => 5,
         };
-        let mut op = inst.op.clone();
-        for (o, _, _) in super::edit::sources_mut(&mut op) {
-            cost += operand_cost(*o);
+        for (o, _, _) in inst.op.sources() {
+            cost += operand_cost(o);
         }
-        for d in super::edit::dests_mut(&mut op) {
-            cost += dest_cost(*d);
+        for (d, _) in inst.op.dests() {
+            cost += dest_cost(d);
         }
     }
     cost

@@ -1,5 +1,7 @@
 //! The `.ptx` case format: PTX instruction syntax verbatim, framed by
-//! `.version`, `.target`, `.reg`, `.lanes` and `.expect` directives.
+//! `.version`, `.target`, `.reg`, `.lanes` and `.expect` directives (and,
+//! for a run bounded to `N` warp steps, `.fuel N;` and the line it stops
+//! before, `.stop LINE;`).
 //!
 //! ```text
 //! // what this case is
@@ -20,7 +22,7 @@ mod value;
 
 pub use parse::parse;
 pub use print::{inst_text, print, print_program};
-pub use value::{format_value, parse_value};
+pub use value::{format_bits, format_value, parse_value};
 
 use std::fmt;
 

@@ -132,10 +132,10 @@ impl Parser {
             else {
                 return err(&tok, format!("undefined label `{}`", tok.text));
             };
-            match &mut self.case.program.insts[idx].op {
-                Op::Bra { target } => *target = LabelId(l as u32),
-                _ => unreachable!("label uses are recorded only for `bra`"),
-            }
+            // Label uses are recorded only for `bra`, whose target is all it has.
+            self.case.program.insts[idx].op = Op::Control(Control::Bra {
+                target: LabelId(l as u32),
+            });
         }
         Ok(())
     }
@@ -194,9 +194,40 @@ impl Parser {
             ".reg" => self.reg_decl()?,
             ".lanes" => self.lanes(&t, false)?,
             ".expect" => self.lanes(&t, true)?,
+            ".fuel" => {
+                let n = self.count(&t, "a number of warp steps")?;
+                if self.case.inputs.fuel.replace(n).is_some() {
+                    return err(&t, "`.fuel` given twice");
+                }
+            }
+            ".stop" => {
+                let n = self.count(&t, "the line the run stops before")?;
+                let Ok(line) = u32::try_from(n) else {
+                    return err(&t, format!("`.stop {n}`: no such line"));
+                };
+                if self.case.expect.stop.replace(line).is_some() {
+                    return err(&t, "`.stop` given twice");
+                }
+            }
             other => return err(&t, format!("unknown directive `{other}`")),
         }
         Ok(())
+    }
+
+    /// The decimal count after `.fuel` or `.stop`, and its `;`.
+    fn count(&mut self, directive: &Token, what: &str) -> PResult<u64> {
+        let v = self.next(what)?;
+        let n = match v.text.parse::<u64>() {
+            Ok(n) if v.kind == Kind::Number => n,
+            _ => {
+                return err(
+                    &v,
+                    format!("`{}` takes {what}, not `{}`", directive.text, v.text),
+                )
+            }
+        };
+        self.expect_punct(";")?;
+        Ok(n)
     }
 
     fn reg_decl(&mut self) -> PResult<()> {
@@ -263,7 +294,7 @@ impl Parser {
         let reg = self.lookup(&n)?;
         let ty = self.case.program.decl(reg).ty;
         self.expect_punct("=")?;
-        let mut vals: Vec<Option<u64>> = Vec::new();
+        let mut vals: Vec<Bits> = Vec::new();
         loop {
             let v = self.next("a value or `;`")?;
             if v.kind == Kind::Punct && v.text == ";" {
@@ -273,18 +304,57 @@ impl Parser {
                 if !expect {
                     return err(&v, "`_` (undefined) is only allowed in `.expect`");
                 }
-                vals.push(None);
+                vals.push(Bits::UNDEFINED);
                 continue;
             }
             if v.kind != Kind::Number {
                 return err(&v, format!("expected a value, found `{}`", v.text));
             }
-            match parse_value(&v.text, ty, Place::LaneValue) {
-                Ok(x) => vals.push(Some(x)),
+            let x = match parse_value(&v.text, ty, Place::LaneValue) {
+                Ok(x) => x,
                 Err(m) => return err(&v, m),
+            };
+            // `VALUE:MASK`: only the bits of MASK are defined.
+            if self.is_punct(":") {
+                let colon = self.next("`:`")?;
+                if !expect {
+                    return err(
+                        &colon,
+                        "`VALUE:MASK` (partly defined) is only allowed in `.expect`",
+                    );
+                }
+                let m = self.next("a mask of defined bits after `:`")?;
+                if ty == Type::Pred {
+                    return err(&m, "a .pred lane is defined or not (`_`): it has no mask");
+                }
+                let mask = match (
+                    m.kind,
+                    parse_value(&m.text, ty.bit_type(), Place::LaneValue),
+                ) {
+                    (Kind::Number, Ok(mask)) => mask,
+                    (Kind::Number, Err(e)) => return err(&m, e),
+                    _ => {
+                        return err(
+                            &m,
+                            format!("expected a mask of defined bits, found `{}`", m.text),
+                        )
+                    }
+                };
+                if x & !mask != 0 {
+                    return err(
+                        &v,
+                        format!(
+                            "`{}:{}` sets bits outside the mask of defined bits",
+                            v.text, m.text
+                        ),
+                    );
+                }
+                vals.push(Bits::new(x, mask & ty.mask()));
+            } else {
+                vals.push(Bits::full(x, ty));
             }
         }
-        let vals: [Option<u64>; WARP] = match vals.len() {
+        let vals: [Bits; WARP] = match vals.len() {
             1 => [vals[0]; WARP],
             WARP => vals.try_into().expect("length checked"),
             k => {
@@ -306,10 +376,7 @@ impl Parser {
             if self.case.inputs.get(reg).is_some() {
                 return err(&n, format!("`.lanes {}` given twice", n.text));
             }
-            self.case
-                .inputs
-                .lanes
-                .push((reg, vals.map(|v| v.expect("no `_` in .lanes"))));
+            self.case.inputs.lanes.push((reg, vals.map(|v| v.value)));
         }
         Ok(())
     }
@@ -353,7 +420,7 @@ impl Parser {
         }
         .op()?;
         let idx = self.case.program.insts.len();
-        if let Op::Bra { .. } = op {
+        if op.branch_target().is_some() {
             self.label_uses.push((idx, raws[0].tok.clone()));
         }
         self.case.program.insts.push(Inst {
@@ -397,6 +464,12 @@ fn parse_target(v: &Token) -> PResult<Target> {
         Ok(sm) if !num.is_empty() && sm >= 10 => Ok(Target { sm, suffix }),
         _ => bad(),
     }
+}
+
+/// The item of `all` whose PTX spelling (`name`) is `s`: the parser reads
+/// modes and operations by the IR's own names for them.
+fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str) -> Option<T> {
+    all.iter().copied().find(|&x| name(x) == s)
 }
 
 /// Builds one [`Op`] from an opcode and its raw operands.
@@ -552,23 +625,18 @@ impl Build<'_> {
     fn op(&self) -> PResult<Op> {
         use Type::*;
         let parts: Vec<&str> = self.opt.text.split('.').collect();
-        let ints = [U32, S32, U64, S64];
         match parts[0] {
             "shfl" => {
                 let sync = parts.get(1) == Some(&"sync");
                 let m = if sync { &parts[2..] } else { &parts[1..] };
                 self.shape(m, 2, "shfl[.sync].{up,down,bfly,idx}.b32")?;
-                let mode = match m[0] {
-                    "up" => ShflMode::Up,
-                    "down" => ShflMode::Down,
-                    "bfly" => ShflMode::Bfly,
-                    "idx" => ShflMode::Idx,
-                    other => return self.fail(format!("unknown shfl mode `.{other}`")),
+                let Some(mode) = by_name(&ShflMode::ALL, ShflMode::name, m[0]) else {
+                    return self.fail(format!("unknown shfl mode `.{}`", m[0]));
                 };
                 self.ty(m[1], &[B32])?;
                 self.count(if sync { 5 } else { 4 })?;
                 let (d, p) = self.dest_pair(0, B32, Pred)?;
-                Ok(Op::Shfl {
+                Ok(Op::Shfl(Shfl {
                     mode,
                     d,
                     p,
@@ -576,7 +644,7 @@ impl Build<'_> {
                     b: self.src(2, B32)?,
                     c: self.src(3, B32)?,
                     membermask: if sync { Some(self.src(4, B32)?) } else { None },
-                })
+                }))
             }
             "vote" => {
                 let sync = parts.get(1) == Some(&"sync");
@@ -586,21 +654,18 @@ impl Build<'_> {
                     2,
                     "vote[.sync].{all,any,uni}.pred or vote[.sync].ballot.b32",
                 )?;
-                let (mode, dty) = match m[0] {
-                    "all" => (VoteMode::All, Pred),
-                    "any" => (VoteMode::Any, Pred),
-                    "uni" => (VoteMode::Uni, Pred),
-                    "ballot" => (VoteMode::Ballot, B32),
-                    other => return self.fail(format!("unknown vote mode `.{other}`")),
+                let Some(mode) = by_name(&VoteMode::ALL, VoteMode::name, m[0]) else {
+                    return self.fail(format!("unknown vote mode `.{}`", m[0]));
                 };
+                let dty = mode.ty();
                 self.ty(m[1], &[dty])?;
                 self.count(if sync { 3 } else { 2 })?;
-                Ok(Op::Vote {
+                Ok(Op::Vote(Vote {
                     mode,
                     d: self.dest(0, dty)?,
                     a: self.src_with(1, Pred, true)?,
                     membermask: if sync { Some(self.src(2, B32)?) } else { None },
-                })
+                }))
             }
             "match" => {
                 self.shape(&parts, 4, "match.{any,all}.sync.{b32,b64}")?;
@@ -610,10 +675,8 @@ impl Build<'_> {
                         self.opt.text
                     ));
                 }
-                let mode = match parts[1] {
-                    "any" => MatchMode::Any,
-                    "all" => MatchMode::All,
-                    other => return self.fail(format!("unknown match mode `.{other}`")),
+                let Some(mode) = by_name(&MatchMode::ALL, MatchMode::name, parts[1]) else {
+                    return self.fail(format!("unknown match mode `.{}`", parts[1]));
                 };
                 let ty = self.ty(parts[3], &[B32, B64])?;
                 self.count(3)?;
@@ -627,14 +690,14 @@ impl Build<'_> {
                         "the sink `_` may replace only one of `d|p`",
                     );
                 }
-                Ok(Op::Match {
+                Ok(Op::Match(Match {
                     mode,
                     wide: ty == B64,
                     d,
                     p,
                     a: self.src(1, ty)?,
                     membermask: self.src(2, B32)?,
-                })
+                }))
             }
             "redux" => {
                 if parts.get(1) != Some(&"sync") || parts.len() < 4 {
@@ -655,25 +718,20 @@ impl Build<'_> {
                         self.opt.text
                     ));
                 }
-                let (op, ty) = match (opname, tname) {
-                    ("add" | "min" | "max", "u32" | "s32") => {
-                        let s = if tname == "u32" {
-                            Signedness::Unsigned
-                        } else {
-                            Signedness::Signed
-                        };
-                        let op = match opname {
-                            "add" => ReduxOp::Add(s),
-                            "min" => ReduxOp::Min(s),
-                            _ => ReduxOp::Max(s),
-                        };
-                        (op, if tname == "u32" { U32 } else { S32 })
-                    }
-                    ("and", "b32") => (ReduxOp::And, B32),
-                    ("or", "b32") => (ReduxOp::Or, B32),
-                    ("xor", "b32") => (ReduxOp::Xor, B32),
-                    ("min", "f32") => (ReduxOp::FMin { abs, nan }, F32),
-                    ("max", "f32") => (ReduxOp::FMax { abs, nan }, F32),
+                let signedness = match tname {
+                    "u32" => Some(Signedness::Unsigned),
+                    "s32" => Some(Signedness::Signed),
+                    _ => None,
+                };
+                let op = match (opname, tname, signedness) {
+                    ("add", _, Some(s)) => ReduxOp::Add(s),
+                    ("min", _, Some(s)) => ReduxOp::Min(s),
+                    ("max", _, Some(s)) => ReduxOp::Max(s),
+                    ("and", "b32", _) => ReduxOp::And,
+                    ("or", "b32", _) => ReduxOp::Or,
+                    ("xor", "b32", _) => ReduxOp::Xor,
+                    ("min", "f32", _) => ReduxOp::FMin { abs, nan },
+                    ("max", "f32", _) => ReduxOp::FMax { abs, nan },
                     _ => {
                         return self.fail(format!(
                             "`{}`: no such redux form (add/min/max .u32/.s32, and/or/xor .b32, min/max .f32)",
@@ -681,49 +739,56 @@ impl Build<'_> {
                         ))
                     }
                 };
+                let ty = op.ty();
                 if (abs || nan) && ty != F32 {
                     return self.fail("`.abs` and `.NaN` apply only to `.f32` redux");
                 }
                 self.count(3)?;
-                Ok(Op::Redux {
+                Ok(Op::Redux(Redux {
                     op,
                     d: self.dest(0, ty)?,
                     a: self.src(1, ty)?,
                     membermask: self.src(2, B32)?,
-                })
+                }))
             }
             "activemask" => {
                 self.shape(&parts, 2, "activemask.b32")?;
                 self.ty(parts[1], &[B32])?;
                 self.count(1)?;
-                Ok(Op::Activemask {
+                Ok(Op::Activemask(Activemask {
                     d: self.dest(0, B32)?,
-                })
+                }))
             }
             "mov" => {
                 self.shape(&parts, 2, "mov.type")?;
-                let ty = self.ty(parts[1], &[B32, U32, S32, F32, B64, U64, S64, Pred])?;
+                let ty = self.ty(parts[1], Glue::MOV_TYPES)?;
                 self.count(2)?;
-                Ok(Op::Mov {
+                Ok(Op::Glue(Glue::Mov {
                     ty,
                     d: self.dest(0, ty)?,
                     a: self.src(1, ty)?,
-                })
+                }))
             }
             "add" | "sub" | "min" | "max" | "mul" | "and" | "or" | "xor" | "shl" | "shr" => {
+                // `mul.lo` on integers, `mul` on f32 (see `BinOp::mnemonic`).
+                let mul = |lo: bool| -> Vec<Type> {
+                    let types = BinOp::Mul.types().iter().copied();
+                    types.filter(|&t| (t != F32) == lo).collect()
+                };
+                let op_ty = |op: BinOp, t: &str| Ok((op, self.ty(t, op.types())?));
                 let (op, ty) = match (parts[0], &parts[1..]) {
-                    ("add", [t]) => (BinOp::Add, self.ty(t, &[U32, S32, U64, S64, F32])?),
-                    ("sub", [t]) => (BinOp::Sub, self.ty(t, &[U32, S32, U64, S64, F32])?),
-                    ("min", [t]) => (BinOp::Min, self.ty(t, &[U32, S32, U64, S64, F32])?),
-                    ("max", [t]) => (BinOp::Max, self.ty(t, &[U32, S32, U64, S64, F32])?),
-                    ("mul", ["lo", t]) => (BinOp::Mul, self.ty(t, &ints)?),
-                    ("mul", ["hi", t]) => (BinOp::MulHi, self.ty(t, &ints)?),
-                    ("mul", [t]) => (BinOp::Mul, self.ty(t, &[F32])?),
-                    ("and", [t]) => (BinOp::And, self.ty(t, &[B32, B64, Pred])?),
-                    ("or", [t]) => (BinOp::Or, self.ty(t, &[B32, B64, Pred])?),
-                    ("xor", [t]) => (BinOp::Xor, self.ty(t, &[B32, B64, Pred])?),
-                    ("shl", [t]) => (BinOp::Shl, self.ty(t, &[B32, B64])?),
-                    ("shr", [t]) => (BinOp::Shr, self.ty(t, &[B32, B64, U32, U64, S32, S64])?),
+                    ("add", [t]) => op_ty(BinOp::Add, t)?,
+                    ("sub", [t]) => op_ty(BinOp::Sub, t)?,
+                    ("min", [t]) => op_ty(BinOp::Min, t)?,
+                    ("max", [t]) => op_ty(BinOp::Max, t)?,
+                    ("mul", ["lo", t]) => (BinOp::Mul, self.ty(t, &mul(true))?),
+                    ("mul", ["hi", t]) => op_ty(BinOp::MulHi, t)?,
+                    ("mul", [t]) => (BinOp::Mul, self.ty(t, &mul(false))?),
+                    ("and", [t]) => op_ty(BinOp::And, t)?,
+                    ("or", [t]) => op_ty(BinOp::Or, t)?,
+                    ("xor", [t]) => op_ty(BinOp::Xor, t)?,
+                    ("shl", [t]) => op_ty(BinOp::Shl, t)?,
+                    ("shr", [t]) => op_ty(BinOp::Shr, t)?,
                     _ => {
                         return self.fail(format!(
                             "`{}`: unknown form (e.g. add.u32, mul.lo.s32, mul.hi.u32, mul.f32, and.b32, shr.s32)",
@@ -733,67 +798,53 @@ impl Build<'_> {
                 };
                 self.count(3)?;
                 let bty = op.b_type(ty);
-                Ok(Op::Bin {
+                Ok(Op::Glue(Glue::Bin {
                     op,
                     ty,
                     d: self.dest(0, ty)?,
                     a: self.src(1, ty)?,
                     b: self.src(2, bty)?,
-                })
+                }))
             }
             "not" | "neg" | "abs" | "popc" => {
                 self.shape(&parts, 2, &format!("{}.type", parts[0]))?;
-                let (op, ty) = match parts[0] {
-                    "not" => (UnOp::Not, self.ty(parts[1], &[B32, B64, Pred])?),
-                    "neg" => (UnOp::Neg, self.ty(parts[1], &[F32])?),
-                    "abs" => (UnOp::Abs, self.ty(parts[1], &[F32])?),
-                    _ => (UnOp::Popc, self.ty(parts[1], &[B32, B64])?),
+                let Some(op) = by_name(&UnOp::ALL, UnOp::mnemonic, parts[0]) else {
+                    return self.fail(format!("unknown unary operation `{}`", parts[0]));
                 };
+                let ty = self.ty(parts[1], op.types())?;
                 self.count(2)?;
-                let dty = if op == UnOp::Popc { U32 } else { ty };
-                Ok(Op::Un {
+                let dty = op.d_type(ty);
+                Ok(Op::Glue(Glue::Un {
                     op,
                     ty,
                     d: self.dest(0, dty)?,
                     a: self.src(1, ty)?,
-                })
+                }))
             }
             "setp" => {
                 let form = "setp.cmp{.and,.or,.xor}.type";
                 if parts.len() != 3 && parts.len() != 4 {
                     return self.shape(&parts, 3, form).map(|_| unreachable!());
                 }
-                let cmp = match parts[1] {
-                    "eq" => CmpOp::Eq,
-                    "ne" => CmpOp::Ne,
-                    "lt" => CmpOp::Lt,
-                    "le" => CmpOp::Le,
-                    "gt" => CmpOp::Gt,
-                    "ge" => CmpOp::Ge,
-                    other => return self.fail(format!("unknown comparison `.{other}`")),
+                let Some(cmp) = by_name(&CmpOp::ALL, CmpOp::name, parts[1]) else {
+                    return self.fail(format!("unknown comparison `.{}`", parts[1]));
                 };
                 let bool_op = if parts.len() == 4 {
-                    Some(match parts[2] {
-                        "and" => BoolOp::And,
-                        "or" => BoolOp::Or,
-                        "xor" => BoolOp::Xor,
-                        other => return self.fail(format!("unknown boolean operator `.{other}`")),
-                    })
+                    let Some(b) = by_name(&BoolOp::ALL, BoolOp::name, parts[2]) else {
+                        return self.fail(format!("unknown boolean operator `.{}`", parts[2]));
+                    };
+                    Some(b)
                 } else {
                     None
                 };
-                let allowed: &[Type] = match cmp {
-                    CmpOp::Eq | CmpOp::Ne => &[B32, B64, U32, S32, U64, S64, F32],
-                    CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge => &[U32, S32, U64, S64, F32],
-                };
-                let ty = self.ty(parts[parts.len() - 1], allowed)?;
+                let ty = self.ty(parts[parts.len() - 1], cmp.types())?;
                 self.count(if bool_op.is_some() { 4 } else { 3 })?;
                 let (p, q) = self.dest_pair(0, Pred, Pred)?;
                 let combine = match bool_op {
                     Some(b) => Some((b, self.src_with(3, Pred, true)?)),
                     None => None,
                 };
-                Ok(Op::Setp {
+                Ok(Op::Glue(Glue::Setp {
                     cmp,
                     combine,
                     ty,
@@ -801,19 +852,19 @@ impl Build<'_> {
                     q,
                     a: self.src(1, ty)?,
                     b: self.src(2, ty)?,
-                })
+                }))
             }
             "selp" => {
                 self.shape(&parts, 2, "selp.type")?;
-                let ty = self.ty(parts[1], &[B32, U32, S32, F32, B64, U64, S64])?;
+                let ty = self.ty(parts[1], Glue::SELP_TYPES)?;
                 self.count(4)?;
-                Ok(Op::Selp {
+                Ok(Op::Glue(Glue::Selp {
                     ty,
                     d: self.dest(0, ty)?,
                     a: self.src(1, ty)?,
                     b: self.src(2, ty)?,
                     c: self.src(3, Pred)?,
-                })
+                }))
             }
             "bra" => {
                 if parts.len() > 2 || (parts.len() == 2 && parts[1] != "uni") {
@@ -825,14 +876,14 @@ impl Build<'_> {
                     return err(&r.tok, "`bra` needs a label name");
                 }
                 // Resolved once every label is known.
-                Ok(Op::Bra {
+                Ok(Op::Control(Control::Bra {
                     target: LabelId(u32::MAX),
-                })
+                }))
             }
             "exit" => {
                 self.shape(&parts, 1, "exit")?;
                 self.count(0)?;
-                Ok(Op::Exit)
+                Ok(Op::Control(Control::Exit))
             }
             _ => self.fail(format!("unknown instruction `{}`", self.opt.text)),
         }

@@ -1,6 +1,6 @@
 //! Printer of the `.ptx` case format: the inverse of [`parse`](super::parse).
 
-use super::value::format_value;
+use super::value::{format_bits, format_value};
 use crate::ir::*;
 use std::fmt::Write;
 
@@ -19,13 +19,19 @@ pub fn print(case: &Case) -> String {
     print_decls(&mut s, prog);
     for (r, vals) in &case.inputs.lanes {
         let d = prog.decl(*r);
-        let vals = vals.map(Some);
+        let vals = vals.map(|v| Bits::full(v, d.ty));
         let _ = writeln!(s, ".lanes {} = {};", d.name, lane_values(&vals, d.ty));
+    }
+    if let Some(n) = case.inputs.fuel {
+        let _ = writeln!(s, ".fuel {n};");
     }
     print_body(&mut s, prog);
     for (r, vals) in &case.expect.regs {
         let d = prog.decl(*r);
         let _ = writeln!(s, ".expect {} = {};", d.name, lane_values(vals, d.ty));
+    }
+    if let Some(line) = case.expect.stop {
+        let _ = writeln!(s, ".stop {line};");
     }
     s
 }
@@ -69,11 +75,8 @@ fn print_labels(s: &mut String, prog: &Program, at: usize) {
 }
 
 /// Lane values: one broadcast value when all 32 agree, else 32; `_` = undefined.
-fn lane_values(vals: &[Option<u64>; WARP], ty: Type) -> String {
-    let one = |v: &Option<u64>| match v {
-        Some(x) => format_value(*x, ty),
-        None => "_".to_string(),
-    };
+fn lane_values(vals: &[Bits; WARP], ty: Type) -> String {
+    let one = |v: &Bits| format_bits(*v, ty);
     if vals.iter().all(|v| *v == vals[0]) {
         one(&vals[0])
     } else {
@@ -92,13 +95,6 @@ fn dest(prog: &Program, d: Dest) -> String {
     }
 }
 
-fn pair(prog: &Program, d: Dest, p: Option<Dest>) -> String {
-    match p {
-        Some(p) => format!("{}|{}", dest(prog, d), dest(prog, p)),
-        None => dest(prog, d),
-    }
-}
-
 /// An operand; immediates are printed for the operand's type `ty`.
 fn src(prog: &Program, o: Operand, ty: Type) -> String {
     match o {
@@ -109,9 +105,12 @@ fn src(prog: &Program, o: Operand, ty: Type) -> String {
     }
 }
 
-/// The text of one instruction (with its guard, without indentation).
+/// The text of one instruction (with its guard, without indentation): the
+/// opcode ([`Op::opcode`]), then the destinations joined by `|`, the
+/// sources ([`Op::sources`], immediates printed for the type they are read
+/// as) and a `bra`'s label, separated by commas.
 pub fn inst_text(prog: &Program, inst: &Inst) -> String {
-    let guard = match inst.guard {
+    let mut t = match inst.guard {
         Some(g) => format!(
             "@{}{} ",
             if g.negated { "!" } else { "" },
@@ -119,159 +118,21 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
         ),
         None => String::new(),
     };
-    use Type::*;
-    let body = match &inst.op {
-        Op::Shfl {
-            mode,
-            d,
-            p,
-            a,
-            b,
-            c,
-            membermask,
-        } => {
-            let sync = if membermask.is_some() { ".sync" } else { "" };
-            let mut t = format!(
-                "shfl{sync}.{}.b32 {}, {}, {}, {}",
-                mode.name(),
-                pair(prog, *d, *p),
-                src(prog, *a, B32),
-                src(prog, *b, B32),
-                src(prog, *c, B32)
-            );
-            if let Some(m) = membermask {
-                let _ = write!(t, ", {}", src(prog, *m, B32));
-            }
-            t
-        }
-        Op::Vote {
-            mode,
-            d,
-            a,
-            membermask,
-        } => {
-            let sync = if membermask.is_some() { ".sync" } else { "" };
-            let ty = match mode {
-                VoteMode::Ballot => "b32",
-                VoteMode::All | VoteMode::Any | VoteMode::Uni => "pred",
-            };
-            let m = format!("{}.{ty}", mode.name());
-            let mut t = format!("vote{sync}.{m} {}, {}", dest(prog, *d), src(prog, *a, Pred));
-            if let Some(mm) = membermask {
-                let _ = write!(t, ", {}", src(prog, *mm, B32));
-            }
-            t
-        }
-        Op::Match {
-            mode,
-            wide,
-            d,
-            p,
-            a,
-            membermask,
-        } => {
-            let m = mode.name();
-            let ty = if *wide { B64 } else { B32 };
-            format!(
-                "match.{m}.sync{ty} {}, {}, {}",
-                pair(prog, *d, *p),
-                src(prog, *a, ty),
-                src(prog, *membermask, B32)
-            )
-        }
-        Op::Redux {
-            op,
-            d,
-            a,
-            membermask,
-        } => {
-            let (name, ty) = redux_name(*op);
-            format!(
-                "redux.sync.{name} {}, {}, {}",
-                dest(prog, *d),
-                src(prog, *a, ty),
-                src(prog, *membermask, B32)
-            )
-        }
-        Op::Activemask { d } => format!("activemask.b32 {}", dest(prog, *d)),
-        Op::Mov { ty, d, a } => format!("mov{ty} {}, {}", dest(prog, *d), src(prog, *a, *ty)),
-        Op::Bin { op, ty, d, a, b } => {
-            let name = op.mnemonic(*ty);
-            let bty = op.b_type(*ty);
-            format!(
-                "{name}{ty} {}, {}, {}",
-                dest(prog, *d),
-                src(prog, *a, *ty),
-                src(prog, *b, bty)
-            )
-        }
-        Op::Un { op, ty, d, a } => {
-            let name = op.mnemonic();
-            format!("{name}{ty} {}, {}", dest(prog, *d), src(prog, *a, *ty))
-        }
-        Op::Setp {
-            cmp,
-            combine,
-            ty,
-            p,
-            q,
-            a,
-            b,
-        } => {
-            let c = cmp.name();
-            let bo = match combine {
-                Some((b, _)) => format!(".{}", b.name()),
-                None => String::new(),
-            };
-            let mut t = format!(
-                "setp.{c}{bo}{ty} {}, {}, {}",
-                pair(prog, *p, *q),
-                src(prog, *a, *ty),
-                src(prog, *b, *ty)
-            );
-            if let Some((_, cc)) = combine {
-                let _ = write!(t, ", {}", src(prog, *cc, Pred));
-            }
-            t
-        }
-        Op::Selp { ty, d, a, b, c } => format!(
-            "selp{ty} {}, {}, {}, {}",
-            dest(prog, *d),
-            src(prog, *a, *ty),
-            src(prog, *b, *ty),
-            src(prog, *c, Pred)
-        ),
-        Op::Bra { target } => format!("bra {}", prog.labels[target.0 as usize].name),
-        Op::Exit => "exit".to_string(),
-    };
-    format!("{guard}{body};")
-}
-
-/// The modifiers after `redux.sync.` and the operand type of a redux op.
-pub fn redux_name(op: ReduxOp) -> (String, Type) {
-    let int = |name: &str, s: Signedness| match s {
-        Signedness::Unsigned => (format!("{name}.u32"), Type::U32),
-        Signedness::Signed => (format!("{name}.s32"), Type::S32),
-    };
-    let float = |name: &str, abs: bool, nan: bool| {
-        let mut t = name.to_string();
-        if abs {
-            t.push_str(".abs");
-        }
-        if nan {
-            t.push_str(".NaN");
-        }
-        t.push_str(".f32");
-        (t, Type::F32)
-    };
-    match op {
-        ReduxOp::Add(s) => int("add", s),
-        ReduxOp::Min(s) => int("min", s),
-        ReduxOp::Max(s) => int("max", s),
-        ReduxOp::And => ("and.b32".to_string(), Type::B32),
-        ReduxOp::Or => ("or.b32".to_string(), Type::B32),
-        ReduxOp::Xor => ("xor.b32".to_string(), Type::B32),
-        ReduxOp::FMin { abs, nan } => float("min", abs, nan),
-        ReduxOp::FMax { abs, nan } => float("max", abs, nan),
+    let op = &inst.op;
+    t.push_str(&op.opcode());
+    let dests: Vec<String> = op.dests().into_iter().map(|(d, _)| dest(prog, d)).collect();
+    let mut operands = Vec::new();
+    if !dests.is_empty() {
+        operands.push(dests.join("|"));
     }
+    operands.extend(op.sources().into_iter().map(|(o, ty, _)| src(prog, o, ty)));
+    if let Some(l) = op.branch_target() {
+        operands.push(prog.labels[l.0 as usize].name.clone());
+    }
+    if !operands.is_empty() {
+        t.push(' ');
+        t.push_str(&operands.join(", "));
+    }
+    t.push(';');
+    t
 }

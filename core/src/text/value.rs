@@ -1,6 +1,6 @@
 //! Numeric literals: parsing them for a register type and printing them back.
 
-use crate::ir::Type;
+use crate::ir::{Bits, Type};
 
 /// Where a literal appears: an instruction operand follows PTX's rules,
 /// a `.lanes`/`.expect` value may also give an `.f32` as its raw bits.
@@ -121,5 +121,19 @@ pub fn format_value(v: u64, ty: Type) -> String {
                 format!("0x{v:x}")
             }
         }
+    }
+}
+
+/// Prints a lane as `.expect` writes it: its value when every bit is
+/// defined, `_` when none is, else `VALUE:MASK` (in the type's bit type).
+pub fn format_bits(b: Bits, ty: Type) -> String {
+    match b.as_full(ty) {
+        Some(x) => format_value(x, ty),
+        None if b.defined & ty.mask() == 0 => "_".to_string(),
+        None => format!(
+            "{}:{}",
+            format_value(b.value & ty.mask(), ty.bit_type()),
+            format_value(b.defined & ty.mask(), ty.bit_type())
+        ),
     }
 }

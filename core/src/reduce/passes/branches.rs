@@ -2,7 +2,7 @@
 //! unconditional by dropping its guard; delete labels no `bra` targets (all
 //! at once, then one by one); delete each `exit`, or drop its guard.
 
-use crate::ir::{Op, Program};
+use crate::ir::{Control, Op, Program};
 use crate::reduce::edit::rebuild;
 use crate::reduce::search::Search;
 
@@ -30,7 +30,7 @@ pub(crate) fn run(s: &mut Search<'_, '_>) {
     let unused = |prog: &Program| -> Vec<bool> {
         let mut used = vec![false; prog.labels.len()];
         for inst in &prog.insts {
-            if let Op::Bra { target } = inst.op {
+            if let Op::Control(Control::Bra { target }) = inst.op {
                 used[target.0 as usize] = true;
             }
         }

@@ -12,7 +12,7 @@ use crate::reduce::search::Search;
 
 /// `mov.ty d, a`.
 fn mov(ty: Type, d: Dest, a: Operand) -> Op {
-    Op::Mov { ty, d, a }
+    Op::Glue(Glue::Mov { ty, d, a })
 }
 
 /// The replacements tried for `op`, simplest first.
@@ -21,70 +21,70 @@ fn replacements(op: &Op) -> Vec<Op> {
     let all = Operand::Imm(0xffff_ffff);
     let zero = Operand::Imm(0);
     match *op {
-        Op::Shfl {
+        Op::Shfl(Shfl {
             d, a, membermask, ..
-        } => {
+        }) => {
             let mut v = vec![mov(B32, d, a), mov(B32, d, zero)];
             v.extend(membermask.map(|m| mov(B32, d, m)));
             v
         }
-        Op::Vote {
+        Op::Vote(Vote {
             mode,
             d,
             a,
             membermask,
-        } => match mode {
+        }) => match mode {
             VoteMode::Ballot => {
                 let mut v = vec![mov(B32, d, zero), mov(B32, d, all)];
                 v.extend(membermask.map(|m| mov(B32, d, m)));
                 v
             }
             VoteMode::All | VoteMode::Any | VoteMode::Uni => match a {
-                Operand::NotPred(r) => vec![Op::Un {
+                Operand::NotPred(r) => vec![Op::Glue(Glue::Un {
                     op: UnOp::Not,
                     ty: Pred,
                     d,
                     a: Operand::Reg(r),
-                }],
+                })],
                 Operand::Reg(_) | Operand::Imm(_) | Operand::LaneId => vec![mov(Pred, d, a)],
             },
         },
-        Op::Match {
+        Op::Match(Match {
             wide,
             d,
             a,
             membermask,
             ..
-        } => {
+        }) => {
             let mut v = vec![mov(B32, d, membermask), mov(B32, d, all), mov(B32, d, zero)];
             if !wide {
                 v.push(mov(B32, d, a));
             }
             v
         }
-        Op::Redux { op, d, a, .. } => {
+        Op::Redux(Redux { op, d, a, .. }) => {
             let ty = op.ty();
             vec![mov(ty, d, a), mov(ty, d, zero)]
         }
-        Op::Activemask { d } => vec![mov(B32, d, all), mov(B32, d, zero)],
-        Op::Mov { .. } => vec![],
-        Op::Bin { op, ty, d, a, b } => {
+        Op::Activemask(Activemask { d }) => vec![mov(B32, d, all), mov(B32, d, zero)],
+        Op::Glue(Glue::Mov { .. }) => vec![],
+        Op::Glue(Glue::Bin { op, ty, d, a, b }) => {
             let mut v = vec![mov(ty, d, a)];
             if !matches!(op, BinOp::Shl | BinOp::Shr) {
                 v.push(mov(ty, d, b));
             }
             v
         }
-        Op::Un { op, ty, d, a } => match op {
+        Op::Glue(Glue::Un { op, ty, d, a }) => match op {
             UnOp::Popc => vec![mov(U32, d, zero)],
             UnOp::Not | UnOp::Neg | UnOp::Abs => vec![mov(ty, d, a)],
         },
-        Op::Setp { combine, p, .. } => match combine {
+        Op::Glue(Glue::Setp { combine, p, .. }) => match combine {
             Some((_, c @ Operand::Reg(_))) => vec![mov(Pred, p, c)],
             Some((BoolOp::And | BoolOp::Or | BoolOp::Xor, _)) | None => vec![],
         },
-        Op::Selp { ty, d, a, b, .. } => vec![mov(ty, d, a), mov(ty, d, b)],
-        Op::Bra { .. } | Op::Exit => vec![],
+        Op::Glue(Glue::Selp { ty, d, a, b, .. }) => vec![mov(ty, d, a), mov(ty, d, b)],
+        Op::Control(_) => vec![],
     }
 }
 

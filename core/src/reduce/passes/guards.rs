@@ -5,24 +5,18 @@
 //! rejected by the round-trip check).
 
 use crate::ir::*;
-use crate::reduce::edit::dests_mut;
 use crate::reduce::search::Search;
 
 /// `op` without its second destination, if it has one.
 fn without_second(op: &Op) -> Option<Op> {
     let mut op = op.clone();
     let had = match &mut op {
-        Op::Shfl { p, .. } | Op::Match { p, .. } => p.take().is_some(),
-        Op::Setp { q, .. } => q.take().is_some(),
-        Op::Vote { .. }
-        | Op::Redux { .. }
-        | Op::Activemask { .. }
-        | Op::Mov { .. }
-        | Op::Bin { .. }
-        | Op::Un { .. }
-        | Op::Selp { .. }
-        | Op::Bra { .. }
-        | Op::Exit => false,
+        Op::Shfl(Shfl { p, .. }) | Op::Match(Match { p, .. }) => p.take().is_some(),
+        Op::Glue(g) => match g {
+            Glue::Setp { q, .. } => q.take().is_some(),
+            Glue::Mov { .. } | Glue::Bin { .. } | Glue::Un { .. } | Glue::Selp { .. } => false,
+        },
+        Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) => false,
     };
     had.then_some(op)
 }
@@ -40,11 +34,11 @@ pub(crate) fn run(s: &mut Search<'_, '_>) {
             cand.program.insts[i].op = op;
             s.try_case(cand);
         }
-        let ndests = dests_mut(&mut s.cur().program.insts[i].op.clone()).len();
+        let ndests = s.cur().program.insts[i].op.dests().len();
         for k in 0..ndests {
             let mut cand = s.cur().clone();
             let mut changed = false;
-            if let Some(d) = dests_mut(&mut cand.program.insts[i].op).into_iter().nth(k) {
+            if let Some((d, _)) = cand.program.insts[i].op.dests_mut().into_iter().nth(k) {
                 if *d != Dest::Sink {
                     *d = Dest::Sink;
                     changed = true;

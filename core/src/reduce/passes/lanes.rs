@@ -13,20 +13,20 @@
 //!   needed those registers' old values.
 
 use crate::ir::*;
-use crate::reduce::edit::{dests_mut, prefix_outcome, rebuild, sources, sources_mut, Role};
+use crate::reduce::edit::{prefix_outcome, rebuild};
 use crate::reduce::search::Search;
 
 /// Clears bits of every `membermask` immediate.
 fn membermasks(s: &mut Search<'_, '_>) {
     s.each_inst_backwards(|s, i| {
-        let n = sources(&s.cur().program.insts[i].op).len();
+        let n = s.cur().program.insts[i].op.sources().len();
         for k in 0..n {
             for w in [32u32, 16, 8, 4, 2, 1] {
                 for start in (0..32).step_by(w as usize) {
                     if s.exhausted() {
                         return;
                     }
-                    let (o, _, role) = sources(&s.cur().program.insts[i].op)[k];
+                    let (o, _, role) = s.cur().program.insts[i].op.sources()[k];
                     let (Role::Membermask, Operand::Imm(v)) = (role, o) else {
                         break;
                     };
@@ -35,7 +35,7 @@ fn membermasks(s: &mut Search<'_, '_>) {
                         continue;
                     }
                     let mut cand = s.cur().clone();
-                    *sources_mut(&mut cand.program.insts[i].op)[k].0 = Operand::Imm(v & !m);
+                    *cand.program.insts[i].op.sources_mut()[k].0 = Operand::Imm(v & !m);
                     s.try_case(cand);
                 }
             }
@@ -98,14 +98,7 @@ fn inputs(s: &mut Search<'_, '_>) {
 /// after it (on the lanes' first pass there) their `.lanes` inputs.
 fn results_to_inputs(s: &mut Search<'_, '_>) {
     s.each_inst_backwards(|s, i| {
-        let inst = &s.cur().program.insts[i];
-        let dests: Vec<Reg> = dests_mut(&mut inst.op.clone())
-            .into_iter()
-            .filter_map(|d| match d {
-                Dest::Reg(r) => Some(*r),
-                Dest::Sink => None,
-            })
-            .collect();
+        let dests = s.cur().program.insts[i].op.written();
         if dests.is_empty() {
             return;
         }

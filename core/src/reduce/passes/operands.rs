@@ -13,7 +13,7 @@
 
 use crate::interp::Outcome;
 use crate::ir::*;
-use crate::reduce::edit::{defined_values, prefix_outcome, sources, sources_mut, Role};
+use crate::reduce::edit::{defined_values, prefix_outcome};
 use crate::reduce::search::Search;
 
 /// At most this many of the values a register holds are tried.
@@ -54,12 +54,12 @@ fn replacements(
                 vals.push(v[0]);
             }
             vals.extend(held_vals(s, r).into_iter().take(HELD_VALUES));
-            vals.push(2 + s.rng.below(30) as u64);
+            vals.push(2 + s.rng.below(30));
             lane_id = ty.bits() == 32 && Type::U32.compatible(ty);
         }
         (Role::Value, Operand::LaneId) => {
             vals.extend([0, 1]);
-            vals.push(2 + s.rng.below(30) as u64);
+            vals.push(2 + s.rng.below(30));
         }
         (Role::Value, Operand::Imm(v)) => vals.extend([0, 1].into_iter().filter(|x| *x < v)),
     }
@@ -80,15 +80,15 @@ fn replacements(
 pub(crate) fn run(s: &mut Search<'_, '_>) {
     s.each_inst_backwards(|s, i| {
         let mut held = None;
-        let n = sources(&s.cur().program.insts[i].op).len();
+        let n = s.cur().program.insts[i].op.sources().len();
         for k in 0..n {
-            let (o, ty, role) = sources(&s.cur().program.insts[i].op)[k];
+            let (o, ty, role) = s.cur().program.insts[i].op.sources()[k];
             for new in replacements(s, i, o, ty, role, &mut held) {
                 if s.exhausted() {
                     return;
                 }
                 let mut cand = s.cur().clone();
-                *sources_mut(&mut cand.program.insts[i].op)[k].0 = new;
+                *cand.program.insts[i].op.sources_mut()[k].0 = new;
                 if s.try_case(cand) {
                     break;
                 }

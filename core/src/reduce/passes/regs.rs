@@ -11,14 +11,14 @@
 
 use crate::gen::TestCase;
 use crate::ir::*;
-use crate::reduce::edit::{regs_named, remove_regs, sources_mut};
+use crate::reduce::edit::remove_regs;
 use crate::reduce::search::Search;
 
 /// Which registers some instruction names.
 fn named(tc: &TestCase) -> Vec<bool> {
     let mut used = vec![false; tc.program.regs.len()];
     for inst in &tc.program.insts {
-        for r in regs_named(inst) {
+        for r in inst.regs() {
             used[r.index()] = true;
         }
     }
@@ -62,38 +62,23 @@ fn narrow(ty: Type) -> Type {
 /// Whether `op` is a 64-bit instruction (its type, or `match .b64`).
 fn wide_op(op: &Op) -> bool {
     match op {
-        Op::Match { wide, .. } => *wide,
-        Op::Mov { ty, .. }
-        | Op::Bin { ty, .. }
-        | Op::Un { ty, .. }
-        | Op::Setp { ty, .. }
-        | Op::Selp { ty, .. } => ty.bits() == 64,
-        Op::Shfl { .. }
-        | Op::Vote { .. }
-        | Op::Redux { .. }
-        | Op::Activemask { .. }
-        | Op::Bra { .. }
-        | Op::Exit => false,
+        Op::Match(m) => m.wide,
+        Op::Glue(g) => g.ty().bits() == 64,
+        Op::Shfl(_) | Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) => false,
     }
 }
 
 /// `op` made 32-bit, its immediates truncated.
 fn narrow_op(op: &mut Op) {
     match op {
-        Op::Match { wide, .. } => *wide = false,
-        Op::Mov { ty, .. }
-        | Op::Bin { ty, .. }
-        | Op::Un { ty, .. }
-        | Op::Setp { ty, .. }
-        | Op::Selp { ty, .. } => *ty = narrow(*ty),
-        Op::Shfl { .. }
-        | Op::Vote { .. }
-        | Op::Redux { .. }
-        | Op::Activemask { .. }
-        | Op::Bra { .. }
-        | Op::Exit => {}
+        Op::Match(m) => m.wide = false,
+        Op::Glue(g) => {
+            let ty = g.ty_mut();
+            *ty = narrow(*ty);
+        }
+        Op::Shfl(_) | Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) => {}
     }
-    for (o, ty, _) in sources_mut(op) {
+    for (o, ty, _) in op.sources_mut() {
         if let Operand::Imm(v) = o {
             *v &= ty.mask();
         }
@@ -121,7 +106,7 @@ fn narrow_groups(s: &mut Search<'_, '_>) {
     for (i, inst) in tc.program.insts.iter().enumerate() {
         let wide = wide_op(&inst.op);
         member[nr + i] = wide;
-        for r in regs_named(inst) {
+        for r in inst.regs() {
             if wide_reg(r) {
                 member[r.index()] = true;
                 let (a, b) = (find(&mut parent, r.index()), find(&mut parent, nr + i));

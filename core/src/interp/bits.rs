@@ -1,0 +1,234 @@
+//! Definedness below the lane: every register lane carries, beside its
+//! value, a mask of the bits that are *defined* (like memcheck's V-bits).
+//! A value that depends on scheduling (`activemask`, the participants of a
+//! deprecated `shfl`/`vote`) is often known only in part — a lane's own bit
+//! of `activemask` is always 1, an exited lane's bit is 0, the rest may
+//! depend on which lanes happen to run together — and the glue carries that
+//! through exactly where it can: `and` with a defined 0 gives a defined 0,
+//! shifts move the defined bits, the low bits of a sum are defined up to the
+//! first undefined input bit, `selp` with an undefined selector keeps the
+//! bits where both choices agree. Everything else (f32 arithmetic, `popc`,
+//! ordered comparisons, `min`/`max`, `mul.hi`) is defined only when all of
+//! its input bits are.
+//!
+//! Other engines are compared on the defined bits only; a register lane is
+//! "defined" in the per-lane API when all of its bits are.
+
+use crate::ir::{BinOp, BoolOp, CmpOp, Type, UnOp};
+
+/// A per-lane value and its defined bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Val {
+    /// The value (meaningful on the defined bits only).
+    pub v: u64,
+    /// The defined bits.
+    pub d: u64,
+}
+
+impl Val {
+    /// A fully defined value.
+    pub fn known(v: u64) -> Val {
+        Val { v, d: u64::MAX }
+    }
+
+    /// A value with nothing defined.
+    pub fn unknown() -> Val {
+        Val { v: 0, d: 0 }
+    }
+
+    /// `v`, fully defined when `defined`, else not at all.
+    pub fn all_or_none(v: u64, defined: bool) -> Val {
+        Val {
+            v,
+            d: if defined { u64::MAX } else { 0 },
+        }
+    }
+
+    /// A boolean (bit 0).
+    pub fn bool(b: bool, defined: bool) -> Val {
+        Val::all_or_none(b as u64, defined)
+    }
+
+    /// Whether every bit of a `ty` value is defined.
+    pub fn full(self, ty: Type) -> bool {
+        self.d & ty.mask() == ty.mask()
+    }
+
+    /// Whether every bit under `mask` is defined.
+    pub fn full_under(self, mask: u64) -> bool {
+        self.d & mask == mask
+    }
+
+    /// The same value with its definedness cut to `self`'s when `keep`,
+    /// else undefined.
+    pub fn only_if(self, keep: bool) -> Val {
+        if keep {
+            self
+        } else {
+            Val::unknown()
+        }
+    }
+}
+
+/// The bits strictly below the lowest set bit of `u` (all bits when `u` is
+/// 0): what carries cannot reach from an undefined bit in `u`.
+fn below_lowest(u: u64) -> u64 {
+    if u == 0 {
+        u64::MAX
+    } else {
+        (u & u.wrapping_neg()) - 1
+    }
+}
+
+/// The defined bits of `op.ty a, b` (integer and bit types; `.f32` and the
+/// ops listed in the module doc are all-or-nothing), given the defined
+/// inputs' values. `b` is the shift amount for `shl`/`shr`.
+pub(crate) fn binary_defined(op: BinOp, ty: Type, a: Val, b: Val) -> u64 {
+    let m = ty.mask();
+    let both = a.full(ty) && b.full(op.b_type(ty));
+    let all = if both { u64::MAX } else { 0 };
+    if ty == Type::F32 {
+        return all;
+    }
+    match op {
+        // Low bits of a sum or a product depend only on the low bits of
+        // the operands.
+        BinOp::Add | BinOp::Sub | BinOp::Mul => below_lowest(!(a.d & b.d) & m),
+        BinOp::MulHi | BinOp::Min | BinOp::Max => all,
+        BinOp::And => (a.d & b.d) | (a.d & !a.v) | (b.d & !b.v),
+        BinOp::Or => (a.d & b.d) | (a.d & a.v) | (b.d & b.v),
+        BinOp::Xor => a.d & b.d,
+        BinOp::Shl | BinOp::Shr => {
+            if !b.full(Type::U32) {
+                return 0;
+            }
+            let w = ty.bits();
+            let n = b.v as u32;
+            if n >= w && !(op == BinOp::Shr && matches!(ty, Type::S32 | Type::S64)) {
+                // Everything shifted out: a defined 0.
+                return u64::MAX;
+            }
+            let n = n.min(w - 1);
+            match op {
+                BinOp::Shl => (a.d << n) | ((1u64 << n) - 1),
+                _ => {
+                    let moved = (a.d & m) >> n;
+                    let filled = !(m >> n) & m;
+                    let fill_defined = match ty {
+                        // Arithmetic: the sign bit fills.
+                        Type::S32 | Type::S64 => a.d >> (w - 1) & 1 == 1,
+                        _ => true,
+                    };
+                    moved | if fill_defined { filled } else { 0 }
+                }
+            }
+        }
+    }
+}
+
+/// The defined bits of `op.ty a`.
+pub(crate) fn unary_defined(op: UnOp, ty: Type, a: Val) -> u64 {
+    match op {
+        UnOp::Not => a.d,
+        UnOp::Neg | UnOp::Abs | UnOp::Popc => {
+            if a.full(ty) {
+                u64::MAX
+            } else {
+                0
+            }
+        }
+    }
+}
+
+/// Whether `setp.cmp.ty a, b` is known: both operands fully defined, or,
+/// for `eq`/`ne` on an integer or bit type, their defined bits already
+/// differ.
+pub(crate) fn compare_defined(cmp: CmpOp, ty: Type, a: Val, b: Val) -> bool {
+    if a.full(ty) && b.full(ty) {
+        return true;
+    }
+    let differ = (a.v ^ b.v) & a.d & b.d & ty.mask() != 0;
+    differ && matches!(cmp, CmpOp::Eq | CmpOp::Ne) && ty != Type::F32
+}
+
+/// `x BOOL c` on booleans with definedness: a defined `false` decides an
+/// `and`, a defined `true` an `or`.
+pub(crate) fn combine(op: BoolOp, x: Val, c: Val) -> Val {
+    let (xv, xd) = (x.v & 1 == 1, x.d & 1 == 1);
+    let (cv, cd) = (c.v & 1 == 1, c.d & 1 == 1);
+    let (v, d) = match op {
+        BoolOp::And => (xv && cv, (xd && (cd || !xv)) || (cd && !cv)),
+        BoolOp::Or => (xv || cv, (xd && (cd || xv)) || (cd && cv)),
+        BoolOp::Xor => (xv ^ cv, xd && cd),
+    };
+    Val::bool(v, d)
+}
+
+/// `c ? a : b` with definedness: a defined selector picks its operand; an
+/// undefined one keeps the bits where both choices agree.
+pub(crate) fn select(c: Val, a: Val, b: Val) -> Val {
+    if c.d & 1 == 1 {
+        if c.v & 1 == 1 {
+            a
+        } else {
+            b
+        }
+    } else {
+        Val {
+            v: a.v,
+            d: a.d & b.d & !(a.v ^ b.v),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Worked by hand: bit 4 of `a` is undefined.
+    #[test]
+    fn carries_and_masks() {
+        let a = Val { v: 0x20, d: !0x10 };
+        let one = Val::known(1);
+        // a + 1: bits 0..3 cannot be reached by a carry from bit 4.
+        assert_eq!(binary_defined(BinOp::Add, Type::U32, a, one), 0xf);
+        // a & 0xf: bits 4.. are a defined 0 from the constant.
+        assert_eq!(
+            binary_defined(BinOp::And, Type::B32, a, Val::known(0xf)) & 0xffff_ffff,
+            0xffff_ffff
+        );
+        // a | 0x10: bit 4 is a defined 1 from the constant.
+        assert_eq!(
+            binary_defined(BinOp::Or, Type::B32, a, Val::known(0x10)) & 0xffff_ffff,
+            0xffff_ffff
+        );
+        // a >> 5 (u32): bit 4 is shifted out; the top 5 bits are zeros.
+        assert_eq!(
+            binary_defined(BinOp::Shr, Type::U32, a, Val::known(5)) & 0xffff_ffff,
+            0xffff_ffff
+        );
+        // a << 1: bit 4 moves to bit 5, bit 0 is a defined 0.
+        assert_eq!(
+            binary_defined(BinOp::Shl, Type::B32, a, one) & 0xffff_ffff,
+            !0x20 & 0xffff_ffff
+        );
+        // eq against 0: the defined bit 5 of a is 1, so they differ.
+        assert!(compare_defined(CmpOp::Ne, Type::U32, a, Val::known(0)));
+        assert!(!compare_defined(CmpOp::Lt, Type::U32, a, Val::known(0)));
+    }
+
+    #[test]
+    fn booleans_and_selects() {
+        let f = Val::bool(false, true);
+        let u = Val::unknown();
+        assert_eq!(combine(BoolOp::And, u, f), Val::bool(false, true));
+        assert_eq!(combine(BoolOp::Or, u, f).d & 1, 0);
+        assert_eq!(
+            combine(BoolOp::Or, u, Val::bool(true, true)),
+            Val::bool(true, true)
+        );
+        let s = select(u, Val::known(0b1100), Val::known(0b1010));
+        assert_eq!(s.d & 0xf, 0b1001);
+        assert_eq!(s.v & s.d & 0xf, 0b1000);
+    }
+}

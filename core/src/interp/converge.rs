@@ -1,0 +1,267 @@
+//! What is certain about which lanes run together, whatever the schedule.
+//!
+//! PTX promises no reconvergence on sm_70 and later, and an H200 shows it
+//! (`corpus/*-h200.ptx`, from `lower/gpu/experiments/convergence.py`:
+//! every kernel launched 20 times at -O0 and -O3, with and without a
+//! per-lane `nanosleep` before each collective):
+//!
+//! - at kernel start the whole warp ran together in every run
+//!   (`activemask` = `0xffffffff`);
+//! - lanes that branched the same way stayed together on their side of the
+//!   branch in every run (the `activemask` inside an if/else arm, or inside
+//!   a loop body, was the same in every run);
+//! - at a join after a branch, and after a loop whose trip counts differ,
+//!   the two sides were together in unperturbed runs (min-PC's answer) but
+//!   apart in perturbed ones: a join is *not* a certain reconvergence;
+//! - right after a `.sync` collective its participants ran together in
+//!   every run, perturbed or not (`activemask` after a full-mask
+//!   `vote.sync` was `0xffffffff` in all 20 runs of every kernel).
+//!
+//! # Certainly together
+//!
+//! Each lane `l` carries `cert[l]`: the lanes certainly converged with it.
+//! It starts as the whole warp, is split by every branch that splits a
+//! converged group (each side keeps its own), and is merged by every
+//! completed `.sync` collective (its participants at one instruction).
+//!
+//! # Certainly not together: happens-before
+//!
+//! A lane `k` outside `cert[l]` may still be certainly *absent* when `l`
+//! executes an instruction `X`: when every execution of `X` by `k` is
+//! ordered before or after this one. Order comes from running together
+//! (lanes certainly converged execute in lockstep) and from rendezvous
+//! (every participant's arrival precedes every participant's departure).
+//! Each lane keeps a vector clock: `vc[l][k]` = how many of `k`'s steps are
+//! known to precede `l`'s next one. So inside a loop whose trip counts
+//! differ, a lane that left the loop earlier is certainly absent from the
+//! later iterations' `activemask` (its iterations all ran, in lockstep,
+//! before), which matches the H200; at the join after an if/else the two
+//! sides are unordered, so neither is certain.
+//!
+//! Whether `k` executes `X` *later* is only known at the end of the run, so
+//! the interpreter runs twice when it matters ([`Trace`]): the first run
+//! records each query and each execution of the queried instructions with
+//! its clock; the second run, which takes exactly the same path (control
+//! flow never depends on what is undefined, or the run is UB), uses the
+//! answers.
+//!
+//! For `.target sm_6x` and below the warp runs in lockstep: min-PC is the
+//! hardware's schedule, so every converged lane is certain.
+
+use super::lanes;
+use crate::ir::{Target, WARP};
+use std::collections::HashMap;
+
+/// A vector clock: per lane, how many of its steps are known to precede.
+type Clock = [u32; WARP];
+
+/// The certainty state of the warp.
+///
+/// The vector clocks are kept cheaply: lanes certainly together run in
+/// lockstep, so `l` knows exactly the steps of every lane in `cert[l]`
+/// (`steps[k]`), and its stored `vc[l][k]` matters only for lanes outside
+/// it — frozen when they part, raised at a rendezvous. A step then costs
+/// one counter per lane; splits and rendezvous cost a row per lane.
+#[derive(Clone, Debug)]
+pub(crate) struct Convergence {
+    /// `.target` below sm_70: lockstep, everything converged is certain.
+    lockstep: bool,
+    /// Per lane, the lanes certainly converged with it (itself included).
+    cert: [u32; WARP],
+    /// Per lane, how many steps it has taken.
+    steps: Clock,
+    /// Per lane, what it knows of the lanes outside `cert[l]`.
+    vc: Box<[Clock; WARP]>,
+    /// Queries and executions of queried instructions (first run), or the
+    /// answers (second run).
+    pub(crate) trace: Trace,
+}
+
+/// One lane's question at an instruction: which lanes outside its certain
+/// group are certainly absent?
+#[derive(Clone, Debug)]
+struct Query {
+    lane: usize,
+    pc: usize,
+    /// How many times `lane` asked at `pc` before.
+    nth: u32,
+    /// Its clock before the step.
+    clock: Clock,
+    /// The lanes in question.
+    open: u32,
+}
+
+/// What the two runs of a program share (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Trace {
+    /// First run: the questions asked.
+    queries: Vec<Query>,
+    /// First run: per (lane, pc), each execution's clock (before the step).
+    runs: HashMap<(usize, usize), Vec<Clock>>,
+    /// Second run: per (lane, pc, nth), the lanes certainly absent.
+    answers: Option<HashMap<(usize, usize, u32), u32>>,
+    /// Either run: how many times each (lane, pc) asked so far.
+    asked: HashMap<(usize, usize), u32>,
+}
+
+impl Trace {
+    /// Whether the first run asked anything that a second run can answer
+    /// better.
+    pub fn has_questions(&self) -> bool {
+        self.answers.is_none() && self.queries.iter().any(|q| q.open != 0)
+    }
+
+    /// The answers to the first run's questions, as the trace of a second
+    /// run: lane `k` is certainly absent from lane `l`'s step at `X` when
+    /// each of `k`'s executions of `X` is ordered before it (`k`'s count
+    /// in `l`'s clock covers it) or after it (its clock covers `l`'s step).
+    pub fn answered(&self) -> Trace {
+        let mut answers = HashMap::new();
+        for q in &self.queries {
+            let mine = q.clock[q.lane];
+            let mut absent = 0u32;
+            for k in lanes(q.open) {
+                let ordered = self.runs.get(&(k, q.pc)).is_none_or(|execs| {
+                    execs.iter().all(|c| c[k] < q.clock[k] || c[q.lane] > mine)
+                });
+                if ordered {
+                    absent |= 1 << k;
+                }
+            }
+            answers.insert((q.lane, q.pc, q.nth), absent);
+        }
+        Trace {
+            answers: Some(answers),
+            ..Trace::default()
+        }
+    }
+}
+
+impl Convergence {
+    /// At kernel start: the whole warp together, no step taken; `trace` is
+    /// empty on a first run and holds the answers on a second.
+    pub fn new(target: Target, trace: Trace) -> Self {
+        Convergence {
+            lockstep: target.sm < 70,
+            cert: [u32::MAX; WARP],
+            steps: [0; WARP],
+            vc: Box::new([[0; WARP]; WARP]),
+            trace,
+        }
+    }
+
+    /// Whether the warp runs in lockstep (`.target` below sm_70).
+    pub fn lockstep(&self) -> bool {
+        self.lockstep
+    }
+
+    /// The lanes certainly executing an instruction together with `l`,
+    /// which `conv` (the min-PC group) executes now.
+    pub fn with(&self, l: usize, conv: u32) -> u32 {
+        if self.lockstep {
+            conv
+        } else {
+            self.cert[l] & conv
+        }
+    }
+
+    /// `l`'s vector clock: how many steps of each lane precede its next.
+    fn clock(&self, l: usize) -> Clock {
+        let mut c = self.vc[l];
+        for k in lanes(self.cert[l]) {
+            c[k] = self.steps[k];
+        }
+        c
+    }
+
+    /// The lanes certainly *not* executing the instruction at `pc` together
+    /// with `l` now, among `open` (the others are certain either way, or
+    /// unknown). On the first run nothing is known yet; the second run
+    /// knows the answer.
+    pub fn absent(&mut self, l: usize, pc: usize, open: u32) -> u32 {
+        let nth = self.trace.asked.entry((l, pc)).or_default();
+        let n = *nth;
+        *nth += 1;
+        match &self.trace.answers {
+            Some(a) => a.get(&(l, pc, n)).copied().unwrap_or(0) & open,
+            None => {
+                let clock = self.clock(l);
+                self.trace.queries.push(Query {
+                    lane: l,
+                    pc,
+                    nth: n,
+                    clock,
+                    open,
+                });
+                0
+            }
+        }
+    }
+
+    /// Notes that `exec` execute the queried instruction at `pc` (before
+    /// the step counts).
+    pub fn executed(&mut self, pc: usize, exec: u32) {
+        if self.trace.answers.is_some() || self.lockstep {
+            return;
+        }
+        for k in lanes(exec) {
+            let c = self.clock(k);
+            self.trace.runs.entry((k, pc)).or_default().push(c);
+        }
+    }
+
+    /// After a step of the group `conv`: each lane took one.
+    pub fn stepped(&mut self, conv: u32) {
+        for l in lanes(conv) {
+            self.steps[l] += 1;
+        }
+    }
+
+    /// Lane `l` stops being certain of the lanes `leaving`: it remembers
+    /// how far they got.
+    fn part(&mut self, l: usize, leaving: u32) {
+        for k in lanes(self.cert[l] & leaving) {
+            self.vc[l][k] = self.steps[k];
+        }
+        self.cert[l] &= !leaving;
+    }
+
+    /// A group `conv` parts: `taken` goes one way, the rest the other
+    /// (a branch, or a guard at a `.sync` collective).
+    pub fn split(&mut self, conv: u32, taken: u32) {
+        if taken == 0 || taken == conv {
+            return;
+        }
+        for l in lanes(taken) {
+            self.part(l, !taken);
+        }
+        for l in lanes(conv & !taken) {
+            self.part(l, taken);
+        }
+    }
+
+    /// The lanes `exec` of the group `conv` exit: they leave every group.
+    pub fn exit(&mut self, conv: u32, exec: u32) {
+        for l in lanes(conv & !exec) {
+            self.part(l, exec);
+        }
+    }
+
+    /// A `.sync` collective completed: its participants know each other's
+    /// arrival (and everything any of them knew), and those at one
+    /// instruction (each of `at_pc`) run together now.
+    pub fn synced(&mut self, participants: u32, at_pc: &[u32]) {
+        let mut m = [0u32; WARP];
+        for l in lanes(participants) {
+            for (x, y) in m.iter_mut().zip(self.clock(l).iter()) {
+                *x = (*x).max(*y);
+            }
+        }
+        for &group in at_pc {
+            for l in lanes(group) {
+                self.vc[l] = m;
+                self.cert[l] = group;
+            }
+        }
+    }
+}

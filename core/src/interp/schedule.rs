@@ -1,0 +1,274 @@
+//! The scheduler: deterministic min-PC among the lanes that can run, with
+//! `.sync` collectives as rendezvous.
+//!
+//! Each step, the running lanes with the lowest program counter execute
+//! the instruction there together (one *warp step*, the unit of fuel). A
+//! lane that reaches a `.sync` collective *arrives* there and waits (it is
+//! no longer runnable); the others run on. A rendezvous completes — the
+//! collective executes once for every arrived member, then they run on
+//! together — as soon as every non-exited lane of its `membermask` waits
+//! with the same qualifiers and the same `membermask` (see
+//! [`super::collective`]); arrivals and exits are when that is checked.
+//! Completing costs no step.
+//!
+//! The run ends when no lane can run: finished if nobody waits, else
+//! undefined behaviour `sync-deadlock` (members that finished the program
+//! without exiting, or that wait at a collective the others never reach).
+//! Running out of fuel is [`RunError::OutOfFuel`], unless lanes wait: then
+//! the members they wait for spin forever, which is `sync-deadlock` too.
+
+use super::converge::Trace;
+use super::{activemask, alu, collective, lanes, lanes_where, shfl, vote};
+use super::{Outcome, RunError, Seen, Step, Ub, UbRule, Warp};
+use crate::ir::{Control, Op, WARP};
+use crate::text::inst_text;
+
+/// Where a lane stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lane {
+    /// It runs when its pc is the lowest.
+    Running,
+    /// It has arrived at the `.sync` collective at its pc and waits for
+    /// the other members.
+    Waiting(collective::Arrival),
+    /// It ran off the end of the program (without `exit`).
+    Done,
+    /// It executed `exit`.
+    Exited,
+}
+
+/// Runs the warp to its end (or to undefined behaviour, or out of fuel).
+/// A `bounded` run that runs out of fuel stops there, as an outcome (lanes
+/// waiting at a collective then are no deadlock: the run is cut short).
+pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Trace), RunError> {
+    let n = w.prog().insts.len();
+    let mut steps = 0;
+    loop {
+        for l in 0..WARP {
+            if w.lane[l] == Lane::Running && w.pc[l] >= n {
+                w.lane[l] = Lane::Done;
+            }
+        }
+        let runnable = lanes_where(u32::MAX, |l| w.lane[l] == Lane::Running);
+        let waiting = lanes_where(u32::MAX, |l| matches!(w.lane[l], Lane::Waiting(_)));
+        let Some(pc) = lanes(runnable).map(|l| w.pc[l]).min() else {
+            let ub = (waiting != 0).then(|| deadlock(&w, waiting, None));
+            return Ok(w.finish(ub, steps));
+        };
+        if steps == fuel {
+            if bounded {
+                let line = w.prog().insts[pc].line;
+                let (mut out, trace) = w.finish(None, steps);
+                out.stop = Some(super::Stop { pc, line });
+                return Ok((out, trace));
+            }
+            if waiting != 0 {
+                let ub = deadlock(&w, waiting, Some(pc));
+                return Ok(w.finish(Some(ub), steps));
+            }
+            return Err(RunError::OutOfFuel {
+                steps,
+                line: w.prog().insts[pc].line,
+            });
+        }
+        steps += 1;
+        let conv = lanes_where(runnable, |l| w.pc[l] == pc);
+        let live = lanes_where(u32::MAX, |l| {
+            !matches!(w.lane[l], Lane::Exited | Lane::Done)
+        });
+        let how = if conv == live {
+            Seen::CONVERGED
+        } else {
+            Seen::DIVERGENT
+        };
+        let after = if w.exited != 0 { Seen::AFTER_EXIT.0 } else { 0 };
+        w.seen[pc].0 |= Seen::RAN.0 | how.0 | after;
+        let r = step(&mut w, pc, conv);
+        w.conv.stepped(conv);
+        if let Err(ub) = r {
+            return Ok(w.finish(Some(ub), steps));
+        }
+    }
+}
+
+/// Executes the instruction at `pc` for the converged lanes `conv`.
+fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
+    let prog = w.prog();
+    let inst = &prog.insts[pc];
+    w.at(pc);
+    let (exec, maybe) = match inst.guard {
+        None => (conv, 0),
+        Some(g) => {
+            let (mut exec, mut maybe) = (0, 0);
+            for l in lanes(conv) {
+                let p = w.read_keep_nan(crate::ir::Operand::Reg(g.reg), l);
+                if p.d & 1 == 0 {
+                    maybe |= 1 << l;
+                } else if (p.v & 1 == 1) != g.negated {
+                    exec |= 1 << l;
+                }
+            }
+            (exec, maybe)
+        }
+    };
+    let s = Step {
+        inst,
+        pc,
+        conv,
+        exec,
+        maybe,
+        target: prog.target,
+    };
+    let next = pc + 1;
+    // A guard that may or may not hold decides control flow or who takes
+    // part in a collective: which lanes do cannot be known.
+    let decides = match &inst.op {
+        Op::Glue(_) | Op::Activemask(_) => false,
+        Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Control(_) => true,
+    };
+    if decides && maybe != 0 {
+        let g = inst.guard.expect("an undefined guard");
+        return Err(Ub::new(
+            UbRule::GuardUndefined,
+            inst,
+            maybe,
+            format!(
+                "`{}`: guard predicate `{}` is undefined on converged lanes, and it decides {}",
+                inst_text(prog, inst),
+                prog.decl(g.reg).name,
+                match inst.op {
+                    Op::Control(_) => "control flow",
+                    _ => "who takes part in the collective",
+                }
+            ),
+        ));
+    }
+    match &inst.op {
+        Op::Glue(x) => {
+            alu::exec(w, &s, x);
+            w.clobber(pc, maybe);
+        }
+        Op::Activemask(x) => {
+            activemask::exec(w, &s, x);
+            w.clobber(pc, maybe);
+        }
+        Op::Shfl(x) if x.membermask.is_none() => {
+            shfl::exec_deprecated(w, &s, x);
+            // A guard that splits the group at a collective is a branch in
+            // the compiled code (an H200 did not reconverge the warp after a
+            // guarded deprecated `shfl.idx`: corpus/mov.u32-ca8785ed.ptx).
+            w.conv.split(conv, exec);
+        }
+        Op::Vote(x) if x.membermask.is_none() => {
+            vote::exec_deprecated(w, &s, x);
+            w.conv.split(conv, exec);
+        }
+        Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
+            // Arrivals wait; predicated-off lanes move on (done there).
+            return collective::arrive(w, &s, pc);
+        }
+        Op::Control(Control::Bra { target }) => {
+            let to = prog.label_target(*target);
+            for l in lanes(exec) {
+                w.pc[l] = to;
+            }
+            for l in lanes(conv & !exec) {
+                w.pc[l] = next;
+            }
+            w.conv.split(conv, exec);
+            return Ok(());
+        }
+        Op::Control(Control::Exit) => {
+            w.exited |= exec;
+            for l in lanes(exec) {
+                w.lane[l] = Lane::Exited;
+            }
+            w.conv.exit(conv, exec);
+            for l in lanes(conv & !exec) {
+                w.pc[l] = next;
+            }
+            // Lanes waiting for these members may go on now.
+            return collective::complete_ready(w);
+        }
+    }
+    for l in lanes(conv) {
+        w.pc[l] = next;
+    }
+    Ok(())
+}
+
+/// The `sync-deadlock` diagnostic: who waits where, for whom, and why
+/// those never come. `fuel_at` is the pc the run was at when the fuel ran
+/// out, if it did.
+fn deadlock(w: &Warp, waiting: u32, fuel_at: Option<usize>) -> Ub {
+    let prog = w.prog();
+    let first = lanes(waiting).next().expect("somebody waits");
+    let inst = &prog.insts[w.pc[first]];
+    let mut parts = Vec::new();
+    let mut seen = 0u32;
+    for l in lanes(waiting) {
+        if seen >> l & 1 == 1 {
+            continue;
+        }
+        let Lane::Waiting(a) = w.lane[l] else {
+            continue;
+        };
+        let here = lanes_where(waiting, |k| w.lane[k] == w.lane[l] && w.pc[k] == w.pc[l]);
+        seen |= here;
+        let missing = a.mask & !w.exited & !lanes_where(waiting, |k| w.lane[k] == w.lane[l]);
+        let why = describe(w, missing, fuel_at);
+        let at = &prog.insts[w.pc[l]];
+        parts.push(format!(
+            "lanes {here:#010x} wait at `{}` (line {}) for lanes {missing:#010x}, which {why}",
+            inst_text(prog, at),
+            at.line
+        ));
+    }
+    Ub::new(
+        UbRule::SyncDeadlock,
+        inst,
+        waiting,
+        format!(
+            "members of a .sync collective never arrive: {}",
+            parts.join("; ")
+        ),
+    )
+}
+
+/// Why the lanes `missing` never arrive, as a phrase.
+fn describe(w: &Warp, missing: u32, fuel_at: Option<usize>) -> String {
+    let prog = w.prog();
+    let mut why = Vec::new();
+    let done = lanes_where(missing, |k| w.lane[k] == Lane::Done);
+    if done != 0 {
+        why.push(format!("{done:#010x} finished the program without exiting"));
+    }
+    let mut told = 0u32;
+    for k in lanes(missing) {
+        if told >> k & 1 == 1 || !matches!(w.lane[k], Lane::Waiting(_)) {
+            continue;
+        }
+        let there = lanes_where(missing, |j| {
+            matches!(w.lane[j], Lane::Waiting(_)) && w.pc[j] == w.pc[k]
+        });
+        told |= there;
+        let at = &prog.insts[w.pc[k]];
+        why.push(format!(
+            "{there:#010x} wait at `{}` (line {}) with other qualifiers or another membermask",
+            inst_text(prog, at),
+            at.line
+        ));
+    }
+    let running = lanes_where(missing, |k| w.lane[k] == Lane::Running);
+    if let (true, Some(pc)) = (running != 0, fuel_at) {
+        why.push(format!(
+            "{running:#010x} still run (the fuel ran out at line {})",
+            prog.insts[pc].line
+        ));
+    }
+    if why.is_empty() {
+        "never come".to_string()
+    } else {
+        why.join(", ")
+    }
+}

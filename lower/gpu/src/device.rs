@@ -1,0 +1,107 @@
+//! What the rest of warpdiff sees of a GPU: a [`Device`] that runs a batch
+//! of jobs and says, per job, the outcome or why there is none
+//! ([`GpuError`]), and where the time went ([`Timing`]). The real hardware
+//! ([`crate::run::Gpu`]) and, in fault-injection builds, a simulated GPU
+//! ([`crate::sim`]) implement it.
+
+use crate::emit::Job;
+use std::fmt;
+use std::time::Duration;
+use warp_core::engine::Skip;
+use warp_core::interp::Outcome;
+
+/// Why a job produced no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GpuError {
+    /// The GPU cannot run this program (e.g. it needs sm_100a).
+    Skip(Skip),
+    /// The driver refused or failed (PTX compile error, launch failure, out
+    /// of memory), naming what.
+    Driver(String),
+    /// The kernel did not finish within the deadline; the GPU is now off.
+    Hang(String),
+    /// A kernel faulted (e.g. `CUDA_ERROR_ILLEGAL_INSTRUCTION`): the
+    /// context is unusable, so the GPU is now off.
+    Fault(String),
+    /// The GPU was switched off earlier (after a hang or a fault).
+    Dead,
+}
+
+impl GpuError {
+    /// A hang or a fault: the GPU of this process is off after it.
+    pub fn switches_off(&self) -> bool {
+        matches!(self, GpuError::Hang(_) | GpuError::Fault(_))
+    }
+}
+
+impl fmt::Display for GpuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GpuError::Skip(s) => write!(f, "gpu skips it: {s}"),
+            GpuError::Driver(m) => write!(f, "gpu driver error: {m}"),
+            GpuError::Hang(m) => write!(f, "gpu hang: {m}"),
+            GpuError::Fault(m) => write!(f, "gpu fault: {m}"),
+            GpuError::Dead => write!(f, "the gpu is off after an earlier hang or fault"),
+        }
+    }
+}
+
+/// Where the time of one batch went (wall-clock; `emit` is summed over the
+/// compile threads, so it can exceed `load`, which includes it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// PTX emission (summed over threads).
+    pub emit: Duration,
+    /// Emission plus the driver's PTX compile, all chunks in parallel.
+    pub load: Duration,
+    /// Input copies and kernel launches (enqueueing).
+    pub launch: Duration,
+    /// Waiting for the kernels.
+    pub wait: Duration,
+    /// Reading the results back and decoding them.
+    pub copy: Duration,
+    /// Modules compiled.
+    pub modules: usize,
+    /// Kernels (distinct programs) launched.
+    pub kernels: usize,
+    /// PTX text compiled, in bytes.
+    pub ptx_bytes: usize,
+}
+
+impl Timing {
+    /// Adds `o` into `self`.
+    pub fn add(&mut self, o: &Timing) {
+        self.emit += o.emit;
+        self.load += o.load;
+        self.launch += o.launch;
+        self.wait += o.wait;
+        self.copy += o.copy;
+        self.modules += o.modules;
+        self.kernels += o.kernels;
+        self.ptx_bytes += o.ptx_bytes;
+    }
+}
+
+/// A GPU that runs batches of jobs.
+pub trait Device: Send + Sync {
+    /// `NVIDIA H200 (sm_90, CUDA driver 13.0, PTX JIT -O0)` and which
+    /// compiler ran, for messages and the cases it writes.
+    fn description(&self) -> String;
+
+    /// The device's ordinal (0 for the first GPU).
+    fn ordinal(&self) -> usize;
+
+    /// Whether a hang or fault switched it off.
+    fn is_dead(&self) -> bool;
+
+    /// Runs every job; one result per job, in order, and where the time
+    /// went. Only programs the interpreter ran without undefined behaviour
+    /// should be sent (UB can hang a warp forever); the deadline is what
+    /// protects the process when one hangs anyway.
+    fn run_batch_timed(&self, jobs: &[Job]) -> (Vec<Result<Outcome, GpuError>>, Timing);
+
+    /// [`Device::run_batch_timed`] without the timing.
+    fn run_batch(&self, jobs: &[Job]) -> Vec<Result<Outcome, GpuError>> {
+        self.run_batch_timed(jobs).0
+    }
+}

@@ -1,0 +1,163 @@
+//! The GPU as an [`Engine`], and the process's GPUs: opened once, on first
+//! use, with the [`GpuConfig`] given to [`configure`] (the default one if
+//! none was); their absence is said once, on stderr, and the GPU engine
+//! then skips every program with that reason.
+
+use super::config::GpuConfig;
+use super::device::{Device, GpuError};
+use super::driver::{self, NoGpu};
+use super::emit::Job;
+use super::run::Gpu;
+use std::sync::{Arc, OnceLock};
+use warp_core::engine::{unbounded_only, CompileError, Compiled, Engine, Skip};
+use warp_core::interp::{Outcome, RunError};
+use warp_core::ir::{Inputs, Program};
+
+static CONFIG: OnceLock<GpuConfig> = OnceLock::new();
+
+/// Sets the configuration the process's GPUs open with. Returns `false`
+/// (and changes nothing) once they are open or a configuration was set.
+pub fn configure(config: GpuConfig) -> bool {
+    CONFIG.set(config).is_ok()
+}
+
+/// The configuration the process's GPUs use.
+pub fn config() -> &'static GpuConfig {
+    CONFIG.get_or_init(GpuConfig::default)
+}
+
+/// Opens device `ordinal` as the configuration says: the hardware, or the
+/// simulated GPU of a fault-injection build.
+fn open(ordinal: usize) -> Result<Arc<dyn Device>, NoGpu> {
+    #[cfg(feature = "inject-bugs")]
+    if let Some(fault) = &config().simulate {
+        return Ok(Arc::new(super::sim::SimGpu::new(ordinal, fault.clone())));
+    }
+    Gpu::open_device(ordinal, config()).map(|g| Arc::new(g) as Arc<dyn Device>)
+}
+
+/// How many devices the configuration gives (the driver's count, or one
+/// simulated GPU).
+fn count() -> usize {
+    #[cfg(feature = "inject-bugs")]
+    if config().simulate.is_some() {
+        return 1;
+    }
+    driver::device_count()
+}
+
+/// Every GPU of the host (device 0 is [`gpu`]'s), opened once: each with
+/// its own context, stream and compile helpers. Empty without a GPU.
+pub fn gpus() -> Vec<Arc<dyn Device>> {
+    static ALL: OnceLock<Vec<Arc<dyn Device>>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let Ok(first) = gpu() else {
+            return Vec::new();
+        };
+        let mut all = vec![first];
+        for n in 1..count() {
+            match open(n) {
+                Ok(g) => {
+                    eprintln!("warpdiff: also using GPU {n}: {}", g.description());
+                    all.push(g);
+                }
+                Err(e) => eprintln!("warpdiff: GPU {n}: {e}; not used"),
+            }
+        }
+        all
+    })
+    .clone()
+}
+
+/// The process's GPU (device 0), opened once.
+pub fn gpu() -> Result<Arc<dyn Device>, NoGpu> {
+    static GPU: OnceLock<Result<Arc<dyn Device>, NoGpu>> = OnceLock::new();
+    GPU.get_or_init(|| {
+        let g = open(0);
+        match &g {
+            Ok(g) => eprintln!("warpdiff: using {}", g.description()),
+            Err(e) => eprintln!("warpdiff: {e}; the GPU engine is not used"),
+        }
+        g
+    })
+    .clone()
+}
+
+/// The GPU engine: each run is a batch of one job on the process's GPU.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GpuEngine;
+
+struct OnGpu<'p> {
+    gpu: Arc<dyn Device>,
+    program: &'p Program,
+}
+
+impl OnGpu<'_> {
+    /// Keeps the program that switched the GPU off, and says where.
+    fn save(&self, inputs: &Inputs, e: &GpuError) -> String {
+        let path =
+            std::env::temp_dir().join(format!("warpdiff-gpu-failed-{}.ptx", std::process::id()));
+        let case = warp_core::ir::Case {
+            header: vec![format!("This case switched the GPU off: {e}")],
+            program: self.program.clone(),
+            inputs: inputs.clone(),
+            expect: Default::default(),
+        };
+        match std::fs::write(&path, warp_core::text::print(&case)) {
+            Ok(()) => format!(
+                " (the program is in {}; `warpdiff reduce-hang` reduces it)",
+                path.display()
+            ),
+            Err(_) => String::new(),
+        }
+    }
+}
+
+impl Compiled for OnGpu<'_> {
+    fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        if let Some(skip) = unbounded_only(inputs) {
+            return Err(RunError::Unavailable(skip));
+        }
+        let job = Job {
+            program: self.program,
+            inputs,
+        };
+        match self.gpu.run_batch(&[job]).pop() {
+            Some(Ok(o)) => Ok(o),
+            Some(Err(e)) if e.switches_off() => {
+                let saved = self.save(inputs, &e);
+                eprintln!("warpdiff: {e}{saved}");
+                Err(RunError::Engine(e.to_string()))
+            }
+            Some(Err(GpuError::Skip(s))) => Err(RunError::Unavailable(s)),
+            Some(Err(GpuError::Dead)) => Err(RunError::Unavailable(Skip {
+                reason: GpuError::Dead.to_string(),
+            })),
+            Some(Err(e)) => Err(RunError::Engine(e.to_string())),
+            None => Err(RunError::Engine("the GPU returned no result".into())),
+        }
+    }
+}
+
+impl Engine for GpuEngine {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn compile<'p>(
+        &self,
+        prog: &'p Program,
+        _fuel: u64,
+    ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+        let gpu = gpu().map_err(|e| Skip {
+            reason: e.to_string(),
+        })?;
+        if gpu.is_dead() {
+            return Err(CompileError::Skip(Skip {
+                reason: GpuError::Dead.to_string(),
+            }));
+        }
+        super::emit::module_target(prog)?;
+        Ok(Box::new(OnGpu { gpu, program: prog }))
+    }
+}

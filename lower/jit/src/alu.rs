@@ -1,0 +1,436 @@
+//! Lowering of the glue (`mov`, arithmetic, logic, shifts, `popc`, `setp`,
+//! `selp`, f32 ops) — the semantics of `warp-core`'s `interp/alu.rs`.
+//!
+//! 32-bit operations with a vector form run as eight i32x4 (or f32x4)
+//! operations blended into the destination under the executing-lane mask;
+//! 64-bit operations, per-lane shift amounts, `mul.hi` and `popc` run per
+//! lane on scalars.
+
+use super::builder::{At, Emitter, Lanes};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use warp_core::ir::{BinOp, BoolOp, CmpOp, Glue, Guard, Operand, Type, UnOp, WARP};
+
+const CANONICAL_NAN: i64 = 0x7fff_ffff;
+
+fn is_signed(ty: Type) -> bool {
+    matches!(ty, Type::S32 | Type::S64)
+}
+
+/// Whether an instruction runs as 32-bit vectors.
+fn vectorizable(g: &Glue) -> bool {
+    let narrow = |t: Type| t.bits() != 64;
+    let imm = |o: &Operand| matches!(o, Operand::Imm(_));
+    match g {
+        Glue::Mov { ty, .. } => narrow(*ty),
+        Glue::Bin { op, ty, b, .. } => {
+            narrow(*ty)
+                && match op {
+                    BinOp::Add
+                    | BinOp::Sub
+                    | BinOp::Mul
+                    | BinOp::Min
+                    | BinOp::Max
+                    | BinOp::And
+                    | BinOp::Or
+                    | BinOp::Xor => true,
+                    BinOp::Shl | BinOp::Shr => imm(b),
+                    BinOp::MulHi => false,
+                }
+        }
+        Glue::Un { op, ty, .. } => {
+            narrow(*ty)
+                && match op {
+                    UnOp::Not | UnOp::Neg | UnOp::Abs => true,
+                    UnOp::Popc => false,
+                }
+        }
+        Glue::Setp { ty, .. } | Glue::Selp { ty, .. } => narrow(*ty),
+    }
+}
+
+/// Emits a glue instruction, on the converged lanes that `guard` leaves on.
+pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Glue) {
+    let mut l = e.lanes(guard);
+    if vectorizable(x) {
+        vector(e, x, &mut l);
+    } else {
+        let exec = e.exec(&mut l);
+        e.lane_loop(|e, at| scalar(e, x, at, exec));
+    }
+}
+
+// ---- vectors ----
+
+// ---- f32, scalar or i32x4 alike ----
+
+/// Whether `v` is a vector (i32x4 / f32x4) rather than a scalar.
+fn is_vec(e: &Emitter, v: Value) -> bool {
+    e.b.func.dfg.value_type(v).is_vector()
+}
+
+/// The f32 (or f32x4) view of integer bits `v`.
+fn to_float(e: &mut Emitter, v: Value) -> Value {
+    let ty = if is_vec(e, v) { F32X4 } else { F32 };
+    e.b.ins().bitcast(ty, MemFlagsData::new(), v)
+}
+
+/// The integer bits of float `v`.
+fn to_bits(e: &mut Emitter, v: Value) -> Value {
+    let ty = if is_vec(e, v) { I32X4 } else { I32 };
+    e.b.ins().bitcast(ty, MemFlagsData::new(), v)
+}
+
+/// `cond ? x : y` for a scalar condition or a vector mask.
+fn choose(e: &mut Emitter, cond: Value, x: Value, y: Value) -> Value {
+    if is_vec(e, x) {
+        e.b.ins().bitselect(cond, x, y)
+    } else {
+        e.b.ins().select(cond, x, y)
+    }
+}
+
+/// PTX's canonical NaN, shaped like `like`.
+fn canonical_nan(e: &mut Emitter, like: Value) -> Value {
+    let c = e.b.ins().iconst(I32, CANONICAL_NAN);
+    if is_vec(e, like) {
+        e.b.ins().splat(I32X4, c)
+    } else {
+        c
+    }
+}
+
+/// The bits of float result `r`, any NaN made canonical.
+fn canonicalize(e: &mut Emitter, r: Value) -> Value {
+    let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
+    let bits = to_bits(e, r);
+    let c = canonical_nan(e, bits);
+    choose(e, nan, c, bits)
+}
+
+/// f32 min/max on bits: NaN-ignoring, `-0.0 < +0.0`, both NaN →
+/// canonical NaN.
+pub fn fminmax(e: &mut Emitter, a: Value, b: Value, max: bool) -> Value {
+    let (fa, fb) = (to_float(e, a), to_float(e, b));
+    let r = if max {
+        e.b.ins().fmax(fa, fb)
+    } else {
+        e.b.ins().fmin(fa, fb)
+    };
+    let r = to_bits(e, r);
+    let na = e.b.ins().fcmp(FloatCC::Unordered, fa, fa);
+    let nb = e.b.ins().fcmp(FloatCC::Unordered, fb, fb);
+    let r = choose(e, na, b, r);
+    let r = choose(e, nb, a, r);
+    let both = e.b.ins().band(na, nb);
+    let c = canonical_nan(e, r);
+    choose(e, both, c, r)
+}
+
+/// `op.f32 a, b` on bits.
+fn float_bin(e: &mut Emitter, op: BinOp, a: Value, b: Value) -> Value {
+    let (fa, fb) = (to_float(e, a), to_float(e, b));
+    let r = match op {
+        BinOp::Add => e.b.ins().fadd(fa, fb),
+        BinOp::Sub => e.b.ins().fsub(fa, fb),
+        BinOp::Mul => e.b.ins().fmul(fa, fb),
+        BinOp::Min => return fminmax(e, a, b, false),
+        BinOp::Max => return fminmax(e, a, b, true),
+        BinOp::MulHi | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => {
+            unreachable!("no {op:?}.f32")
+        }
+    };
+    canonicalize(e, r)
+}
+
+/// `neg.f32` / `abs.f32` on bits.
+fn float_un(e: &mut Emitter, op: UnOp, a: Value) -> Value {
+    let f = to_float(e, a);
+    let r = match op {
+        UnOp::Neg => e.b.ins().fneg(f),
+        UnOp::Abs => e.b.ins().fabs(f),
+        UnOp::Not | UnOp::Popc => unreachable!("{op:?} is not an f32 op"),
+    };
+    canonicalize(e, r)
+}
+
+fn int_cc(cmp: CmpOp, signed: bool) -> IntCC {
+    match (cmp, signed) {
+        (CmpOp::Eq, _) => IntCC::Equal,
+        (CmpOp::Ne, _) => IntCC::NotEqual,
+        (CmpOp::Lt, true) => IntCC::SignedLessThan,
+        (CmpOp::Le, true) => IntCC::SignedLessThanOrEqual,
+        (CmpOp::Gt, true) => IntCC::SignedGreaterThan,
+        (CmpOp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+        (CmpOp::Lt, false) => IntCC::UnsignedLessThan,
+        (CmpOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+        (CmpOp::Gt, false) => IntCC::UnsignedGreaterThan,
+        (CmpOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+    }
+}
+
+/// PTX's f32 comparisons are ordered: false when either side is NaN.
+fn float_cc(cmp: CmpOp) -> FloatCC {
+    match cmp {
+        CmpOp::Eq => FloatCC::Equal,
+        CmpOp::Ne => FloatCC::OrderedNotEqual,
+        CmpOp::Lt => FloatCC::LessThan,
+        CmpOp::Le => FloatCC::LessThanOrEqual,
+        CmpOp::Gt => FloatCC::GreaterThan,
+        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+    }
+}
+
+fn bool_vec(e: &mut Emitter, op: BoolOp, x: Value, c: Value) -> Value {
+    match op {
+        BoolOp::And => e.b.ins().band(x, c),
+        BoolOp::Or => e.b.ins().bor(x, c),
+        BoolOp::Xor => e.b.ins().bxor(x, c),
+    }
+}
+
+fn vector(e: &mut Emitter, x: &Glue, l: &mut Lanes) {
+    for k in 0..WARP / 4 {
+        match *x {
+            Glue::Mov { d, a, .. } => {
+                let v = e.read_vec(a, k);
+                e.write_vec(d, k, l, v);
+            }
+            Glue::Bin { op, ty, d, a, b } => {
+                let av = e.read_vec(a, k);
+                let r = if let (BinOp::Shl | BinOp::Shr, Operand::Imm(n)) = (op, b) {
+                    shift_vec(e, op, ty, av, n)
+                } else {
+                    let bv = e.read_vec(b, k);
+                    bin_vec(e, op, ty, av, bv)
+                };
+                e.write_vec(d, k, l, r);
+            }
+            Glue::Un { op, d, a, .. } => {
+                let av = e.read_vec(a, k);
+                let r = match op {
+                    UnOp::Not => {
+                        let mask = match d {
+                            warp_core::ir::Dest::Reg(r) if e.reg_type(r) == Type::Pred => 1,
+                            _ => -1,
+                        };
+                        let m = e.b.ins().iconst(I32, mask);
+                        let m = e.b.ins().splat(I32X4, m);
+                        e.b.ins().bxor(av, m)
+                    }
+                    UnOp::Neg | UnOp::Abs => float_un(e, op, av),
+                    UnOp::Popc => unreachable!("popc runs per lane"),
+                };
+                e.write_vec(d, k, l, r);
+            }
+            Glue::Setp {
+                cmp,
+                combine,
+                ty,
+                p,
+                q,
+                a,
+                b,
+            } => {
+                let (av, bv) = (e.read_vec(a, k), e.read_vec(b, k));
+                let t = if ty == Type::F32 {
+                    let (fa, fb) = (to_float(e, av), to_float(e, bv));
+                    if cmp == CmpOp::Ne {
+                        // x86 has no vector `one`: ordered and not equal.
+                        let ord = e.b.ins().fcmp(FloatCC::Ordered, fa, fb);
+                        let ne = e.b.ins().fcmp(FloatCC::NotEqual, fa, fb);
+                        e.b.ins().band(ord, ne)
+                    } else {
+                        e.b.ins().fcmp(float_cc(cmp), fa, fb)
+                    }
+                } else {
+                    e.b.ins().icmp(int_cc(cmp, is_signed(ty)), av, bv)
+                };
+                let one = e.vconst_i32x4([1; 4]);
+                let t = e.b.ins().band(t, one);
+                let nt = e.b.ins().bxor(t, one);
+                let (pv, qv) = match combine {
+                    Some((op, c)) => {
+                        let cv = e.read_vec(c, k);
+                        let cv = e.b.ins().band(cv, one);
+                        (bool_vec(e, op, t, cv), bool_vec(e, op, nt, cv))
+                    }
+                    None => (t, nt),
+                };
+                e.write_vec(p, k, l, pv);
+                if let Some(q) = q {
+                    e.write_vec(q, k, l, qv);
+                }
+            }
+            Glue::Selp { d, a, b, c, .. } => {
+                let (av, bv, cv) = (e.read_vec(a, k), e.read_vec(b, k), e.read_vec(c, k));
+                let zero = e.b.ins().iconst(I32, 0);
+                let z = e.b.ins().splat(I32X4, zero);
+                let m = e.b.ins().icmp(IntCC::NotEqual, cv, z);
+                let r = e.b.ins().bitselect(m, av, bv);
+                e.write_vec(d, k, l, r);
+            }
+        }
+    }
+}
+
+fn shift_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, n: u64) -> Value {
+    if n >= 32 {
+        return match (op, is_signed(ty)) {
+            (BinOp::Shr, true) => e.b.ins().sshr_imm_s(a, 31),
+            _ => {
+                let z = e.b.ins().iconst(I32, 0);
+                e.b.ins().splat(I32X4, z)
+            }
+        };
+    }
+    match (op, is_signed(ty)) {
+        (BinOp::Shl, _) => e.b.ins().ishl_imm_s(a, n as i64),
+        (_, true) => e.b.ins().sshr_imm_s(a, n as i64),
+        (_, false) => e.b.ins().ushr_imm_s(a, n as i64),
+    }
+}
+
+fn bin_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
+    if ty == Type::F32 {
+        return float_bin(e, op, a, b);
+    }
+    int_bin(e, op, is_signed(ty), a, b).unwrap_or_else(|| unreachable!("{op:?} runs per lane"))
+}
+
+/// The integer operations Cranelift has alike for scalars and `i32x4`.
+fn int_bin(e: &mut Emitter, op: BinOp, signed: bool, a: Value, b: Value) -> Option<Value> {
+    Some(match op {
+        BinOp::Add => e.b.ins().iadd(a, b),
+        BinOp::Sub => e.b.ins().isub(a, b),
+        BinOp::Mul => e.b.ins().imul(a, b),
+        BinOp::Min if signed => e.b.ins().smin(a, b),
+        BinOp::Min => e.b.ins().umin(a, b),
+        BinOp::Max if signed => e.b.ins().smax(a, b),
+        BinOp::Max => e.b.ins().umax(a, b),
+        BinOp::And => e.b.ins().band(a, b),
+        BinOp::Or => e.b.ins().bor(a, b),
+        BinOp::Xor => e.b.ins().bxor(a, b),
+        BinOp::Shl | BinOp::Shr | BinOp::MulHi => return None,
+    })
+}
+
+// ---- scalars ----
+
+fn bin_scalar(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {
+    if ty == Type::F32 {
+        return float_bin(e, op, a, b);
+    }
+    let s = is_signed(ty);
+    let w = ty.bits() as i64;
+    let wt = if w == 64 { I64 } else { I32 };
+    match op {
+        BinOp::MulHi if s => e.b.ins().smulhi(a, b),
+        BinOp::MulHi => e.b.ins().umulhi(a, b),
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::Min
+        | BinOp::Max
+        | BinOp::And
+        | BinOp::Or
+        | BinOp::Xor => int_bin(e, op, s, a, b).expect("a common integer op"),
+        BinOp::Shl | BinOp::Shr => {
+            // `b` is a u32 amount, clamped to the width.
+            let n = if w == 64 {
+                e.b.ins().uextend(I64, b)
+            } else {
+                b
+            };
+            let big =
+                e.b.ins()
+                    .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, n, w);
+            if op == BinOp::Shr && s {
+                let lim = e.b.ins().iconst(wt, w - 1);
+                let n = e.b.ins().umin(n, lim);
+                e.b.ins().sshr(a, n)
+            } else {
+                let r = if op == BinOp::Shl {
+                    e.b.ins().ishl(a, n)
+                } else {
+                    e.b.ins().ushr(a, n)
+                };
+                let z = e.b.ins().iconst(wt, 0);
+                e.b.ins().select(big, z, r)
+            }
+        }
+    }
+}
+
+fn scalar(e: &mut Emitter, x: &Glue, at: At, exec: Value) {
+    {
+        match *x {
+            Glue::Mov { ty, d, a } => {
+                let v = e.read_at(a, at, ty.bits());
+                e.write_at(d, at, exec, v);
+            }
+            Glue::Bin { op, ty, d, a, b } => {
+                let av = e.read_at(a, at, ty.bits());
+                let bw = op.b_type(ty).bits();
+                let bv = e.read_at(b, at, bw);
+                let r = bin_scalar(e, op, ty, av, bv);
+                e.write_at(d, at, exec, r);
+            }
+            Glue::Un { op, ty, d, a } => {
+                let av = e.read_at(a, at, ty.bits());
+                let r = match op {
+                    UnOp::Not if ty == Type::Pred => e.b.ins().bxor_imm_s(av, 1),
+                    UnOp::Not => e.b.ins().bnot(av),
+                    UnOp::Neg | UnOp::Abs => float_un(e, op, av),
+                    UnOp::Popc => {
+                        let c = e.b.ins().popcnt(av);
+                        if ty.bits() == 64 {
+                            e.b.ins().ireduce(I32, c)
+                        } else {
+                            c
+                        }
+                    }
+                };
+                e.write_at(d, at, exec, r);
+            }
+            Glue::Setp {
+                cmp,
+                combine,
+                ty,
+                p,
+                q,
+                a,
+                b,
+            } => {
+                let (av, bv) = (e.read_at(a, at, ty.bits()), e.read_at(b, at, ty.bits()));
+                let t = if ty == Type::F32 {
+                    let (fa, fb) = (to_float(e, av), to_float(e, bv));
+                    e.b.ins().fcmp(float_cc(cmp), fa, fb)
+                } else {
+                    e.b.ins().icmp(int_cc(cmp, is_signed(ty)), av, bv)
+                };
+                let t = e.b.ins().uextend(I32, t);
+                let nt = e.b.ins().bxor_imm_s(t, 1);
+                let (pv, qv) = match combine {
+                    Some((op, c)) => {
+                        let cv = e.read_at(c, at, 32);
+                        let cv = e.b.ins().band_imm_s(cv, 1);
+                        (bool_vec(e, op, t, cv), bool_vec(e, op, nt, cv))
+                    }
+                    None => (t, nt),
+                };
+                e.write_at(p, at, exec, pv);
+                if let Some(q) = q {
+                    e.write_at(q, at, exec, qv);
+                }
+            }
+            Glue::Selp { ty, d, a, b, c } => {
+                let (av, bv) = (e.read_at(a, at, ty.bits()), e.read_at(b, at, ty.bits()));
+                let cv = e.read_at(c, at, 32);
+                let r = e.b.ins().select(cv, av, bv);
+                e.write_at(d, at, exec, r);
+            }
+        }
+    }
+}

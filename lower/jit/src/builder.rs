@@ -1,0 +1,401 @@
+//! The emitter every instruction family lowers with: access to the warp
+//! state in memory, the masks of the lanes an instruction runs on, and
+//! operand reads and writes per lane, per run-time lane or per 4 lanes
+//! (i32x4). It knows no instruction family; the driver (`emit.rs`) owns
+//! control flow and tells it where the running group is.
+
+use super::layout::{wide, Layout};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use warp_core::ir::{Dest, Guard, Operand, Program, Reg, Type, WARP};
+
+/// Memory flags for every state access: the buffer is valid, aligned and
+/// never traps.
+pub fn mf() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// The emitter of one program.
+pub struct Emitter<'a, 'b> {
+    /// The Cranelift builder.
+    pub b: &'a mut FunctionBuilder<'b>,
+    /// The program.
+    pub prog: &'a Program,
+    /// The state layout.
+    pub lay: &'a Layout,
+    /// The state pointer (function argument).
+    pub state: Value,
+    /// The running group (converged lanes) as an i32 mask variable; the
+    /// driver defines it as lanes park, branch and exit.
+    pub conv: Variable,
+    /// Mask vectors of the running group, computed once per segment.
+    conv_vecs: Option<[Value; 8]>,
+    /// Whether the running group is statically the whole warp: in the
+    /// first segment, when no label stands at the start, every lane is
+    /// there and none has exited, so unguarded writes need no blending.
+    full: bool,
+}
+
+/// The lanes one instruction runs on; the masks are built on first use.
+#[derive(Clone, Copy)]
+pub struct Lanes {
+    /// The running group (converged lanes) as an i32 mask.
+    pub conv: Value,
+    guard: Option<Guard>,
+    exec: Option<Value>,
+    vecs: Option<[Value; 8]>,
+}
+
+/// A run-time lane inside [`Emitter::lane_loop`]: the lane index and the
+/// state pointer advanced by `lane * 4` and `lane * 8`.
+#[derive(Clone, Copy)]
+pub struct At {
+    /// The lane (i32, 0..32).
+    pub lane: Value,
+    /// `state + lane * 4`: add a 32-bit array's base offset.
+    pub p4: Value,
+    /// `state + lane * 8`: add a 64-bit array's base offset.
+    pub p8: Value,
+}
+
+impl<'a, 'b> Emitter<'a, 'b> {
+    /// An emitter writing into `b` for `prog`, whose state lies at
+    /// `state` in `lay`, with the running group in variable `conv`.
+    pub fn new(
+        b: &'a mut FunctionBuilder<'b>,
+        prog: &'a Program,
+        lay: &'a Layout,
+        state: Value,
+        conv: Variable,
+    ) -> Self {
+        Emitter {
+            b,
+            prog,
+            lay,
+            state,
+            conv,
+            conv_vecs: None,
+            full: false,
+        }
+    }
+
+    /// Starts a straight-line segment: the running group changed, and it
+    /// is the whole warp when `full`.
+    pub fn begin_segment(&mut self, full: bool) {
+        self.conv_vecs = None;
+        self.full = full;
+    }
+
+    // ---- memory ----
+
+    /// Loads a `ty` at `state + off`.
+    pub fn load(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Value {
+        self.b.ins().load(ty, mf(), self.state, off)
+    }
+
+    /// Stores `v` at `state + off`.
+    pub fn store(&mut self, v: Value, off: i32) {
+        self.b.ins().store(mf(), v, self.state, off);
+    }
+
+    /// `state + base + (lane & 31) * size` for a run-time lane.
+    pub fn lane_addr(&mut self, base: u32, lane: Value, size: i64) -> Value {
+        let l = self.b.ins().band_imm_s(lane, 31);
+        let l = self.b.ins().uextend(I64, l);
+        let l = self.b.ins().imul_imm_s(l, size);
+        let p = self.b.ins().iadd(self.state, l);
+        self.b.ins().iadd_imm_s(p, base as i64)
+    }
+
+    /// Offset of register `r`'s lane `l`.
+    pub fn reg_off(&self, r: Reg, lane: usize) -> i32 {
+        let size = if wide(self.prog.decl(r).ty) { 8 } else { 4 };
+        (self.lay.regs[r.index()] + lane as u32 * size) as i32
+    }
+
+    // ---- lane masks ----
+
+    /// The lanes an instruction with guard `g` executes on.
+    pub fn lanes(&mut self, guard: Option<Guard>) -> Lanes {
+        let conv = if self.full {
+            self.b.ins().iconst(I32, -1)
+        } else {
+            self.b.use_var(self.conv)
+        };
+        Lanes {
+            conv,
+            guard,
+            exec: None,
+            vecs: None,
+        }
+    }
+
+    /// The guard's lanes as eight i32x4 all-ones/zero vectors.
+    fn guard_vecs(&mut self, g: Guard) -> [Value; 8] {
+        let cc = if g.negated {
+            IntCC::Equal
+        } else {
+            IntCC::NotEqual
+        };
+        let zero = self.b.ins().iconst(I32, 0);
+        let z = self.b.ins().splat(I32X4, zero);
+        std::array::from_fn(|k| {
+            let p = self.load(I32X4, self.reg_off(g.reg, 4 * k));
+            self.b.ins().icmp(cc, p, z)
+        })
+    }
+
+    /// The executing lanes as an i32 mask.
+    pub fn exec(&mut self, l: &mut Lanes) -> Value {
+        if let Some(x) = l.exec {
+            return x;
+        }
+        let x = match l.guard {
+            None => l.conv,
+            Some(g) => {
+                let on = self.guard_vecs(g);
+                let m = self.vecs_to_mask(&on);
+                self.b.ins().band(m, l.conv)
+            }
+        };
+        l.exec = Some(x);
+        x
+    }
+
+    /// The executing lanes as eight i32x4 all-ones/zero vectors (lanes
+    /// 4k..4k+3 in vector k), or `None` when every lane executes.
+    pub fn vecs(&mut self, l: &mut Lanes) -> Option<[Value; 8]> {
+        if let Some(v) = l.vecs {
+            return Some(v);
+        }
+        let v = match (l.guard, self.full) {
+            (None, true) => return None,
+            (Some(g), true) => self.guard_vecs(g),
+            (guard, false) => {
+                let cv = match self.conv_vecs {
+                    Some(v) => v,
+                    None => {
+                        let v = self.mask_vecs(l.conv);
+                        self.conv_vecs = Some(v);
+                        v
+                    }
+                };
+                match guard {
+                    None => cv,
+                    Some(g) => {
+                        let on = self.guard_vecs(g);
+                        std::array::from_fn(|k| self.b.ins().band(on[k], cv[k]))
+                    }
+                }
+            }
+        };
+        l.vecs = Some(v);
+        Some(v)
+    }
+
+    /// The 32-bit mask of eight i32x4 all-ones/zero vectors.
+    pub fn vecs_to_mask(&mut self, vecs: &[Value]) -> Value {
+        let mut m = self.b.ins().iconst(I32, 0);
+        for (k, &v) in vecs.iter().enumerate() {
+            let hb = self.b.ins().vhigh_bits(I32, v);
+            let hb = if k > 0 {
+                self.b.ins().ishl_imm_s(hb, 4 * k as i64)
+            } else {
+                hb
+            };
+            m = self.b.ins().bor(m, hb);
+        }
+        m
+    }
+
+    /// Eight i32x4 all-ones/zero vectors from a 32-bit lane mask.
+    pub fn mask_vecs(&mut self, mask: Value) -> [Value; 8] {
+        let bits = self.vconst_i32x4([1, 2, 4, 8]);
+        let zero = self.b.ins().iconst(I32, 0);
+        let z = self.b.ins().splat(I32X4, zero);
+        std::array::from_fn(|k| {
+            let m = if k > 0 {
+                self.b.ins().ushr_imm_s(mask, 4 * k as i64)
+            } else {
+                mask
+            };
+            let s = self.b.ins().splat(I32X4, m);
+            let s = self.b.ins().band(s, bits);
+            self.b.ins().icmp(IntCC::NotEqual, s, z)
+        })
+    }
+
+    /// An i32x4 constant.
+    pub fn vconst_i32x4(&mut self, lanes: [u32; 4]) -> Value {
+        let mut bytes = Vec::with_capacity(16);
+        for l in lanes {
+            bytes.extend_from_slice(&l.to_le_bytes());
+        }
+        let c = self.b.func.dfg.constants.insert(bytes.into());
+        self.b.ins().vconst(I32X4, c)
+    }
+
+    // ---- operands ----
+
+    /// Operand `o` on lane `lane` as a scalar of `width` bits (32 or 64;
+    /// `.pred` is read as an i32 0/1).
+    pub fn read(&mut self, o: Operand, lane: usize, width: u32) -> Value {
+        let ty = if width == 64 { I64 } else { I32 };
+        match o {
+            Operand::Reg(r) => {
+                let off = self.reg_off(r, lane);
+                self.load(ty, off)
+            }
+            Operand::NotPred(r) => {
+                let off = self.reg_off(r, lane);
+                let v = self.load(I32, off);
+                self.b.ins().bxor_imm_s(v, 1)
+            }
+            Operand::Imm(v) => self.b.ins().iconst(ty, v as i64),
+            Operand::LaneId => self.b.ins().iconst(ty, lane as i64),
+        }
+    }
+
+    /// Operand `o` on lanes `4k..4k+3` as an i32x4 (32-bit operands only).
+    pub fn read_vec(&mut self, o: Operand, k: usize) -> Value {
+        match o {
+            Operand::Reg(r) => {
+                let off = self.reg_off(r, 4 * k);
+                self.load(I32X4, off)
+            }
+            Operand::NotPred(r) => {
+                let off = self.reg_off(r, 4 * k);
+                let v = self.load(I32X4, off);
+                let one = self.vconst_i32x4([1; 4]);
+                self.b.ins().bxor(v, one)
+            }
+            Operand::Imm(v) => {
+                let s = self.b.ins().iconst(I32, v as u32 as i64);
+                self.b.ins().splat(I32X4, s)
+            }
+            Operand::LaneId => {
+                let k = 4 * k as u32;
+                self.vconst_i32x4([k, k + 1, k + 2, k + 3])
+            }
+        }
+    }
+
+    /// Emits a loop over the 32 lanes; `body` emits one iteration for the
+    /// lane it is given (an i32 in 0..32), with `At` addressing that lane.
+    pub fn lane_loop(&mut self, body: impl FnOnce(&mut Self, At)) {
+        let head = self.b.create_block();
+        let iter = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(head, I32);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.b.ins().jump(head, &[zero.into()]);
+        self.b.switch_to_block(head);
+        let lane = self.b.block_params(head)[0];
+        let more = self
+            .b
+            .ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
+        self.b.ins().brif(more, iter, &[], done, &[]);
+        self.b.switch_to_block(iter);
+        let l64 = self.b.ins().uextend(I64, lane);
+        let off4 = self.b.ins().ishl_imm_s(l64, 2);
+        let p4 = self.b.ins().iadd(self.state, off4);
+        let off8 = self.b.ins().ishl_imm_s(l64, 3);
+        let p8 = self.b.ins().iadd(self.state, off8);
+        body(self, At { lane, p4, p8 });
+        let next = self.b.ins().iadd_imm_s(lane, 1);
+        self.b.ins().jump(head, &[next.into()]);
+        self.b.switch_to_block(done);
+    }
+
+    /// Operand `o` on the run-time lane `at` as a scalar of `width` bits.
+    pub fn read_at(&mut self, o: Operand, at: At, width: u32) -> Value {
+        let ty = if width == 64 { I64 } else { I32 };
+        match o {
+            Operand::Reg(r) => {
+                let (p, base) = self.reg_at(r, at);
+                self.b.ins().load(ty, mf(), p, base)
+            }
+            Operand::NotPred(r) => {
+                let (p, base) = self.reg_at(r, at);
+                let v = self.b.ins().load(I32, mf(), p, base);
+                self.b.ins().bxor_imm_s(v, 1)
+            }
+            Operand::Imm(v) => self.b.ins().iconst(ty, v as i64),
+            Operand::LaneId if width == 64 => self.b.ins().uextend(I64, at.lane),
+            Operand::LaneId => at.lane,
+        }
+    }
+
+    /// The lane pointer and base offset of register `r` at lane `at`.
+    fn reg_at(&self, r: Reg, at: At) -> (Value, i32) {
+        let p = if wide(self.prog.decl(r).ty) {
+            at.p8
+        } else {
+            at.p4
+        };
+        (p, self.lay.regs[r.index()] as i32)
+    }
+
+    /// Writes scalar `v` to `d` at lane `at` where bit `lane` of `exec`
+    /// is set.
+    pub fn write_at(&mut self, d: Dest, at: At, exec: Value, v: Value) {
+        let Dest::Reg(r) = d else { return };
+        let (p, base) = self.reg_at(r, at);
+        let ty = self.b.func.dfg.value_type(v);
+        let old = self.b.ins().load(ty, mf(), p, base);
+        let bit = self.b.ins().ushr(exec, at.lane);
+        let bit = self.b.ins().band_imm_s(bit, 1);
+        let v = self.b.ins().select(bit, v, old);
+        self.b.ins().store(mf(), v, p, base);
+    }
+
+    /// Writes i32x4 vector `v` to lanes `4k..4k+3` of 32-bit `d` where the
+    /// lanes are executing.
+    pub fn write_vec(&mut self, d: Dest, k: usize, l: &mut Lanes, v: Value) {
+        let Dest::Reg(r) = d else { return };
+        let off = self.reg_off(r, 4 * k);
+        let v = match self.vecs(l) {
+            Some(vecs) => {
+                let old = self.load(I32X4, off);
+                self.b.ins().bitselect(vecs[k], v, old)
+            }
+            None => v,
+        };
+        self.store(v, off);
+    }
+
+    /// Copies 32 × u32 from scratch array `i` into 32-bit `d` on the
+    /// executing lanes.
+    pub fn write_from_scratch(&mut self, d: Dest, i: u32, l: &mut Lanes) {
+        for k in 0..WARP / 4 {
+            let v = self.load(I32X4, (self.lay.scratch(i) + 16 * k as u32) as i32);
+            self.write_vec(d, k, l, v);
+        }
+    }
+
+    /// The base offset of 32 lanes of operand `o` (`width` bits each):
+    /// a register's own storage, or scratch array `scratch` filled with the
+    /// immediate or `%laneid` values.
+    pub fn lanes_base(&mut self, o: Operand, width: u32, scratch: u32) -> u32 {
+        match o {
+            Operand::Reg(r) => self.lay.regs[r.index()],
+            Operand::NotPred(_) | Operand::Imm(_) | Operand::LaneId => {
+                let base = self.lay.scratch(scratch);
+                let size = width / 8;
+                for lane in 0..WARP {
+                    let v = self.read(o, lane, width);
+                    self.store(v, (base + lane as u32 * size) as i32);
+                }
+                base
+            }
+        }
+    }
+
+    /// The type a program register was declared with.
+    pub fn reg_type(&self, r: Reg) -> Type {
+        self.prog.decl(r).ty
+    }
+}

@@ -1,0 +1,497 @@
+//! The lowering driver: it walks the instructions, runs control flow with
+//! min-PC reconvergence and fuel, and dispatches every other instruction to
+//! its family's file (one file per family, named as in `warp-core`'s
+//! interpreter), which lowers it with the [`Emitter`] of `builder.rs`.
+//!
+//! # How min-PC scheduling becomes straight code
+//!
+//! Under min-PC, the lanes with the lowest program counter run together.
+//! After an ordinary instruction at `i` they all move to `i + 1`, which is
+//! then the lowest pc, so the group only changes where other lanes can be
+//! waiting: at *park points* (the program start, every label, and the
+//! instruction after every `bra` and `exit`). The body is cut into
+//! *segments* between consecutive park points. Each segment is one block
+//! entry that merges the lanes parked there into the running group `conv`,
+//! then runs its instructions for that group.
+//!
+//! - `bra L` forward: the lanes that take it park at `L`; the others go on.
+//! - `bra L` backward: the lanes that do not take it park after the `bra`;
+//!   the others jump to `L`, which is then the lowest pc (every parked lane
+//!   is past the `bra`).
+//! - `exit`: the exiting lanes leave the group.
+//! - When the group becomes empty, the scheduler picks the lowest park point
+//!   with waiting lanes; when there is none, the warp is finished.
+//!
+//! # `.sync` collectives as rendezvous
+//!
+//! As in the interpreter (`interp/schedule.rs`), a lane that executes a
+//! `.sync` collective *arrives* there and waits; predicated-off lanes park
+//! after it. Each collective ends its segment. The arriving lanes record
+//! their `membermask` and join the collective's *arrived* mask; then the
+//! *completion* code looks, per group of pairing collectives
+//! ([`super::rendezvous`]), for a waiting lane all of whose non-exited
+//! members wait in the group with the same `membermask`: the collective
+//! then runs for those participants, and they park after their own
+//! instructions. Completion is checked after every arrival and every
+//! `exit` (exited members are no longer waited for), and is followed by
+//! the scheduler, since completed lanes may park below the running group.
+//!
+//! Fuel is charged per segment: a segment of `n` instructions needs `n`
+//! steps (an arrival is the step of its instruction; a completion costs
+//! none), and when fewer remain, the run stops at the instruction where
+//! the interpreter would have, with the same error.
+
+use super::builder::Emitter;
+use super::layout::Layout;
+use super::rendezvous::{Group, Plan};
+use super::{activemask, alu, matching, redux, shfl, vote};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use std::collections::BTreeMap;
+use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, WARP};
+
+/// The driver of one program: the emitter, and the control-flow state the
+/// families never see.
+struct Driver<'a, 'b> {
+    /// The emitter the families lower with.
+    e: Emitter<'a, 'b>,
+    /// The exited lanes as an i32 mask variable.
+    exited: Variable,
+    /// The remaining fuel as an i64 variable.
+    fuel: Variable,
+    /// Park point → (its segment's block, its waiting-lanes variable).
+    parks: BTreeMap<usize, (Block, Variable)>,
+    /// `.sync` collective pc → the mask of lanes waiting there.
+    arrived: BTreeMap<usize, Variable>,
+    /// The completion code's entry, when the program has `.sync`
+    /// collectives.
+    complete: Option<Block>,
+}
+
+/// The park points of a program: start, labels, after `bra`/`exit` and
+/// `.sync` collectives, end.
+fn park_points(prog: &Program) -> Vec<usize> {
+    let mut v = vec![0, prog.insts.len()];
+    v.extend(prog.labels.iter().map(|l| l.at));
+    for (i, inst) in prog.insts.iter().enumerate() {
+        if inst.op.is_control_flow() || inst.op.rendezvous_key().is_some() {
+            v.push(i + 1);
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Emits the whole function body of `plan`'s program into `b` (whose entry
+/// block has the state pointer parameter).
+pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout) {
+    let prog = &plan.prog;
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let state = b.block_params(entry)[0];
+    let conv = b.declare_var(I32);
+    let exited = b.declare_var(I32);
+    let fuel = b.declare_var(I64);
+    let mut d = Driver {
+        e: Emitter::new(b, prog, lay, state, conv),
+        exited,
+        fuel,
+        parks: BTreeMap::new(),
+        arrived: BTreeMap::new(),
+        complete: None,
+    };
+    let points = park_points(prog);
+    for &p in &points {
+        let blk = d.e.b.create_block();
+        let var = d.e.b.declare_var(I32);
+        d.parks.insert(p, (blk, var));
+    }
+    // Entry: every lane at pc 0, nothing parked, nothing exited.
+    let zero = d.e.b.ins().iconst(I32, 0);
+    let all = d.e.b.ins().iconst(I32, -1);
+    for &(_, var) in d.parks.values() {
+        d.e.b.def_var(var, zero);
+    }
+    for g in &plan.groups {
+        for &pc in &g.pcs {
+            let var = d.e.b.declare_var(I32);
+            d.e.b.def_var(var, zero);
+            d.arrived.insert(pc, var);
+        }
+    }
+    if !plan.groups.is_empty() {
+        d.complete = Some(d.e.b.create_block());
+    }
+    d.e.b.def_var(conv, all);
+    let ex = d.e.load(I32, lay.exited as i32);
+    d.e.b.def_var(exited, ex);
+    let fu = d.e.load(I64, lay.fuel as i32);
+    d.e.b.def_var(fuel, fu);
+    let first = d.parks[&0].0;
+    d.e.b.ins().jump(first, &[]);
+
+    let sched = d.e.b.create_block();
+    let out_of_fuel = d.e.b.create_block();
+    d.e.b.append_block_param(out_of_fuel, I64);
+    let len = prog.insts.len();
+    for w in points.windows(2) {
+        d.segment(w[0], w[1], sched, out_of_fuel);
+    }
+    // The end of the program: the lanes that reach it are done.
+    let (end_blk, _) = d.parks[&len];
+    d.e.b.switch_to_block(end_blk);
+    d.finish();
+
+    // Completion of rendezvous, then the scheduler.
+    if let Some(complete) = d.complete {
+        d.e.b.switch_to_block(complete);
+        for g in &plan.groups {
+            d.complete_group(g);
+        }
+        d.e.b.ins().jump(sched, &[]);
+    }
+
+    // The scheduler: the lowest park point with waiting lanes.
+    d.e.b.switch_to_block(sched);
+    for &p in points.iter().filter(|&&p| p < len) {
+        let (blk, var) = d.parks[&p];
+        let w = d.e.b.use_var(var);
+        let next = d.e.b.create_block();
+        let zero = d.e.b.ins().iconst(I32, 0);
+        d.e.b.def_var(conv, zero);
+        d.e.b.ins().brif(w, blk, &[], next, &[]);
+        d.e.b.switch_to_block(next);
+    }
+    d.finish();
+
+    // Out of fuel: record where, and stop.
+    d.e.b.switch_to_block(out_of_fuel);
+    let at = d.e.b.block_params(out_of_fuel)[0];
+    let at32 = d.e.b.ins().ireduce(I32, at);
+    d.e.store(at32, lay.fail_pc as i32);
+    let ex = d.e.b.use_var(exited);
+    d.e.store(ex, lay.exited as i32);
+    let one = d.e.b.ins().iconst(I32, 1);
+    d.e.b.ins().return_(&[one]);
+    d.e.b.seal_all_blocks();
+}
+
+impl Driver<'_, '_> {
+    /// Stores the exited mask and remaining fuel and returns 0.
+    fn finish(&mut self) {
+        let e = &mut self.e;
+        let ex = e.b.use_var(self.exited);
+        e.store(ex, e.lay.exited as i32);
+        let fu = e.b.use_var(self.fuel);
+        e.store(fu, e.lay.fuel as i32);
+        let zero = e.b.ins().iconst(I32, 0);
+        e.b.ins().return_(&[zero]);
+    }
+
+    /// Emits the segment of instructions `[start, end)`.
+    fn segment(&mut self, start: usize, end: usize, sched: Block, out_of_fuel: Block) {
+        let prog = self.e.prog;
+        let (blk, var) = self.parks[&start];
+        let e = &mut self.e;
+        e.b.switch_to_block(blk);
+        e.begin_segment(start == 0 && !prog.labels.iter().any(|l| l.at == 0));
+        // Merge the lanes parked here.
+        let waiting = e.b.use_var(var);
+        let conv = e.b.use_var(e.conv);
+        let conv = e.b.ins().bor(conv, waiting);
+        e.b.def_var(e.conv, conv);
+        let zero = e.b.ins().iconst(I32, 0);
+        e.b.def_var(var, zero);
+        // Fuel: the whole segment runs for this group, or the run stops at
+        // instruction `start + fuel`.
+        let n = (end - start) as i64;
+        let fuel = e.b.use_var(self.fuel);
+        let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
+        let ok = e.b.create_block();
+        let at = e.b.ins().iadd_imm_s(fuel, start as i64);
+        e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
+        e.b.switch_to_block(ok);
+        let fuel = e.b.ins().iadd_imm_s(fuel, -n);
+        e.b.def_var(self.fuel, fuel);
+
+        for pc in start..end {
+            let inst = &prog.insts[pc];
+            let is_last = pc + 1 == end;
+            let e = &mut self.e;
+            match &inst.op {
+                Op::Control(Control::Bra { target }) => {
+                    debug_assert!(is_last, "a bra ends its segment");
+                    let to = prog.label_target(*target);
+                    self.bra(inst, to, end, sched);
+                    return;
+                }
+                Op::Control(Control::Exit) => {
+                    debug_assert!(is_last, "an exit ends its segment");
+                    self.exit(inst, end, sched);
+                    return;
+                }
+                op if op.rendezvous_key().is_some() => {
+                    debug_assert!(is_last, "a .sync collective ends its segment");
+                    self.arrive(inst, pc, end);
+                    return;
+                }
+                op => collective_or_glue(e, inst.guard, op),
+            }
+        }
+        let next = self.parks[&end].0;
+        self.e.b.ins().jump(next, &[]);
+    }
+
+    /// `@g exit` at the end of a segment that ends at `end`.
+    fn exit(&mut self, inst: &Inst, end: usize, sched: Block) {
+        let e = &mut self.e;
+        let mut l = e.lanes(inst.guard);
+        let exec = e.exec(&mut l);
+        let ex = e.b.use_var(self.exited);
+        let ex = e.b.ins().bor(ex, exec);
+        e.b.def_var(self.exited, ex);
+        let rest = e.b.ins().band_not(l.conv, exec);
+        let (next, next_var) = self.parks[&end];
+        match self.complete {
+            // Lanes waiting for the exited ones may go on now; then the
+            // lowest pc runs.
+            Some(complete) => {
+                let w = e.b.use_var(next_var);
+                let w = e.b.ins().bor(w, rest);
+                e.b.def_var(next_var, w);
+                let zero = e.b.ins().iconst(I32, 0);
+                e.b.def_var(e.conv, zero);
+                e.b.ins().jump(complete, &[]);
+            }
+            None => {
+                e.b.def_var(e.conv, rest);
+                e.b.ins().brif(rest, next, &[], sched, &[]);
+            }
+        }
+    }
+
+    /// The executing lanes of the `.sync` collective `inst` at `pc` (the
+    /// end of a segment that ends at `end`) arrive and record their
+    /// `membermask`; the predicated-off lanes park after it.
+    fn arrive(&mut self, inst: &Inst, pc: usize, end: usize) {
+        let e = &mut self.e;
+        let mut l = e.lanes(inst.guard);
+        let exec = e.exec(&mut l);
+        let mm = inst.op.membermask().expect("a .sync collective");
+        let vecs = e.vecs(&mut l);
+        for k in 0..WARP / 4 {
+            let v = e.read_vec(mm, k);
+            let off = (e.lay.wmask + 16 * k as u32) as i32;
+            let v = match vecs {
+                Some(vs) => {
+                    let old = e.load(I32X4, off);
+                    e.b.ins().bitselect(vs[k], v, old)
+                }
+                None => v,
+            };
+            e.store(v, off);
+        }
+        let var = self.arrived[&pc];
+        let w = e.b.use_var(var);
+        let w = e.b.ins().bor(w, exec);
+        e.b.def_var(var, w);
+        let stay = e.b.ins().band_not(l.conv, exec);
+        let end_var = self.parks[&end].1;
+        let w = e.b.use_var(end_var);
+        let w = e.b.ins().bor(w, stay);
+        e.b.def_var(end_var, w);
+        let zero = e.b.ins().iconst(I32, 0);
+        e.b.def_var(e.conv, zero);
+        let complete = self.complete.expect("a program with a .sync collective");
+        e.b.ins().jump(complete, &[]);
+    }
+
+    /// The lanes waiting at the collectives of `g`, as an i32 mask.
+    fn waiting(&mut self, g: &Group) -> Value {
+        let mut w = self.e.b.ins().iconst(I32, 0);
+        for pc in &g.pcs {
+            let a = self.e.b.use_var(self.arrived[pc]);
+            w = self.e.b.ins().bor(w, a);
+        }
+        w
+    }
+
+    /// Completes every rendezvous of group `g` that can complete, then
+    /// falls through to the code after it. A loop over candidate lanes:
+    /// take the lowest, with membermask `m`; the rendezvous is ready when
+    /// every non-exited lane of `m` waits in the group with the same `m`.
+    fn complete_group(&mut self, g: &Group) {
+        let head = self.e.b.create_block();
+        let test = self.e.b.create_block();
+        let retry = self.e.b.create_block();
+        let run = self.e.b.create_block();
+        let after = self.e.b.create_block();
+        self.e.b.append_block_param(head, I32);
+        let w = self.waiting(g);
+        self.e.b.ins().jump(head, &[w.into()]);
+
+        self.e.b.switch_to_block(head);
+        let cand = self.e.b.block_params(head)[0];
+        self.e.b.ins().brif(cand, test, &[], after, &[]);
+
+        self.e.b.switch_to_block(test);
+        let wmask = self.e.lay.wmask;
+        let lane = self.e.b.ins().ctz(cand);
+        let addr = self.e.lane_addr(wmask, lane, 4);
+        let m = self.e.b.ins().load(I32, super::builder::mf(), addr, 0);
+        let ex = self.e.b.use_var(self.exited);
+        let required = self.e.b.ins().band_not(m, ex);
+        let mv = self.e.b.ins().splat(I32X4, m);
+        let eq: Vec<Value> = (0..WARP / 4)
+            .map(|k| {
+                let v = self.e.load(I32X4, (wmask + 16 * k as u32) as i32);
+                self.e.b.ins().icmp(IntCC::Equal, v, mv)
+            })
+            .collect();
+        let same = self.e.vecs_to_mask(&eq);
+        let w = self.waiting(g);
+        let same = self.e.b.ins().band(same, w);
+        let missing = self.e.b.ins().band_not(required, same);
+        let none = self.e.b.ins().icmp_imm_s(IntCC::Equal, required, 0);
+        let some_missing = self.e.b.ins().icmp_imm_s(IntCC::NotEqual, missing, 0);
+        let fail = self.e.b.ins().bor(none, some_missing);
+        self.e.b.ins().brif(fail, retry, &[], run, &[]);
+
+        // Not ready: no lane with this membermask is; try the others.
+        self.e.b.switch_to_block(retry);
+        let rest = self.e.b.ins().band_not(cand, same);
+        self.e.b.ins().jump(head, &[rest.into()]);
+
+        // Ready: the participants are `required`.
+        self.e.b.switch_to_block(run);
+        let parts: Vec<Value> = g
+            .pcs
+            .iter()
+            .map(|pc| {
+                let a = self.e.b.use_var(self.arrived[pc]);
+                self.e.b.ins().band(a, required)
+            })
+            .collect();
+        match &g.mixed {
+            None => {
+                let inst = &self.e.prog.insts[g.pcs[0]];
+                self.with_group(required);
+                collective_or_glue(&mut self.e, None, &inst.op);
+            }
+            Some(mx) => {
+                for (i, &part) in parts.iter().enumerate() {
+                    self.with_group(part);
+                    for &(o, r, width) in &mx.copy_in[i] {
+                        self.copy(o, Dest::Reg(r), width);
+                    }
+                }
+                for k in 0..WARP / 4 {
+                    let v = self.e.load(I32X4, (wmask + 16 * k as u32) as i32);
+                    let off = self.e.reg_off(mx.membermask, 4 * k);
+                    self.e.store(v, off);
+                }
+                self.with_group(required);
+                collective_or_glue(&mut self.e, None, &mx.op);
+                for (i, &part) in parts.iter().enumerate() {
+                    self.with_group(part);
+                    for &(r, d) in &mx.copy_out[i] {
+                        let width = if super::layout::wide(self.e.reg_type(r)) {
+                            64
+                        } else {
+                            32
+                        };
+                        self.copy(Operand::Reg(r), d, width);
+                    }
+                }
+            }
+        }
+        for (pc, part) in g.pcs.iter().zip(parts) {
+            let var = self.arrived[pc];
+            let a = self.e.b.use_var(var);
+            let a = self.e.b.ins().band_not(a, required);
+            self.e.b.def_var(var, a);
+            let park = self.parks[&(pc + 1)].1;
+            let p = self.e.b.use_var(park);
+            let p = self.e.b.ins().bor(p, part);
+            self.e.b.def_var(park, p);
+        }
+        let zero = self.e.b.ins().iconst(I32, 0);
+        self.e.b.def_var(self.e.conv, zero);
+        let w = self.waiting(g);
+        self.e.b.ins().jump(head, &[w.into()]);
+
+        self.e.b.switch_to_block(after);
+    }
+
+    /// Makes `lanes` the running group for the code that follows.
+    fn with_group(&mut self, lanes: Value) {
+        self.e.b.def_var(self.e.conv, lanes);
+        self.e.begin_segment(false);
+    }
+
+    /// Copies `o` into `d` on the running group's lanes.
+    fn copy(&mut self, o: Operand, d: Dest, width: u32) {
+        let e = &mut self.e;
+        let mut l = e.lanes(None);
+        if width == 64 {
+            let exec = e.exec(&mut l);
+            e.lane_loop(|e, at| {
+                let v = e.read_at(o, at, 64);
+                e.write_at(d, at, exec, v);
+            });
+        } else {
+            for k in 0..WARP / 4 {
+                let v = e.read_vec(o, k);
+                e.write_vec(d, k, &mut l, v);
+            }
+        }
+    }
+
+    /// `@g bra L` at the end of a segment that ends at `end`.
+    fn bra(&mut self, inst: &Inst, to: usize, end: usize, sched: Block) {
+        let e = &mut self.e;
+        let mut l = e.lanes(inst.guard);
+        let taken = e.exec(&mut l);
+        let stay = e.b.ins().band_not(l.conv, taken);
+        if to == end {
+            let next = self.parks[&end].0;
+            e.b.ins().jump(next, &[]);
+            return;
+        }
+        let (to_blk, to_var) = self.parks[&to];
+        let (end_blk, end_var) = self.parks[&end];
+        if to > end {
+            // Forward: the taken lanes park at the target.
+            let w = e.b.use_var(to_var);
+            let w = e.b.ins().bor(w, taken);
+            e.b.def_var(to_var, w);
+            e.b.def_var(e.conv, stay);
+            e.b.ins().brif(stay, end_blk, &[], sched, &[]);
+        } else {
+            // Backward: the others park after the bra.
+            let w = e.b.use_var(end_var);
+            let w = e.b.ins().bor(w, stay);
+            e.b.def_var(end_var, w);
+            e.b.def_var(e.conv, taken);
+            e.b.ins().brif(taken, to_blk, &[], sched, &[]);
+        }
+    }
+}
+
+/// Lowers a non-control instruction with its family's file.
+fn collective_or_glue(e: &mut Emitter, guard: Option<Guard>, op: &Op) {
+    match op {
+        Op::Shfl(x) => shfl::emit(e, guard, x),
+        Op::Vote(x) => vote::emit(e, guard, x),
+        Op::Match(x) => matching::emit(e, guard, x),
+        Op::Redux(x) => redux::emit(e, guard, x),
+        Op::Activemask(x) => activemask::emit(e, guard, x),
+        Op::Glue(x) => alu::emit(e, guard, x),
+        Op::Control(_) => unreachable!("the driver lowers control flow"),
+    }
+}

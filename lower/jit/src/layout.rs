@@ -1,0 +1,70 @@
+//! Where each piece of warp state lives in the buffer the compiled code
+//! works on. All offsets are fixed per program, so every access is
+//! `state + constant` (or `+ lane * size` with the lane masked to 0..31).
+
+use warp_core::ir::{Program, Type, WARP};
+
+/// Byte offsets into the state buffer.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Per register, its offset: 32 lanes of u32 (32-bit types and
+    /// `.pred` as 0/1) or of u64 (64-bit types).
+    pub regs: Vec<u32>,
+    /// Scratch lanes (several arrays of 32 × u64) for collectives.
+    pub scratch: u32,
+    /// Per lane, the `membermask` it gave when it arrived at a `.sync`
+    /// collective where it waits (32 × u32).
+    pub wmask: u32,
+    /// The mask of exited lanes (u32).
+    pub exited: u32,
+    /// Remaining fuel (u64).
+    pub fuel: u32,
+    /// On running out of fuel: the index of the instruction that would have
+    /// run next (u32).
+    pub fail_pc: u32,
+    /// Total size in bytes (a multiple of 16).
+    pub size: u32,
+}
+
+/// Number of 32 × u64 scratch arrays.
+pub const SCRATCH_ARRAYS: u32 = 4;
+
+/// Whether a register of this type is stored as 64-bit lanes.
+pub fn wide(ty: Type) -> bool {
+    ty.bits() == 64
+}
+
+impl Layout {
+    /// Lays out the state of `prog`.
+    pub fn new(prog: &Program) -> Layout {
+        let mut off = 0u32;
+        let mut regs = Vec::with_capacity(prog.regs.len());
+        for r in &prog.regs {
+            regs.push(off);
+            off += if wide(r.ty) { 8 } else { 4 } * WARP as u32;
+        }
+        let scratch = off;
+        off += SCRATCH_ARRAYS * 8 * WARP as u32;
+        let wmask = off;
+        off += 4 * WARP as u32;
+        let exited = off;
+        let fail_pc = off + 4;
+        let fuel = off + 8;
+        off += 16;
+        Layout {
+            regs,
+            scratch,
+            wmask,
+            exited,
+            fuel,
+            fail_pc,
+            size: off,
+        }
+    }
+
+    /// Offset of scratch array `i` (32 × u64 each).
+    pub fn scratch(&self, i: u32) -> u32 {
+        assert!(i < SCRATCH_ARRAYS);
+        self.scratch + i * 8 * WARP as u32
+    }
+}

@@ -1,0 +1,444 @@
+//! The Cranelift JIT: a warp program lowered to native code that runs all
+//! 32 lanes on the CPU, with the interpreter's min-PC reconvergence.
+//!
+//! Compile once with [`JitProgram::compile`], then run on one warp
+//! ([`JitProgram::run`]) or on many at once on all cores
+//! ([`JitProgram::run_batch`], [`JitProgram::run_states`]). The JIT does
+//! not track definedness or detect undefined behaviour (that is the
+//! interpreter's job): it reports every lane's bits, and a program with UB
+//! still runs memory-safely, its result meaningless.
+//!
+//! # Modules
+//!
+//! One file per instruction family, named as in `warp-core`'s interpreter
+//! (`shfl.rs`, `vote.rs`, `matching.rs`, `redux.rs`, `activemask.rs`,
+//! `alu.rs` for the glue); the driver `emit.rs`, which walks the
+//! instructions, runs control flow and hands each other instruction to its
+//! family; `builder.rs`, the `Emitter` the families lower with (state
+//! memory, lane masks, operand access); `layout.rs` (where each register
+//! lives in the state, read by the driver and the builder), `code.rs`
+//! (executable memory) and `inject.rs` (bugs planted on purpose). Imports
+//! go one way, with no circle:
+//!
+//! ```text
+//! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
+//!   │           │                            │
+//!   │           └────────────────────────────┴──> builder.rs ──> layout.rs
+//!   └──> layout.rs, code.rs, inject.rs
+//! ```
+//!
+//! A family imports `builder.rs` (and `inject.rs`), never `emit.rs` nor
+//! another family; `builder.rs` imports no family.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+mod activemask;
+mod alu;
+mod builder;
+mod code;
+mod emit;
+pub mod inject;
+mod layout;
+mod matching;
+mod redux;
+mod rendezvous;
+mod shfl;
+mod vote;
+
+use code::Code;
+use cranelift_codegen::ir::{types, AbiParam, Function, Signature, UserFuncName};
+use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use layout::{wide, Layout};
+use std::fmt;
+use std::sync::OnceLock;
+use warp_core::engine::{CompileError, Compiled, Engine, Skip};
+use warp_core::interp::{Outcome, RunError, DEFAULT_FUEL};
+use warp_core::ir::{Inputs, Program, Reg, WARP};
+
+/// Why a program was not compiled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JitError {
+    /// The program is over a size limit ([`Limits`]): not a bug, a choice;
+    /// the message says which limit and how to raise it.
+    TooBig(String),
+    /// The lowering or Cranelift failed on it (a bug in the JIT), or the
+    /// host has no native ISA or executable memory.
+    Failed(String),
+}
+
+impl fmt::Display for JitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JitError::TooBig(m) | JitError::Failed(m) => write!(f, "jit: {m}"),
+        }
+    }
+}
+
+/// Size limits of one compile, so that a huge program gets a clear error
+/// in well under a second instead of minutes and gigabytes: compile time
+/// and memory grow with the generated code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most PTX instructions in a program (`warpdiff --max-insts`).
+    pub max_insts: usize,
+    /// Most Cranelift instructions the lowering may generate before the
+    /// compile is refused (the code-size budget).
+    pub max_clif_insts: usize,
+}
+
+impl Limits {
+    /// The default limit on PTX instructions.
+    pub const DEFAULT_MAX_INSTS: usize = 100_000;
+    /// The default code-size budget, in Cranelift instructions.
+    pub const DEFAULT_MAX_CLIF_INSTS: usize = 12_000_000;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_insts: Self::DEFAULT_MAX_INSTS,
+            max_clif_insts: Self::DEFAULT_MAX_CLIF_INSTS,
+        }
+    }
+}
+
+impl std::error::Error for JitError {}
+
+/// What the compilation optimises for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tuning {
+    /// The fastest code: Cranelift's backtracking register allocator. For
+    /// programs run many times (emulation, benchmarks).
+    #[default]
+    FastCode,
+    /// The fastest compile (about 40 % less time) for code about 1.5-2x
+    /// slower: the single-pass register allocator. For programs run once
+    /// (fuzzing).
+    FastCompile,
+}
+
+fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
+    static CODE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
+    static COMPILE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
+    let (cell, regalloc) = match tuning {
+        Tuning::FastCode => (&CODE, "backtracking"),
+        Tuning::FastCompile => (&COMPILE, "single_pass"),
+    };
+    cell.get_or_init(|| {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v)
+                .map_err(|e| JitError::Failed(format!("setting {k}={v}: {e}")))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "regalloc_algorithm", regalloc)?;
+        // The verifier runs in debug builds (and so in tests).
+        let verify = if cfg!(debug_assertions) {
+            "true"
+        } else {
+            "false"
+        };
+        set(&mut flags, "enable_verifier", verify)?;
+        let builder = cranelift_native::builder().map_err(|e| JitError::Failed(e.to_string()))?;
+        builder
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| JitError::Failed(e.to_string()))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// A program compiled to native code.
+pub struct JitProgram {
+    prog: Program,
+    layout: Layout,
+    code: Code,
+    fuel: u64,
+}
+
+impl fmt::Debug for JitProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JitProgram")
+            .field("insts", &self.prog.insts.len())
+            .field("code_bytes", &self.code.len())
+            .finish()
+    }
+}
+
+/// The state of one warp as the compiled code sees it: every register's
+/// 32 lanes, the exited mask, and the fuel. Reusable across runs.
+#[derive(Clone)]
+pub struct WarpState {
+    buf: Vec<u128>,
+}
+
+impl JitProgram {
+    /// Lowers and compiles `prog` for the fastest code (with
+    /// [`DEFAULT_FUEL`]).
+    pub fn compile(prog: &Program) -> Result<JitProgram, JitError> {
+        Self::compile_with(prog, Tuning::FastCode)
+    }
+
+    /// Lowers and compiles `prog` with the given tuning and the default
+    /// [`Limits`].
+    pub fn compile_with(prog: &Program, tuning: Tuning) -> Result<JitProgram, JitError> {
+        Self::compile_limited(prog, tuning, Limits::default())
+    }
+
+    /// Lowers and compiles `prog` with the given tuning, refusing programs
+    /// over `limits` with [`JitError::TooBig`].
+    pub fn compile_limited(
+        prog: &Program,
+        tuning: Tuning,
+        limits: Limits,
+    ) -> Result<JitProgram, JitError> {
+        if prog.insts.len() > limits.max_insts {
+            return Err(JitError::TooBig(format!(
+                "program has {} instructions; the JIT limit is {}; use the interpreter or raise --max-insts",
+                prog.insts.len(),
+                limits.max_insts
+            )));
+        }
+        inject::compile_error(prog)?;
+        let isa = isa(tuning)?;
+        let plan = rendezvous::Plan::new(prog);
+        let layout = Layout::new(&plan.prog);
+        let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
+        sig.params.push(AbiParam::new(isa.pointer_type()));
+        sig.returns.push(AbiParam::new(types::I32));
+        let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+        let mut fctx = FunctionBuilderContext::new();
+        {
+            let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+            emit::emit_function(&mut b, &plan, &layout);
+            b.finalize(isa.frontend_config());
+        }
+        let clif = func.dfg.num_insts();
+        if clif > limits.max_clif_insts {
+            return Err(JitError::TooBig(format!(
+                "program of {} instructions lowers to {clif} Cranelift instructions; the JIT code-size budget is {}; use the interpreter or split the program",
+                prog.insts.len(),
+                limits.max_clif_insts
+            )));
+        }
+        let mut ctx = Context::for_function(func);
+        let compiled = ctx
+            .compile(&**isa, &mut Default::default())
+            .map_err(|e| JitError::Failed(format!("cranelift: {:?}", e.inner)))?;
+        if !compiled.buffer.relocs().is_empty() {
+            return Err(JitError::Failed("generated code needs relocations".into()));
+        }
+        let code = Code::new(compiled.code_buffer())
+            .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+        Ok(JitProgram {
+            prog: prog.clone(),
+            layout,
+            code,
+            fuel: DEFAULT_FUEL,
+        })
+    }
+
+    /// Sets the fuel (maximum warp steps) of every later run.
+    pub fn with_fuel(mut self, fuel: u64) -> Self {
+        self.fuel = fuel;
+        self
+    }
+
+    /// The program this was compiled from.
+    pub fn program(&self) -> &Program {
+        &self.prog
+    }
+
+    /// Size of the generated machine code in bytes.
+    pub fn code_size(&self) -> usize {
+        self.code.len()
+    }
+
+    /// A zeroed state for this program.
+    pub fn new_state(&self) -> WarpState {
+        WarpState {
+            buf: vec![0; self.layout.size as usize / 16],
+        }
+    }
+
+    /// A state holding `inputs` (registers without `.lanes` are zero).
+    pub fn state_for(&self, inputs: &Inputs) -> WarpState {
+        let mut s = self.new_state();
+        for (r, vals) in &inputs.lanes {
+            for (lane, &v) in vals.iter().enumerate() {
+                self.set(&mut s, *r, lane, v);
+            }
+        }
+        s
+    }
+
+    /// Writes lane `lane` of register `r`.
+    pub fn set(&self, s: &mut WarpState, r: Reg, lane: usize, v: u64) {
+        let ty = self.prog.decl(r).ty;
+        let size = if wide(ty) { 8 } else { 4 };
+        let off = self.layout.regs[r.index()] as usize + lane * size;
+        write_le(&mut s.buf, off, size, v & ty.mask());
+    }
+
+    /// Reads lane `lane` of register `r`.
+    pub fn get(&self, s: &WarpState, r: Reg, lane: usize) -> u64 {
+        let ty = self.prog.decl(r).ty;
+        let size = if wide(ty) { 8 } else { 4 };
+        let off = self.layout.regs[r.index()] as usize + lane * size;
+        read_le(&s.buf, off, size) & ty.mask()
+    }
+
+    /// Runs the compiled code on `s` in place. On success `s` holds the
+    /// final registers.
+    pub fn run_state(&self, s: &mut WarpState) -> Result<(), RunError> {
+        assert_eq!(
+            s.buf.len() * 16,
+            self.layout.size as usize,
+            "state of another program"
+        );
+        write_le(&mut s.buf, self.layout.exited as usize, 4, 0);
+        write_le(&mut s.buf, self.layout.fuel as usize, 8, self.fuel);
+        match self.code.call(&mut s.buf) {
+            0 => Ok(()),
+            _ => {
+                let at = read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize;
+                Err(RunError::OutOfFuel {
+                    steps: self.fuel,
+                    line: self.prog.insts[at.min(self.prog.insts.len() - 1)].line,
+                })
+            }
+        }
+    }
+
+    /// The mask of lanes that executed `exit` in the last run on `s`.
+    pub fn exited(&self, s: &WarpState) -> u32 {
+        read_le(&s.buf, self.layout.exited as usize, 4) as u32
+    }
+
+    /// The [`Outcome`] of state `s` (every lane reported defined).
+    pub fn outcome(&self, s: &WarpState) -> Outcome {
+        let values = (0..self.prog.regs.len())
+            .map(|r| std::array::from_fn(|lane| self.get(s, Reg(r as u32), lane)))
+            .collect();
+        Outcome::all_defined(values, self.exited(s))
+    }
+
+    /// Runs one warp on `inputs`.
+    pub fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        let mut s = self.state_for(inputs);
+        self.run_state(&mut s)?;
+        Ok(self.outcome(&s))
+    }
+
+    /// Runs many warps, each on its own inputs, spread over all cores.
+    pub fn run_batch(&self, inputs: &[Inputs]) -> Vec<Result<Outcome, RunError>> {
+        let mut out: Vec<Option<Result<Outcome, RunError>>> = vec![None; inputs.len()];
+        let threads = threads();
+        let chunk = inputs.len().div_ceil(threads).max(1);
+        std::thread::scope(|sc| {
+            for (ins, outs) in inputs.chunks(chunk).zip(out.chunks_mut(chunk)) {
+                sc.spawn(move || {
+                    for (i, o) in ins.iter().zip(outs) {
+                        *o = Some(self.run(i));
+                    }
+                });
+            }
+        });
+        out.into_iter()
+            .map(|o| o.expect("every warp ran"))
+            .collect()
+    }
+
+    /// Runs many prepared states in place, spread over all cores (the fast
+    /// path for large batches: no per-warp allocation). Returns how many
+    /// ran out of fuel.
+    pub fn run_states(&self, states: &mut [WarpState]) -> usize {
+        let threads = threads();
+        let chunk = states.len().div_ceil(threads).max(1);
+        std::thread::scope(|sc| {
+            let handles: Vec<_> = states
+                .chunks_mut(chunk)
+                .map(|part| {
+                    sc.spawn(move || {
+                        part.iter_mut()
+                            .map(|s| self.run_state(s).is_err() as usize)
+                            .sum::<usize>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("worker")).sum()
+        })
+    }
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn write_le(buf: &mut [u128], off: usize, size: usize, v: u64) {
+    for i in 0..size {
+        let byte = off + i;
+        let (w, sh) = (byte / 16, (byte % 16) * 8);
+        buf[w] = (buf[w] & !(0xffu128 << sh)) | (((v >> (8 * i)) & 0xff) as u128) << sh;
+    }
+}
+
+fn read_le(buf: &[u128], off: usize, size: usize) -> u64 {
+    let mut v = 0u64;
+    for i in 0..size {
+        let byte = off + i;
+        let (w, sh) = (byte / 16, (byte % 16) * 8);
+        v |= (((buf[w] >> sh) & 0xff) as u64) << (8 * i);
+    }
+    v
+}
+
+/// The JIT as an [`Engine`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JitEngine {
+    /// How programs are compiled.
+    pub tuning: Tuning,
+    /// Programs over these limits are skipped with the reason.
+    pub limits: Limits,
+}
+
+impl JitEngine {
+    /// The engine tuned for programs that run once (fuzzing, `warpdiff
+    /// run`/`diff`): the fastest compile.
+    pub fn fast_compile() -> JitEngine {
+        JitEngine {
+            tuning: Tuning::FastCompile,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Compiled for JitProgram {
+    fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        JitProgram::run(self, inputs)
+    }
+}
+
+impl Engine for JitEngine {
+    fn name(&self) -> &'static str {
+        "jit"
+    }
+
+    fn compile<'p>(
+        &self,
+        prog: &'p Program,
+        fuel: u64,
+    ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+        match JitProgram::compile_limited(prog, self.tuning, self.limits) {
+            Ok(j) => Ok(Box::new(j.with_fuel(fuel))),
+            Err(JitError::TooBig(m)) => Err(CompileError::Skip(Skip { reason: m })),
+            Err(e @ JitError::Failed(_)) => Err(CompileError::Failed(e.to_string())),
+        }
+    }
+}
+
+const _: () = assert!(WARP == 32);

@@ -1,0 +1,542 @@
+//! The command line, declared with clap: every subcommand answers `--help`,
+//! the tool `--version`, and the same option has the same spelling in
+//! every subcommand. `WARPDIFF_*` environment variables are read here and
+//! nowhere else, as defaults of the flags that name them.
+//!
+//! Exit statuses (each subcommand's help says which apply): 0 success,
+//! 1 a divergence or an `.expect` mismatch, 2 an error (bad arguments,
+//! unreadable or invalid input), 3 undefined behaviour (reported, not
+//! compared), 141 the output pipe was closed.
+
+use crate::engines::{parse_engine, parse_engine_list, EngineList, EngineSpec};
+use crate::external::Options;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+use warp_core::idioms::Idiom;
+use warp_core::interp::DEFAULT_FUEL;
+use warp_gpu::config::{Compiler, GpuConfig, SimFault};
+use warp_jit::Limits;
+
+/// Run, compare, reduce and fuzz PTX warp-level programs on the reference
+/// interpreter, the Cranelift JIT and real GPUs.
+#[derive(Debug, Parser)]
+#[command(name = "warpdiff", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run .ptx case files on one engine and print every register per lane
+    /// (exit: 0 ran and matched .expect, 1 .expect mismatch, 2 error,
+    /// 3 undefined behaviour; the highest applies)
+    Run(RunArgs),
+    /// Run files on every engine and compare each with the reference on its
+    /// defined lanes (exit: 1 divergence, else 2 error, else 3 UB, else 0)
+    Diff(DiffArgs),
+    /// Generate random cases, check them on the engines and reduce each
+    /// divergence into the corpus (exit 1 if one was found)
+    Fuzz(FuzzArgs),
+    /// Reduce a divergent case file by hand (same engine, same form)
+    Reduce(ReduceArgs),
+    /// Reduce a case the GPU hangs or faults on, each candidate alone in a
+    /// fresh process
+    ReduceHang(ReduceHangArgs),
+    /// Print the PTX module the GPU engine would load for the files
+    EmitPtx(EmitPtxArgs),
+    /// Cases verified per second on the GPU, end to end, per batch size
+    BenchGpu(BenchGpuArgs),
+    /// Write a standalone reproducer of a GPU finding: repro.cu (CUDA
+    /// driver API, the kernel's PTX and buffers built in), kernel.ptx,
+    /// build.sh and NOTES.md (SASS quoted when ptxas and cuobjdump run here)
+    Repro(ReproArgs),
+    /// (internal) compile PTX requests from stdin: a GPU compile helper
+    #[command(hide = true)]
+    GpuCompileWorker(WorkerArgs),
+    /// (internal) run case files as one GPU batch in this process; the exit
+    /// status says how it ended (see `warpdiff::probe`)
+    #[command(hide = true)]
+    GpuProbe(ProbeArgs),
+}
+
+/// Options every command that runs programs shares.
+#[derive(Clone, Debug, Args)]
+pub struct RunLimits {
+    /// Maximum warp steps before a run stops with an error
+    #[arg(long, default_value_t = DEFAULT_FUEL)]
+    pub fuel: u64,
+    /// Programs with more instructions are not compiled by the JIT (a
+    /// clear message instead of minutes and gigabytes)
+    #[arg(long, default_value_t = Limits::DEFAULT_MAX_INSTS)]
+    pub max_insts: usize,
+}
+
+impl RunLimits {
+    /// The JIT's limits.
+    pub fn jit(&self) -> Limits {
+        Limits {
+            max_insts: self.max_insts,
+            ..Limits::default()
+        }
+    }
+}
+
+/// `warpdiff run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Which engine runs the files: interp, jit, gpu or cmd:PROGRAM (an
+    /// external engine, docs/engine-protocol.md)
+    #[arg(long, default_value = "interp", value_parser = parse_engine, value_name = "ENGINE")]
+    pub engine: EngineSpec,
+    /// One JSON object per file, one per line (mismatches go to stderr)
+    #[arg(long)]
+    pub json: bool,
+    /// Fuel and size limits
+    #[command(flatten)]
+    pub limits: RunLimits,
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+    /// External engine options
+    #[command(flatten)]
+    pub ext: ExtArgs,
+    /// The .ptx case files
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `warpdiff diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// Engines to compare with the reference (which always runs), as in
+    /// `fuzz` [default: interp,jit,gpu]
+    #[arg(long, value_parser = parse_engine_list, value_name = "LIST")]
+    pub engines: Vec<EngineList>,
+    /// Fuel and size limits
+    #[command(flatten)]
+    pub limits: RunLimits,
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+    /// External engine options
+    #[command(flatten)]
+    pub ext: ExtArgs,
+    /// The .ptx case files
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `warpdiff fuzz`.
+#[derive(Clone, Debug, Args)]
+pub struct FuzzArgs {
+    /// How long to fuzz
+    #[arg(long, default_value_t = 60)]
+    pub seconds: u64,
+    /// The seed of the run (default: from the clock); each job has its own
+    /// stream of it
+    #[arg(long, value_parser = parse_u64)]
+    pub seed: Option<u64>,
+    /// CPU worker threads
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Stop after this many generated cases in all (split evenly over the
+    /// jobs, so that a seed and a count name exactly the same cases), or
+    /// at `--seconds`, whichever comes first
+    #[arg(long, value_name = "N")]
+    pub cases: Option<u64>,
+    /// Idioms of known compiler bugs the generator keeps out of its cases,
+    /// separated by commas (`all` for every one): guard-redefined-by-collective,
+    /// guard-folded-after-exit, unused-match-splits-warp
+    #[arg(long, value_delimiter = ',', value_parser = parse_idiom, value_name = "NAME,...")]
+    pub avoid: Vec<Vec<Idiom>>,
+    /// Engines to compare, the reference `interp` first, separated by
+    /// commas: interp, jit, gpu, cmd:PROGRAM (an external engine; it takes
+    /// the rest of the list, commas included: give --engines again for
+    /// another) [default: interp,jit,gpu]
+    #[arg(long, value_parser = parse_engine_list, value_name = "LIST")]
+    pub engines: Vec<EngineList>,
+    /// Where reduced divergences are written (never overwriting)
+    #[arg(long, env = "WARPDIFF_CORPUS", value_name = "DIR")]
+    pub corpus: Option<PathBuf>,
+    /// Go on after a divergence (the first few of each engine and form are
+    /// reduced, the rest counted)
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Most cases per GPU batch
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub gpu_batch: u64,
+    /// Input sets per program sent to the GPU (the case's and its lanes
+    /// rotated): one compile serves them all
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub gpu_inputs: u64,
+    /// Use at most this many GPUs of the host
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=16))]
+    pub gpus: u64,
+    /// Most jobs per request to an external engine
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub ext_batch: u64,
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+    /// External engine options
+    #[command(flatten)]
+    pub ext: ExtArgs,
+}
+
+impl FuzzArgs {
+    /// The idioms `--avoid` names, each once.
+    pub fn avoided(&self) -> Vec<Idiom> {
+        let mut v: Vec<Idiom> = self.avoid.iter().flatten().copied().collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// An idiom name of `--avoid` (or `all`).
+fn parse_idiom(s: &str) -> Result<Vec<Idiom>, String> {
+    if s == "all" {
+        return Ok(Idiom::ALL.to_vec());
+    }
+    Idiom::from_name(s).map(|i| vec![i]).ok_or_else(|| {
+        let names: Vec<&str> = Idiom::ALL.iter().map(|i| i.name()).collect();
+        format!("unknown idiom `{s}`: expected all, {}", names.join(", "))
+    })
+}
+
+/// `warpdiff reduce`.
+#[derive(Debug, Args)]
+pub struct ReduceArgs {
+    /// The divergent case
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Where the reduced case goes
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Replace OUT if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Engines to check the case on, as in `fuzz` [default:
+    /// interp,jit,gpu]
+    #[arg(long, value_parser = parse_engine_list, value_name = "LIST")]
+    pub engines: Vec<EngineList>,
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+    /// External engine options
+    #[command(flatten)]
+    pub ext: ExtArgs,
+}
+
+/// `warpdiff reduce-hang`.
+#[derive(Debug, Args)]
+pub struct ReduceHangArgs {
+    /// The case the GPU does not finish
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Where the reduced case goes (never overwritten)
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// GPU options (`--gpu-deadline-ms` is each candidate's deadline,
+    /// default 1500 here)
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+}
+
+/// `warpdiff repro`.
+#[derive(Debug, Args)]
+pub struct ReproArgs {
+    /// The case (a recorded divergence)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The folder to write
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Write into DIR even if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Also run the case on this machine's GPU at every optimisation level
+    /// (-O0 to -O4) and record which fail and the class
+    #[arg(long)]
+    pub gpu_sweep: bool,
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+}
+
+/// `warpdiff emit-ptx`.
+#[derive(Debug, Args)]
+pub struct EmitPtxArgs {
+    /// Emit the schedule perturbation of `--gpu-perturb` with this seed
+    #[arg(long, value_name = "SEED", value_parser = parse_u32)]
+    pub gpu_perturb: Option<u32>,
+    /// The .ptx case files (they must share a .version/.target)
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `warpdiff bench-gpu`.
+#[derive(Debug, Args)]
+pub struct BenchGpuArgs {
+    /// Batch sizes to measure
+    #[arg(long, value_delimiter = ',', default_values_t = [1usize, 64, 1024, 16384], value_parser = clap::value_parser!(usize))]
+    pub batches: Vec<usize>,
+    /// Seconds per batch size (at least one round each)
+    #[arg(long, default_value_t = 10.0)]
+    pub seconds: f64,
+    /// Input sets per generated program
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub inputs: u64,
+    /// Generator threads (default: every core)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The seed of the generated cases
+    #[arg(long, default_value_t = 1, value_parser = parse_u64)]
+    pub seed: u64,
+    /// Spread each batch over this many GPUs
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=16))]
+    pub devices: u64,
+    /// Run the same cases on every GPU and compare their outcomes
+    #[arg(long)]
+    pub cross_check: bool,
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+}
+
+/// `warpdiff gpu-compile-worker` (internal).
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// Which compiler the helper runs
+    #[arg(long, default_value = "driver", value_parser = parse_compiler)]
+    pub compiler: Compiler,
+}
+
+/// `warpdiff gpu-probe` (internal).
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// GPU options
+    #[command(flatten)]
+    pub gpu: GpuArgs,
+    /// The cases, run together as one batch
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// How the GPU is driven: one set of flags for every subcommand that uses
+/// it. Each may also come from the environment variable it names.
+#[derive(Clone, Debug, Default, Args)]
+pub struct GpuArgs {
+    /// Milliseconds a GPU batch may run before it is a hang [default: 5000]
+    #[arg(long, env = "WARPDIFF_GPU_DEADLINE_MS", value_name = "MS")]
+    pub gpu_deadline_ms: Option<u64>,
+    /// The PTX compiler's optimisation level: 0-4, or `default` (the
+    /// driver's, 4) [default: `default` for fuzz, which hunts compiler
+    /// bugs and classifies each divergence by level; 0 elsewhere]
+    #[arg(long, env = "WARPDIFF_GPU_JIT_O", value_parser = parse_opt_level)]
+    pub gpu_opt_level: Option<OptLevel>,
+    /// Which compiler turns PTX into machine code: `driver` or `ptxas`
+    #[arg(long, env = "WARPDIFF_GPU_COMPILER", default_value = "driver", value_parser = parse_compiler)]
+    pub gpu_compiler: Compiler,
+    /// Modules of a batch compiled at once [default: cores, at most 16]
+    #[arg(long, env = "WARPDIFF_GPU_THREADS", value_name = "N")]
+    pub gpu_compile_threads: Option<usize>,
+    /// Write every PTX module compiled into this folder
+    #[arg(long, env = "WARPDIFF_GPU_DUMP", value_name = "DIR")]
+    pub gpu_dump: Option<PathBuf>,
+    /// Compile in this process instead of helper processes (fuzz, bench-gpu)
+    #[arg(long, env = "WARPDIFF_GPU_IN_PROCESS")]
+    pub gpu_in_process: bool,
+    /// Perturb the schedule: each lane sleeps a delay drawn from this seed
+    /// before every collective and activemask, so values the reference
+    /// calls defined must hold for other schedules too
+    #[arg(long, env = "WARPDIFF_GPU_PERTURB", value_name = "SEED", value_parser = parse_u32)]
+    pub gpu_perturb: Option<u32>,
+    /// (fault-injection builds) a simulated GPU that faults:
+    /// `fault-batch:N`, `fault-form:FORM` or `fault-pair:FORM+FORM`
+    #[arg(long, env = "WARPDIFF_GPU_SIMULATE", hide = true, value_parser = parse_sim)]
+    pub gpu_simulate: Option<SimFault>,
+}
+
+/// How external engines (`cmd:PROGRAM`) are driven: one set of flags for
+/// every subcommand that can use one.
+#[derive(Clone, Debug, Args)]
+pub struct ExtArgs {
+    /// Milliseconds an external engine has for its handshake, and for each
+    /// request besides --ext-job-ms per job; past it, it is a hang
+    #[arg(
+        long,
+        env = "WARPDIFF_EXT_DEADLINE_MS",
+        default_value_t = 10_000,
+        value_name = "MS"
+    )]
+    pub ext_deadline_ms: u64,
+    /// Milliseconds more an external engine has per job of a request
+    #[arg(
+        long,
+        env = "WARPDIFF_EXT_JOB_MS",
+        default_value_t = 50,
+        value_name = "MS"
+    )]
+    pub ext_job_ms: u64,
+}
+
+impl ExtArgs {
+    /// The options these flags give. The child's environment gets
+    /// `WARPDIFF_EXE` (this executable, for clients that run warpdiff
+    /// themselves, unless the environment already has one) and
+    /// `WARPDIFF_PROTOCOL`.
+    pub fn options(&self) -> Options {
+        let mut env = vec![(
+            "WARPDIFF_PROTOCOL".to_string(),
+            crate::external::protocol::PROTOCOL.to_string(),
+        )];
+        if std::env::var_os("WARPDIFF_EXE").is_none() {
+            if let Ok(exe) = std::env::current_exe() {
+                env.push(("WARPDIFF_EXE".to_string(), exe.display().to_string()));
+            }
+        }
+        Options {
+            deadline: Duration::from_millis(self.ext_deadline_ms),
+            per_job: Duration::from_millis(self.ext_job_ms),
+            env,
+        }
+    }
+}
+
+/// A PTX compiler optimisation level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OptLevel(pub Option<u32>);
+
+impl GpuArgs {
+    /// The configuration these flags give; `helpers` is the executable
+    /// whose compile helpers to start (unless `--gpu-in-process`), and
+    /// `deadline` the default deadline of the command.
+    pub fn config(&self, helpers: Option<PathBuf>, deadline: Duration) -> GpuConfig {
+        let d = GpuConfig::default();
+        GpuConfig {
+            deadline: self.gpu_deadline_ms.map_or(deadline, Duration::from_millis),
+            compile_threads: self.gpu_compile_threads.unwrap_or(d.compile_threads),
+            opt_level: self.level(),
+            compiler: self.gpu_compiler,
+            helpers: helpers.filter(|_| !self.gpu_in_process),
+            dump_dir: self.gpu_dump.clone(),
+            simulate: self.gpu_simulate.clone(),
+            perturb: self.gpu_perturb,
+        }
+    }
+
+    /// The optimisation level given, else -O0 (see
+    /// [`GpuArgs::default_level`]); `None` is the driver's default.
+    pub fn level(&self) -> Option<u32> {
+        self.gpu_opt_level.unwrap_or(OptLevel(Some(0))).0
+    }
+
+    /// Sets the level to `level` unless one was given.
+    pub fn default_level(&mut self, level: Option<u32>) {
+        self.gpu_opt_level.get_or_insert(OptLevel(level));
+    }
+
+    /// The flags that give a child process the same GPU settings (with
+    /// `deadline_ms` as its deadline), for `gpu-probe`.
+    pub fn child_args(&self, deadline_ms: u64) -> Vec<String> {
+        let mut v = vec![
+            format!("--gpu-deadline-ms={deadline_ms}"),
+            format!(
+                "--gpu-opt-level={}",
+                self.level()
+                    .map_or("default".to_string(), |o| o.to_string())
+            ),
+            format!("--gpu-compiler={}", self.gpu_compiler.name()),
+        ];
+        if let Some(seed) = self.gpu_perturb {
+            v.push(format!("--gpu-perturb={seed:#x}"));
+        }
+        if let Some(s) = &self.gpu_simulate {
+            v.push(format!("--gpu-simulate={}", sim_name(s)));
+        }
+        v
+    }
+}
+
+/// A number, decimal or `0x` hex.
+pub fn parse_u64(s: &str) -> Result<u64, String> {
+    match s.strip_prefix("0x") {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    }
+    .map_err(|_| format!("`{s}` is not a number (decimal or 0x hex)"))
+}
+
+fn parse_u32(s: &str) -> Result<u32, String> {
+    let v = parse_u64(s)?;
+    u32::try_from(v).map_err(|_| format!("`{s}` does not fit in 32 bits"))
+}
+
+fn parse_opt_level(s: &str) -> Result<OptLevel, String> {
+    match s {
+        "default" => Ok(OptLevel(None)),
+        _ => match s.parse::<u32>() {
+            Ok(n) if n <= 4 => Ok(OptLevel(Some(n))),
+            _ => Err(format!("`{s}` is not 0, 1, 2, 3, 4 or `default`")),
+        },
+    }
+}
+
+fn parse_compiler(s: &str) -> Result<Compiler, String> {
+    Compiler::from_name(s).ok_or_else(|| format!("`{s}` is not `driver` or `ptxas`"))
+}
+
+fn parse_sim(s: &str) -> Result<SimFault, String> {
+    let bad = || format!("`{s}` is not fault-batch:N, fault-form:FORM or fault-pair:FORM+FORM");
+    let (kind, arg) = s.split_once(':').ok_or_else(bad)?;
+    match kind {
+        "fault-batch" => arg
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(SimFault::NthBatch)
+            .ok_or_else(bad),
+        "fault-form" if !arg.is_empty() => Ok(SimFault::Form(arg.to_string())),
+        "fault-pair" => match arg.split_once('+') {
+            Some((a, b)) if !a.is_empty() && !b.is_empty() => {
+                Ok(SimFault::Pair(a.to_string(), b.to_string()))
+            }
+            _ => Err(bad()),
+        },
+        _ => Err(bad()),
+    }
+}
+
+/// The `--gpu-simulate` spelling of a fault.
+fn sim_name(f: &SimFault) -> String {
+    match f {
+        SimFault::NthBatch(n) => format!("fault-batch:{n}"),
+        SimFault::Form(x) => format!("fault-form:{x}"),
+        SimFault::Pair(a, b) => format!("fault-pair:{a}+{b}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn simulated_faults_round_trip() {
+        for s in ["fault-batch:2", "fault-form:popc.b32", "fault-pair:a+b"] {
+            assert_eq!(sim_name(&parse_sim(s).unwrap()), s);
+        }
+        assert!(parse_sim("fault-batch:0").is_err());
+        assert!(parse_sim("fault-pair:a").is_err());
+    }
+}

@@ -1,0 +1,305 @@
+//! The GPU side of `warpdiff fuzz`: one thread per device takes batches of
+//! agreeing cases from the shared queue, checks them on the GPU, and turns
+//! what it sees into findings:
+//!
+//! - a value divergence is reduced and recorded like a CPU one;
+//! - a case the driver refuses (checked alone, in this process) is an
+//!   engine failure, reduced and recorded as `engine-failed`;
+//! - a hang or a fault switches this device off (a hung kernel cannot be
+//!   stopped, a fault poisons the context); when the last device is off the
+//!   workers stop offering cases and the queue is drained, and the batch is
+//!   narrowed down in fresh processes ([`crate::hang`]): the case that
+//!   fails alone is reduced and recorded with a `gpu-fails:` line, or, when
+//!   none fails alone, the smallest group that fails together is recorded
+//!   as a folder, or, when even the whole batch does not fail again, the
+//!   batch is saved and the fact counted. Nothing is dropped silently.
+//!
+//! No thread takes a batch after the run's end; narrowing has a deadline of
+//! its own, at most [`NARROW_GRACE`] past the run's end.
+
+use crate::fuzz_cmd::{report, Run, Shared, MAX_DEVICES};
+use crate::hang::{self, Prober};
+use crate::{errln, fuzzing};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use warp_core::engine::Engine;
+use warp_core::gen::TestCase;
+use warp_core::oracle::{Disagreement, Divergence, ENGINE_FAILED};
+use warp_gpu::batch::{check_batch, Checked, Pending};
+use warp_gpu::device::{Device, GpuError};
+
+/// A case for the GPU thread, with where it came from.
+pub struct ForGpu {
+    /// The case and its reference run.
+    pub pending: Pending,
+    /// The worker that made it.
+    pub job: usize,
+    /// Its case seed.
+    pub case_seed: u64,
+}
+
+/// How long narrowing a GPU failure down may go on after the run's end.
+pub const NARROW_GRACE: Duration = Duration::from_secs(30);
+
+/// How long narrowing a GPU failure down may take at most.
+pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
+
+/// Takes the next batch from the queue: `None` when the run is over or
+/// stopping, or every worker is gone and the queue is empty.
+fn next_batch(r: &Run, sh: &Shared, rx: &Mutex<Receiver<ForGpu>>) -> Option<Vec<ForGpu>> {
+    loop {
+        if r.over() || (sh.stop.load(Ordering::Relaxed) && !r.args.keep_going) {
+            return None;
+        }
+        // One device at a time fills its batch from the shared queue.
+        let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
+        let first = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(x) => x,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return None,
+        };
+        let mut batch = vec![first];
+        let t = Instant::now();
+        let fill = Duration::from_millis(20);
+        while batch.len() < r.args.gpu_batch as usize {
+            match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
+                Ok(x) => batch.push(x),
+                Err(_) => break,
+            }
+        }
+        return Some(batch);
+    }
+}
+
+/// Empties the queue once no device will take from it, counting what was
+/// left unchecked.
+fn drain(sh: &Shared, rx: &Mutex<Receiver<ForGpu>>, why: &str) {
+    let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
+    while rx.try_recv().is_ok() {
+        sh.skip("gpu", why);
+    }
+}
+
+/// The thread of one device.
+pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForGpu>>) {
+    let all_owned = r.all_engines();
+    let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
+    let prober = Prober::new(&r.args.gpu, hang::DEADLINE_MS);
+    std::thread::scope(|sc| {
+        while let Some(batch) = next_batch(r, sh, rx) {
+            let pending: Vec<Pending> = batch.iter().map(|b| b.pending.clone()).collect();
+            let (checked, timing) = check_batch(gpu, &pending);
+            sh.gpu_timing
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .add(&timing);
+            let mut refused = Vec::new();
+            let mut switched_off = None;
+            for (b, c) in batch.iter().zip(checked) {
+                match c {
+                    Checked::Agree => {
+                        sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
+                        sh.gpu_agreed.fetch_add(1, Ordering::Relaxed);
+                        sh.per_device[gpu.ordinal().min(MAX_DEVICES - 1)]
+                            .fetch_add(1, Ordering::Relaxed);
+                    }
+                    Checked::Skipped(reason) => sh.skip("gpu", &reason),
+                    Checked::Diverge(d) => {
+                        sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
+                        sh.per_device[gpu.ordinal().min(MAX_DEVICES - 1)]
+                            .fetch_add(1, Ordering::Relaxed);
+                        if sh.stop.load(Ordering::Relaxed) && !r.args.keep_going {
+                            continue;
+                        }
+                        report(r, sh, b.job, b.case_seed, &b.pending.case, d, &all);
+                    }
+                    Checked::Failed(GpuError::Driver(m)) => refused.push((b, m)),
+                    Checked::Failed(e) if e.switches_off() => switched_off = Some(e),
+                    Checked::Failed(e) => sh.skip("gpu", &format!("not checked (GPU error): {e}")),
+                }
+            }
+            if !refused.is_empty() {
+                driver_refused(r, sh, gpu, &refused, &all);
+            }
+            if let Some(e) = switched_off {
+                errln!(
+                    "warpdiff fuzz: {e}; GPU {} is off for the rest of the run",
+                    gpu.ordinal()
+                );
+                // Workers stop offering cases once every device is off.
+                if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
+                    sh.gpu_off.store(true, Ordering::Relaxed);
+                    drain(sh, rx, "not checked (every GPU was switched off)");
+                }
+                let cases: Vec<(TestCase, usize, u64)> = batch
+                    .iter()
+                    .map(|b| (b.pending.case.clone(), b.job, b.case_seed))
+                    .collect();
+                let what = e.to_string();
+                let prober = &prober;
+                sc.spawn(move || narrow(r, sh, prober, &cases, &what));
+                break;
+            }
+        }
+    });
+    if r.over() {
+        drain(sh, rx, "not checked (the run ended before its batch)");
+    }
+}
+
+/// Cases of a batch the driver refused: each is compiled again alone, in
+/// this process (a refusal does not poison the context); one that fails
+/// alone is an engine failure of the GPU, reduced and recorded.
+fn driver_refused(
+    r: &Run,
+    sh: &Shared,
+    gpu: &dyn Device,
+    refused: &[(&ForGpu, String)],
+    all: &[&dyn Engine],
+) {
+    for (b, batch_msg) in refused {
+        let job = b.pending.job();
+        match gpu.run_batch(&[job]).pop() {
+            Some(Err(GpuError::Driver(m))) => {
+                let d = Box::new(Divergence {
+                    engine: "gpu",
+                    what: Disagreement::EngineFailed(m),
+                    form: ENGINE_FAILED.to_string(),
+                });
+                report(r, sh, b.job, b.case_seed, &b.pending.case, d, all);
+            }
+            _ => sh.skip(
+                "gpu",
+                &format!(
+                    "not checked (the driver refused its batch, not the case alone): {batch_msg}"
+                ),
+            ),
+        }
+    }
+}
+
+/// A batch hung or faulted: narrow it down in fresh processes and record
+/// what was found (see the module doc).
+fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)], what: &str) {
+    sh.divergences.fetch_add(1, Ordering::Relaxed);
+    sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+    if !r.args.keep_going {
+        sh.stop.store(true, Ordering::Relaxed);
+    }
+    let cases: Vec<TestCase> = batch.iter().map(|b| b.0.clone()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let t = Instant::now();
+    let until = (t + NARROW_BUDGET).min(r.end() + NARROW_GRACE);
+    let failing = prober.find_failing(&cases, threads, until);
+    sh.found(format!(
+        "gpu hang or fault ({what}): {} of the batch's {} cases fail alone (checked in {:.1} s, one process each, deadline {} ms)",
+        failing.len(),
+        cases.len(),
+        t.elapsed().as_secs_f64(),
+        prober.deadline_ms(),
+    ));
+    let found_at = |job: usize, seed: u64| {
+        format!(
+            "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {seed:#x}) at {}, {:.1} s into the run.",
+            r.seed,
+            fuzzing::now_utc(),
+            r.start.elapsed().as_secs_f64()
+        )
+    };
+    if let Some((i, seen)) = failing.first().cloned() {
+        let (_, job, case_seed) = batch[i];
+        let (small, secs) = prober.reduce_failing(&cases[i], case_seed, until);
+        let after = match prober.run_alone(&small) {
+            hang::Alone::Fails(w) => w,
+            hang::Alone::Finishes | hang::Alone::Unknown(_) => seen,
+        };
+        let notes = vec![
+            found_at(job, case_seed),
+            format!(
+                "Reduced from {} to {} instructions in {secs:.1} s, each candidate run alone in a fresh process.",
+                cases[i].program.insts.len(),
+                small.program.insts.len()
+            ),
+        ];
+        let (d, notes) = hang::as_divergence(&after, notes);
+        let msg = match fuzzing::record(&r.corpus, &small, &d, notes) {
+            Ok(w) => format!(
+                "divergence: gpu hang or fault; reduced {} -> {} instructions in {secs:.1} s; {}",
+                cases[i].program.insts.len(),
+                small.program.insts.len(),
+                w.path().display()
+            ),
+            Err(e) => format!("divergence: gpu hang or fault; could not write it: {e}"),
+        };
+        sh.found(msg);
+        return;
+    }
+    match prober.smallest_failing_group(&cases, until) {
+        Some((group, seen)) => {
+            let members: Vec<&TestCase> = group.iter().map(|&i| &cases[i]).collect();
+            let (_, job, seed) = batch[group[0]];
+            let notes = vec![
+                found_at(job, seed),
+                format!(
+                    "Narrowed by halving, in fresh processes, from a batch of {} cases to these {}.",
+                    cases.len(),
+                    members.len()
+                ),
+            ];
+            let msg = match hang::record_group(&r.corpus, &members, &seen, &notes) {
+                Ok(dir) => format!(
+                    "divergence: gpu hang or fault only as a batch; the smallest failing group has {} of the {} cases; recorded in {}",
+                    members.len(),
+                    cases.len(),
+                    dir.display()
+                ),
+                Err(e) => format!(
+                    "divergence: gpu hang or fault only as a batch ({} cases); could not record the group: {e}",
+                    members.len()
+                ),
+            };
+            sh.found(msg);
+        }
+        None => {
+            let saved = save_batch(batch);
+            sh.skip(
+                "gpu",
+                "a hang or fault that did not happen again in a fresh process",
+            );
+            sh.found(format!(
+                "gpu hang or fault: the batch of {} cases did not fail again in a fresh process (asked for {:.1} s); {saved}",
+                cases.len(),
+                t.elapsed().as_secs_f64()
+            ));
+        }
+    }
+}
+
+/// Saves the cases of a batch that hung or faulted but could not be
+/// narrowed down, and says where.
+fn save_batch(batch: &[(TestCase, usize, u64)]) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "warpdiff-gpu-failed-batch-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    ));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return format!("could not save the batch: {}: {e}", dir.display());
+    }
+    for (i, (case, _, seed)) in batch.iter().enumerate() {
+        let text = warp_core::text::print(&case.to_case());
+        let path = dir.join(format!("case-{i:05}-seed-{seed:016x}.ptx"));
+        if let Err(e) = std::fs::write(&path, text) {
+            return format!("could not save the batch: {}: {e}", path.display());
+        }
+    }
+    format!(
+        "its {} cases are in {} (`warpdiff gpu-probe --gpu-in-process FILE...` runs them as one batch)",
+        batch.len(),
+        dir.display()
+    )
+}

@@ -1,0 +1,291 @@
+//! The fuzzing loop shared by `cargo fuzz run diff`, `warpdiff fuzz` and the
+//! smoke test: bytes → generated case → the oracle (reference interpreter,
+//! then every other engine) → on a divergence, reduce it and record it in
+//! `corpus/`.
+
+use crate::engines;
+use arbitrary::{Arbitrary, Unstructured};
+use std::path::PathBuf;
+use std::time::Instant;
+use warp_core::corpus::{write_case, Written};
+use warp_core::engine::Engine;
+use warp_core::engine::Skip;
+use warp_core::gen::{generate_with_stats, Config, Stats, TestCase};
+use warp_core::idioms::Idiom;
+use warp_core::interp::Outcome;
+use warp_core::ir::{Inputs, WARP};
+use warp_core::oracle::{check, Divergence, DivergenceCase, Verdict};
+use warp_core::reduce::Reducer;
+use warp_core::rng::Rng;
+
+/// Fuel for fuzzing runs: generated loops are short.
+pub const FUZZ_FUEL: u64 = 100_000;
+
+/// Where regression cases go: `$WARPDIFF_CORPUS`, else the repository's
+/// `corpus/`.
+pub fn corpus_dir() -> PathBuf {
+    std::env::var_os("WARPDIFF_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus")))
+}
+
+/// How one input ended.
+pub enum CaseResult {
+    /// The bytes did not make a case (too short).
+    NoCase,
+    /// The reference found UB (counted, not compared).
+    Ub,
+    /// The reference could not finish it (fuel).
+    Rejected,
+    /// Every engine agreed (or skipped, with why); the reference's run.
+    Agree(Box<Outcome>, Vec<(&'static str, Skip)>),
+    /// An engine diverged.
+    Diverge(TestCase, Box<Divergence>),
+}
+
+/// Builds a case from a seed: 64 to 4063 pseudo-random bytes
+/// ([`warp_core::rng`]) through [`case_from_bytes`]; `None` when they make
+/// no case.
+pub fn case_from_seed(
+    seed: u64,
+    buf: &mut Vec<u8>,
+    stats: &mut Stats,
+    avoid: &[Idiom],
+) -> Option<TestCase> {
+    let mut r = Rng::new(seed);
+    let len = 64 + r.index(4000);
+    buf.clear();
+    buf.extend(r.bytes(len));
+    case_from_bytes_avoiding(buf, stats, avoid)
+}
+
+/// The case seeds of job `job` of a run seeded `seed`: every (seed, job)
+/// pair gives its own stream, so `--seed 2` and `--seed 3` (or jobs 0 and
+/// 1 of one run) never generate the same cases.
+pub fn case_seeds(seed: u64, job: u64) -> impl Iterator<Item = u64> {
+    let mut r = Rng::stream(seed, job);
+    std::iter::repeat_with(move || r.next_u64())
+}
+
+/// A case's identity for the run's digest: the FNV-1a hash of its printed
+/// text (program and inputs).
+pub fn case_hash(tc: &TestCase) -> u64 {
+    warp_core::corpus::fnv1a(&warp_core::text::print(&tc.to_case()))
+}
+
+/// `inputs` with every register's lanes rotated by `by` (lane `l` gets
+/// lane `l + by`'s value): more input sets for a program whose compile is
+/// the expensive part (the GPU's).
+pub fn rotated_inputs(inputs: &Inputs, by: usize) -> Inputs {
+    let mut v = inputs.clone();
+    for (_, lanes) in &mut v.lanes {
+        let old = *lanes;
+        for (l, x) in lanes.iter_mut().enumerate() {
+            *x = old[(l + by) % WARP];
+        }
+    }
+    v
+}
+
+/// Builds a case from bytes: a swarm `Config` first, then the program.
+pub fn case_from_bytes(data: &[u8], stats: &mut Stats) -> Option<TestCase> {
+    case_from_bytes_avoiding(data, stats, &[])
+}
+
+/// [`case_from_bytes`] with the idioms of known compiler bugs `avoid`
+/// kept out of the case (`warpdiff fuzz --avoid`).
+pub fn case_from_bytes_avoiding(
+    data: &[u8],
+    stats: &mut Stats,
+    avoid: &[Idiom],
+) -> Option<TestCase> {
+    let mut u = Unstructured::new(data);
+    let mut cfg = Config::arbitrary(&mut u).unwrap_or_default();
+    cfg.avoid = avoid.to_vec();
+    generate_with_stats(&mut u, &cfg, stats).ok()
+}
+
+/// Runs one case through the oracle against `others`.
+pub fn run_case(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats) -> CaseResult {
+    stats.runs += 1;
+    match check(&tc.program, &tc.inputs, others, FUZZ_FUEL) {
+        Verdict::Ub(_) => {
+            stats.ub_runs += 1;
+            CaseResult::Ub
+        }
+        Verdict::Rejected(_) => {
+            stats.errors += 1;
+            CaseResult::Rejected
+        }
+        Verdict::Agree {
+            reference, skipped, ..
+        } => {
+            stats.usable += 1;
+            stats.record_definedness(&reference);
+            stats.record_contexts(&tc.program, &reference);
+            CaseResult::Agree(reference, skipped)
+        }
+        Verdict::Diverge(d) => {
+            stats.usable += 1;
+            CaseResult::Diverge(tc.clone(), d)
+        }
+    }
+}
+
+/// Reduces a divergent case to a small one that diverges the same way
+/// (same engine, same instruction form). Returns the case and the seconds
+/// it took.
+pub fn reduce(tc: &TestCase, d: &Divergence, others: &[&dyn Engine], seed: u64) -> (TestCase, f64) {
+    reduce_until(tc, d, others, seed, None)
+}
+
+/// [`reduce`], giving up at `until` (if given): from then on no candidate
+/// counts as interesting, so the smallest case found so far is returned
+/// at once. An engine whose every answer waits for a deadline (a hanging
+/// external engine) cannot hold a run up for long.
+pub fn reduce_until(
+    tc: &TestCase,
+    d: &Divergence,
+    others: &[&dyn Engine],
+    seed: u64,
+    until: Option<Instant>,
+) -> (TestCase, f64) {
+    let t = Instant::now();
+    let want = (d.engine, d.form.clone());
+    let pred = |c: &TestCase| {
+        if until.is_some_and(|u| Instant::now() >= u) {
+            return false;
+        }
+        match check(&c.program, &c.inputs, others, FUZZ_FUEL) {
+            Verdict::Diverge(d2) => d2.engine == want.0 && d2.form == want.1,
+            Verdict::Agree { .. } | Verdict::Ub(_) | Verdict::Rejected(_) => false,
+        }
+    };
+    let reduced = match Reducer::new().seed(seed).run(tc, pred) {
+        Ok(r) => r.case,
+        Err(_) => tc.clone(),
+    };
+    (reduced, t.elapsed().as_secs_f64())
+}
+
+/// The divergence of `tc` against `others`, if it has one.
+pub fn divergence_of(tc: &TestCase, others: &[&dyn Engine]) -> Option<Box<Divergence>> {
+    match check(&tc.program, &tc.inputs, others, FUZZ_FUEL) {
+        Verdict::Diverge(d) => Some(d),
+        Verdict::Agree { .. } | Verdict::Ub(_) | Verdict::Rejected(_) => None,
+    }
+}
+
+/// The `.ptx` text of a divergent case with its comment paragraph.
+pub fn case_text(tc: &TestCase, d: &Divergence, notes: Vec<String>) -> String {
+    DivergenceCase {
+        program: &tc.program,
+        inputs: &tc.inputs,
+        divergence: d,
+        notes,
+        fuel: FUZZ_FUEL,
+    }
+    .to_string()
+}
+
+/// Comment lines naming the hardware of a GPU divergence (model,
+/// compute capability, CUDA driver); none for other engines.
+pub fn hardware_notes(d: &Divergence) -> Vec<String> {
+    engines::EngineSet::default().notes(d.engine)
+}
+
+/// Writes a divergent case into `dir` as `<form>-<hash>.ptx` (never
+/// overwriting).
+pub fn record(
+    dir: &std::path::Path,
+    tc: &TestCase,
+    d: &Divergence,
+    notes: Vec<String>,
+) -> std::io::Result<Written> {
+    let key = warp_core::text::print(&tc.to_case());
+    write_case(dir, &d.form, &key, &case_text(tc, d, notes))
+}
+
+/// Seconds since the Unix epoch, for "found at" notes.
+pub fn now_utc() -> String {
+    let s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rem) = (s / 86_400, s % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The libFuzzer target `diff`: generate, check; on a divergence reduce
+/// it, record it in the corpus, and panic with the reduced case (a valid
+/// `.ptx` file: the fuzz artifact becomes a test by copy).
+pub fn diff_target(data: &[u8]) {
+    let mut stats = Stats::default();
+    let Some(tc) = case_from_bytes(data, &mut stats) else {
+        return;
+    };
+    let owned: Vec<Box<dyn Engine>> = engines::ENGINES
+        .iter()
+        .filter(|n| **n != "interp")
+        .filter_map(|n| engines::for_one_run(n))
+        .collect();
+    let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
+    if let CaseResult::Diverge(tc, d) = run_case(&tc, &others, &mut stats) {
+        let seed = warp_core::corpus::fnv1a(&format!("{data:?}"));
+        let (small, secs) = reduce(&tc, &d, &others, seed);
+        let d2 = divergence_of(&small, &others).unwrap_or(d);
+        let mut notes = vec![
+            format!("Found by `cargo fuzz run diff` at {}.", now_utc()),
+            format!(
+                "Reduced from {} to {} instructions in {secs:.2} s.",
+                tc.program.insts.len(),
+                small.program.insts.len()
+            ),
+        ];
+        notes.extend(hardware_notes(&d2));
+        let written = record(&corpus_dir(), &small, &d2, notes.clone());
+        panic!(
+            "divergence ({} on {}); {}\n{}",
+            d2.engine,
+            d2.form,
+            match written {
+                Ok(w) => format!("recorded as {}", w.path().display()),
+                Err(e) => format!("could not record it: {e}"),
+            },
+            case_text(&small, &d2, notes)
+        );
+    }
+}
+
+/// The libFuzzer target `parse`: arbitrary text into the parser; whatever
+/// parses must print and parse back to the same case, and run on the
+/// interpreter without panicking.
+pub fn parse_target(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(case) = warp_core::text::parse(text) else {
+        return;
+    };
+    let printed = warp_core::text::print(&case);
+    let again = warp_core::text::parse(&printed)
+        .unwrap_or_else(|e| panic!("printed case does not parse: {e}\n{printed}"));
+    assert_eq!(case, again, "print → parse changed the case:\n{printed}");
+    let _ = warp_core::interp::Interp::new(&case.program)
+        .with_fuel(10_000)
+        .run(&case.inputs);
+}

@@ -1,0 +1,207 @@
+//! Classifying a GPU divergence by the PTX compiler's optimisation level:
+//! the case runs again at every level from -O0 to -O4. Agreeing at -O0 and
+//! failing at some higher level makes it a **compiler** finding (with the
+//! lowest failing level); failing at -O0 too makes it a **semantics** one
+//! (a question for the reference or about the hardware, not the
+//! optimiser).
+//!
+//! The sweep opens one extra device per level in this process, lazily
+//! (`Gpu::open_device` with that level; contexts are the device's primary
+//! one), and compiles in-process: one case at a time, so the driver's
+//! serialisation does not matter.
+
+use std::sync::{Arc, OnceLock};
+use warp_core::gen::TestCase;
+use warp_core::interp::Outcome;
+use warp_core::oracle::diverges;
+use warp_gpu::device::{Device, GpuError};
+use warp_gpu::emit::Job;
+use warp_gpu::GpuConfig;
+
+/// The levels swept, lowest first.
+pub const LEVELS: [u32; 5] = [0, 1, 2, 3, 4];
+
+/// What one level did with the case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AtLevel {
+    /// It agreed with the reference on every defined lane.
+    Agrees,
+    /// It diverged.
+    Differs,
+    /// It could not say (a skip or a driver error), with why.
+    Unknown(String),
+}
+
+/// The class of a GPU divergence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Agrees at -O0, fails from `lowest` on: the optimiser.
+    Compiler {
+        /// The lowest failing level.
+        lowest: u32,
+    },
+    /// Fails at -O0 too: the reference's semantics or the hardware's.
+    Semantics,
+    /// The sweep could not decide (no GPU, or -O0 could not run), with why.
+    Unknown(String),
+}
+
+impl Class {
+    /// The class from the results of each level of [`LEVELS`], in order.
+    pub fn from_sweep(results: &[(u32, AtLevel)]) -> Class {
+        match results.first() {
+            Some((0, AtLevel::Differs)) => Class::Semantics,
+            Some((0, AtLevel::Agrees)) => match results.iter().find(|r| r.1 == AtLevel::Differs) {
+                Some(&(lowest, _)) => Class::Compiler { lowest },
+                None => Class::Unknown(
+                    "agrees at every level when run alone (it needs its batch, or is flaky)"
+                        .to_string(),
+                ),
+            },
+            Some((_, AtLevel::Unknown(why))) => Class::Unknown(format!("-O0: {why}")),
+            _ => Class::Unknown("no -O0 result".to_string()),
+        }
+    }
+
+    /// A short name: `compiler`, `semantics`, `unknown`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Class::Compiler { .. } => "compiler",
+            Class::Semantics => "semantics",
+            Class::Unknown(_) => "unknown",
+        }
+    }
+
+    /// The line a recorded case's header gets.
+    pub fn header(&self, results: &[(u32, AtLevel)]) -> String {
+        let per: Vec<String> = results
+            .iter()
+            .map(|(o, r)| {
+                format!(
+                    "-O{o} {}",
+                    match r {
+                        AtLevel::Agrees => "agrees",
+                        AtLevel::Differs => "differs",
+                        AtLevel::Unknown(_) => "unknown",
+                    }
+                )
+            })
+            .collect();
+        let what = match self {
+            Class::Compiler { lowest } => {
+                format!("compiler (agrees at -O0; lowest failing level -O{lowest})")
+            }
+            Class::Semantics => "semantics (fails at -O0 too)".to_string(),
+            Class::Unknown(why) => format!("unknown ({why})"),
+        };
+        format!("class: {what}; {}", per.join(", "))
+    }
+}
+
+/// The device compiling at `level` (opened on first use; `None` without a
+/// GPU).
+fn device(level: u32, base: &GpuConfig) -> Option<Arc<dyn Device>> {
+    static DEVICES: [OnceLock<Option<Arc<dyn Device>>>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    DEVICES[level as usize]
+        .get_or_init(|| {
+            let config = GpuConfig {
+                opt_level: Some(level),
+                helpers: None,
+                compile_threads: 1,
+                ..base.clone()
+            };
+            warp_gpu::run::Gpu::open_device(0, &config)
+                .ok()
+                .map(|g| Arc::new(g) as Arc<dyn Device>)
+        })
+        .clone()
+}
+
+/// Runs `case` at every level of [`LEVELS`] and compares each run with
+/// `reference`; the class and the per-level results.
+pub fn sweep(
+    case: &TestCase,
+    reference: &Outcome,
+    base: &GpuConfig,
+) -> (Class, Vec<(u32, AtLevel)>) {
+    let results: Vec<(u32, AtLevel)> = LEVELS
+        .iter()
+        .map(|&o| (o, at_level(case, reference, base, o)))
+        .collect();
+    (Class::from_sweep(&results), results)
+}
+
+fn at_level(case: &TestCase, reference: &Outcome, base: &GpuConfig, level: u32) -> AtLevel {
+    let Some(gpu) = device(level, base) else {
+        return AtLevel::Unknown("no GPU".to_string());
+    };
+    if gpu.is_dead() {
+        return AtLevel::Unknown("the device was switched off".to_string());
+    }
+    let job = Job {
+        program: &case.program,
+        inputs: &case.inputs,
+    };
+    match gpu.run_batch(&[job]).pop() {
+        Some(Ok(out)) => match diverges("gpu", &case.program, reference, &out) {
+            Some(_) => AtLevel::Differs,
+            None => AtLevel::Agrees,
+        },
+        Some(Err(GpuError::Skip(s))) => AtLevel::Unknown(s.reason),
+        Some(Err(e)) => AtLevel::Unknown(e.to_string()),
+        None => AtLevel::Unknown("no result".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AtLevel, Class};
+
+    fn sweep(r: &[AtLevel]) -> Vec<(u32, AtLevel)> {
+        r.iter()
+            .cloned()
+            .enumerate()
+            .map(|(o, a)| (o as u32, a))
+            .collect()
+    }
+
+    #[test]
+    fn classes() {
+        use AtLevel::{Agrees as A, Differs as D};
+        assert_eq!(
+            Class::from_sweep(&sweep(&[A, A, D, D, D])),
+            Class::Compiler { lowest: 2 }
+        );
+        assert_eq!(
+            Class::from_sweep(&sweep(&[A, D, A, D, D])),
+            Class::Compiler { lowest: 1 }
+        );
+        assert_eq!(
+            Class::from_sweep(&sweep(&[D, D, D, D, D])),
+            Class::Semantics
+        );
+        assert_eq!(
+            Class::from_sweep(&sweep(&[D, A, A, A, A])),
+            Class::Semantics
+        );
+        assert!(matches!(
+            Class::from_sweep(&sweep(&[A, A, A, A, A])),
+            Class::Unknown(_)
+        ));
+        assert!(matches!(
+            Class::from_sweep(&sweep(&[AtLevel::Unknown("x".into()), D])),
+            Class::Unknown(_)
+        ));
+        let h = Class::Compiler { lowest: 2 }.header(&sweep(&[A, A, D]));
+        assert_eq!(
+            h,
+            "class: compiler (agrees at -O0; lowest failing level -O2); -O0 agrees, -O1 agrees, -O2 differs"
+        );
+    }
+}

@@ -1,0 +1,417 @@
+//! `warpdiff repro FILE -o DIR`: everything a bug report about a GPU
+//! finding needs, runnable with no Rust.
+//!
+//! - `case.ptx`: the case as given (program, inputs, `.expect`, header);
+//! - `kernel.ptx`: the module the GPU engine loads for it (one kernel, `k0`,
+//!   one warp; the buffers as [`warp_gpu::emit`] lays them out);
+//! - `repro.cu`: a CUDA driver-API program with the kernel's PTX, its input
+//!   buffer and the expected output words (and which bits of each the
+//!   reference defines) built in: `./repro -O N` JIT-compiles the PTX at
+//!   level `N`, `./repro --cubin F` loads a cubin built by `ptxas`; it
+//!   prints every differing defined lane (expected, observed) and exits 1
+//!   if there is one;
+//! - `build.sh`: builds `repro` with `nvcc`, the cubins with `ptxas -O0`
+//!   and `-O3`, their SASS with `cuobjdump -sass`, and runs every level;
+//! - `NOTES.md`: what the case is, the command lines, the versions, and —
+//!   when `ptxas` and `cuobjdump` are on `PATH` — the SASS of both levels
+//!   with the warp instructions' lines quoted; with a GPU (`--gpu-sweep`),
+//!   the result at every level and the lowest failing one.
+
+use crate::cli::ReproArgs;
+use crate::levels::{sweep, AtLevel, Class};
+use crate::{errln, outln};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+use warp_core::gen::TestCase;
+use warp_core::interp::Interp;
+use warp_core::ir::{Case, WARP};
+use warp_gpu::emit::{emit_module, encode_inputs, module_target, out_words, Job};
+
+/// SASS mnemonics of the warp instructions and of what the known compiler
+/// bugs showed (guards, selects, reconvergence), quoted in `NOTES.md`.
+const SASS_OF_INTEREST: &[&str] = &[
+    "SHFL", "VOTE", "MATCH", "REDUX", "WARPSYNC", "BSSY", "BSYNC", "BMOV", "EXIT", "SEL ",
+];
+
+/// Runs `warpdiff repro`; returns the exit status (0 written, 2 error).
+pub fn repro(a: &ReproArgs) -> u8 {
+    match write_all(a) {
+        Ok(()) => 0,
+        Err(m) => {
+            errln!("warpdiff repro: {m}");
+            2
+        }
+    }
+}
+
+fn write_all(a: &ReproArgs) -> Result<(), String> {
+    let file = a.file.display().to_string();
+    let src = std::fs::read_to_string(&a.file).map_err(|e| format!("{file}: {e}"))?;
+    let case = warp_core::text::parse(&src).map_err(|e| e.with_file(&file))?;
+    let out = Interp::new(&case.program)
+        .run(&case.inputs)
+        .map_err(|e| format!("{file}: the reference cannot run it: {e}"))?;
+    if let Some(ub) = &out.ub {
+        return Err(format!(
+            "{file}: undefined behaviour, nothing to reproduce: {ub}"
+        ));
+    }
+    let (version, target) = module_target(&case.program).map_err(|s| format!("{file}: {s}"))?;
+    let module = emit_module(
+        &[Job {
+            program: &case.program,
+            inputs: &case.inputs,
+        }],
+        version,
+        target,
+    )
+    .map_err(|e| format!("{file}: {e}"))?;
+    let kernel = &module.kernels[0].name;
+    if a.output.exists() && !a.force {
+        return Err(format!(
+            "{} exists (--force to write into it)",
+            a.output.display()
+        ));
+    }
+    std::fs::create_dir_all(&a.output).map_err(|e| format!("{}: {e}", a.output.display()))?;
+    let put = |name: &str, text: &str| {
+        let p = a.output.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    put("case.ptx", &src)?;
+    put("kernel.ptx", &module.ptx)?;
+    put("repro.cu", &cuda_source(&case, &out, &module.ptx, kernel))?;
+    put("build.sh", BUILD_SH)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let p = a.output.join("build.sh");
+        let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755));
+    }
+    let sass = sass_of(&a.output);
+    let levels = if a.gpu_sweep {
+        let tc = TestCase {
+            program: case.program.clone(),
+            inputs: case.inputs.clone(),
+        };
+        Some(sweep(&tc, &out, warp_gpu::engine::config()))
+    } else {
+        None
+    };
+    put("NOTES.md", &notes(&file, &case, &sass, levels.as_ref()))?;
+    outln!(
+        "wrote {}: case.ptx kernel.ptx repro.cu build.sh NOTES.md{}",
+        a.output.display(),
+        if sass.is_ok() {
+            " sass-O0.txt sass-O3.txt"
+        } else {
+            ""
+        }
+    );
+    if let Some((class, _)) = &levels {
+        outln!("{}", class_line(class));
+    }
+    Ok(())
+}
+
+fn class_line(c: &Class) -> String {
+    match c {
+        Class::Compiler { lowest } => {
+            format!("class: compiler; agrees at -O0, lowest failing level -O{lowest}")
+        }
+        Class::Semantics => "class: semantics; fails at -O0 too".to_string(),
+        Class::Unknown(why) => format!("class: unknown ({why})"),
+    }
+}
+
+/// `repro.cu`: the PTX, the buffers and the check, with the driver API
+/// only (the primary context, so any CUDA 12/13 driver).
+fn cuda_source(case: &Case, out: &warp_core::interp::Outcome, ptx: &str, kernel: &str) -> String {
+    let prog = &case.program;
+    let n = prog.regs.len();
+    let input = encode_inputs(prog, &case.inputs);
+    let words = out_words(prog);
+    let mut expect = vec![0u64; words];
+    let mut defined = vec![0u64; words];
+    for r in 0..n {
+        let reg = warp_core::ir::Reg(r as u32);
+        let width = prog.regs[r].ty.mask();
+        for l in 0..WARP {
+            let b = out.bits(reg, l);
+            expect[r * WARP + l] = b.value & width;
+            defined[r * WARP + l] = b.defined & width;
+        }
+    }
+    for l in 0..WARP {
+        expect[n * WARP + l] = u64::from(out.exited >> l & 1);
+        defined[n * WARP + l] = 1;
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// Reproducer written by `warpdiff repro`: runs the kernel below on one warp\n\
+         // and compares every register lane the reference interpreter defines.\n\
+         // Build: nvcc -o repro repro.cu -lcuda\n\
+         // Run:   ./repro -O 0   (driver JIT at level 0..4)   or   ./repro --cubin kernel-O3.cubin\n\
+         #include <cuda.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+    );
+    let _ = writeln!(s, "static const char PTX[] =");
+    for line in ptx.lines() {
+        let _ = writeln!(
+            s,
+            "    \"{}\\n\"",
+            line.replace('\\', "\\\\").replace('"', "\\\"")
+        );
+    }
+    let _ = writeln!(s, "    ;\nstatic const char KERNEL[] = \"{kernel}\";");
+    let _ = writeln!(
+        s,
+        "#define REGS {n}\n#define IN_WORDS {}\n#define OUT_WORDS {words}",
+        input.len()
+    );
+    let array = |name: &str, v: &[u64]| {
+        let items: Vec<String> = v.iter().map(|x| format!("{x:#x}ull")).collect();
+        let mut a = format!("static const unsigned long long {name}[] = {{");
+        for (i, it) in items.iter().enumerate() {
+            if i % 8 == 0 {
+                a.push_str("\n    ");
+            }
+            a.push_str(it);
+            a.push_str(", ");
+        }
+        a.push_str("0};\n");
+        a
+    };
+    s.push_str(&array("IN", &input));
+    s.push_str(&array("EXPECT", &expect));
+    s.push_str(&array("DEFINED", &defined));
+    let names: Vec<String> = prog
+        .regs
+        .iter()
+        .map(|d| format!("\"{}\"", d.name))
+        .chain(std::iter::once("\"(lane status: 1 = exited)\"".to_string()))
+        .collect();
+    let _ = writeln!(s, "static const char *NAMES[] = {{{}}};", names.join(", "));
+    s.push_str(CUDA_MAIN);
+    s
+}
+
+const CUDA_MAIN: &str = r#"
+#define CHECK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char *m_ = 0; \
+    cuGetErrorString(r_, &m_); fprintf(stderr, "%s: %s\n", #x, m_ ? m_ : "?"); return 2; } } while (0)
+
+int main(int argc, char **argv) {
+    int level = -1;
+    const char *cubin = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-O") && i + 1 < argc) level = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cubin") && i + 1 < argc) cubin = argv[++i];
+        else { fprintf(stderr, "usage: %s [-O LEVEL | --cubin FILE]\n", argv[0]); return 2; }
+    }
+    CUdevice dev; CUcontext ctx; CUmodule mod; CUfunction f;
+    CHECK(cuInit(0));
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CHECK(cuCtxSetCurrent(ctx));
+    if (cubin) {
+        CHECK(cuModuleLoad(&mod, cubin));
+        printf("%s: ", cubin);
+    } else if (level >= 0) {
+        CUjit_option o[] = {CU_JIT_OPTIMIZATION_LEVEL};
+        void *v[] = {(void *)(size_t)level};
+        CHECK(cuModuleLoadDataEx(&mod, PTX, 1, o, v));
+        printf("driver JIT -O%d: ", level);
+    } else {
+        CHECK(cuModuleLoadData(&mod, PTX));
+        printf("driver JIT, default level: ");
+    }
+    CHECK(cuModuleGetFunction(&f, mod, KERNEL));
+    CUdeviceptr din, dout;
+    CHECK(cuMemAlloc(&din, IN_WORDS * 8 + 8));
+    CHECK(cuMemAlloc(&dout, OUT_WORDS * 8));
+    CHECK(cuMemcpyHtoD(din, IN, IN_WORDS * 8));
+    CHECK(cuMemsetD8(dout, 0, OUT_WORDS * 8));
+    void *args[] = {&din, &dout};
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, args, 0));
+    CHECK(cuCtxSynchronize());
+    static unsigned long long got[OUT_WORDS];
+    CHECK(cuMemcpyDtoH(got, dout, OUT_WORDS * 8));
+    int bad = 0;
+    for (int w = 0; w < OUT_WORDS; w++) {
+        if ((got[w] ^ EXPECT[w]) & DEFINED[w]) {
+            if (!bad) printf("DIFFERS\n");
+            bad++;
+            printf("  %s lane %d: expected %#llx (defined bits %#llx), observed %#llx\n",
+                   NAMES[w / 32], w % 32, EXPECT[w], DEFINED[w], got[w] & (DEFINED[w] | EXPECT[w] | 0xffffffffull));
+        }
+    }
+    if (!bad) printf("agrees on every defined lane\n");
+    return bad ? 1 : 0;
+}
+"#;
+
+const BUILD_SH: &str = r#"#!/bin/sh
+# Builds the reproducer and runs it at every level. Needs nvcc, ptxas,
+# cuobjdump and a GPU.
+set -e
+cd "$(dirname "$0")"
+arch=$(sed -n 's/^\.target \(sm_[0-9a-z]*\).*/\1/p' kernel.ptx | head -1)
+[ "$arch" = sm_70 ] && arch=sm_90
+nvcc -o repro repro.cu -lcuda
+ptxas -arch="$arch" -O0 kernel.ptx -o kernel-O0.cubin
+ptxas -arch="$arch" -O3 kernel.ptx -o kernel-O3.cubin
+cuobjdump -sass kernel-O0.cubin > sass-O0.txt
+cuobjdump -sass kernel-O3.cubin > sass-O3.txt
+ptxas --version | tail -1
+set +e
+for o in 0 1 2 3 4; do ./repro -O $o; done
+./repro --cubin kernel-O0.cubin
+./repro --cubin kernel-O3.cubin
+"#;
+
+/// SASS of the kernel at -O0 and -O3 (written as `sass-O*.txt`), when
+/// `ptxas` and `cuobjdump` can be run; else why not.
+fn sass_of(dir: &Path) -> Result<[String; 2], String> {
+    let kernel = dir.join("kernel.ptx");
+    let text = std::fs::read_to_string(&kernel).map_err(|e| e.to_string())?;
+    let arch = text
+        .lines()
+        .find_map(|l| l.strip_prefix(".target "))
+        .map(|t| t.trim().trim_end_matches(';').to_string())
+        .filter(|t| t != "sm_70")
+        .unwrap_or_else(|| "sm_90".to_string());
+    let mut out = [String::new(), String::new()];
+    for (i, o) in ["O0", "O3"].iter().enumerate() {
+        let cubin = dir.join(format!("kernel-{o}.cubin"));
+        let st = Command::new("ptxas")
+            .arg(format!("-arch={arch}"))
+            .arg(format!("-{o}"))
+            .arg(&kernel)
+            .arg("-o")
+            .arg(&cubin)
+            .output()
+            .map_err(|e| format!("ptxas: {e}"))?;
+        if !st.status.success() {
+            return Err(format!(
+                "ptxas -{o}: {}",
+                String::from_utf8_lossy(&st.stderr)
+            ));
+        }
+        let sass = Command::new("cuobjdump")
+            .arg("-sass")
+            .arg(&cubin)
+            .output()
+            .map_err(|e| format!("cuobjdump: {e}"))?;
+        out[i] = String::from_utf8_lossy(&sass.stdout).into_owned();
+        let _ = std::fs::write(dir.join(format!("sass-{o}.txt")), &out[i]);
+    }
+    Ok(out)
+}
+
+/// The lines of `sass` with the mnemonics worth quoting.
+fn quoted(sass: &str) -> Vec<&str> {
+    sass.lines()
+        .filter(|l| SASS_OF_INTEREST.iter().any(|m| l.contains(m)))
+        .map(str::trim)
+        .collect()
+}
+
+fn version_of(tool: &str) -> String {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .last()
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| format!("({tool} not found here)"))
+}
+
+fn notes(
+    file: &str,
+    case: &Case,
+    sass: &Result<[String; 2], String>,
+    levels: Option<&(Class, Vec<(u32, AtLevel)>)>,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Reproducer for `{file}`\n");
+    if !case.header.is_empty() {
+        let _ = writeln!(s, "## What the case says\n");
+        for h in &case.header {
+            let _ = writeln!(s, "> {h}");
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(
+        s,
+        "## The program (`case.ptx`)\n\n```\n{}```\n",
+        warp_core::text::print_program(&case.program)
+    );
+    let _ = writeln!(
+        s,
+        "## Running it\n\n```sh\n./build.sh          # nvcc, ptxas -O0/-O3, cuobjdump -sass, every level\n\
+         ./repro -O 0        # driver JIT at -O0; exit 1 and the differing lanes if it diverges\n\
+         ./repro --cubin kernel-O3.cubin\n```\n\n\
+         `repro.cu` holds the kernel's PTX (`kernel.ptx`), the input buffer and the\n\
+         reference interpreter's expected output words with the bits it defines;\n\
+         only those bits are compared.\n"
+    );
+    let _ = writeln!(s, "## Versions\n");
+    let _ = writeln!(s, "- warpdiff {}", env!("CARGO_PKG_VERSION"));
+    let _ = writeln!(s, "- ptxas: {}", version_of("ptxas"));
+    let gpu = match levels {
+        Some(_) => match warp_gpu::engine::gpu() {
+            Ok(g) => g.description(),
+            Err(e) => e.to_string(),
+        },
+        None => "not queried (no --gpu-sweep)".to_string(),
+    };
+    let _ = writeln!(s, "- GPU and driver: {gpu}\n");
+    match levels {
+        Some((class, results)) => {
+            let _ = writeln!(s, "## Levels (driver JIT, this machine)\n");
+            for (o, r) in results {
+                let _ = writeln!(
+                    s,
+                    "- -O{o}: {}",
+                    match r {
+                        AtLevel::Agrees => "agrees".to_string(),
+                        AtLevel::Differs => "differs".to_string(),
+                        AtLevel::Unknown(w) => format!("unknown: {w}"),
+                    }
+                );
+            }
+            let _ = writeln!(s, "\n{}\n", class_line(class));
+        }
+        None => {
+            let _ = writeln!(
+                s,
+                "## Levels\n\nNot run here (`warpdiff repro --gpu-sweep` on a GPU, or `./build.sh`).\n"
+            );
+        }
+    }
+    match sass {
+        Ok([o0, o3]) => {
+            for (name, text) in [("-O0", o0), ("-O3", o3)] {
+                let q = quoted(text);
+                let _ = writeln!(
+                    s,
+                    "## SASS at {name} (`sass-{}.txt`): the warp and reconvergence lines\n\n```",
+                    name.trim_start_matches('-')
+                );
+                for l in &q {
+                    let _ = writeln!(s, "{l}");
+                }
+                let _ = writeln!(s, "```\n");
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(s, "## SASS\n\nNot produced here ({why}); `./build.sh` writes `sass-O0.txt` and `sass-O3.txt`.\n");
+        }
+    }
+    s
+}

@@ -1,0 +1,254 @@
+//! The fuzz loops never hang, never swallow an engine failure, never panic
+//! on ordinary use (issue #12), shown with the fault-injection hooks that
+//! test builds carry (`WARPDIFF_INJECT`, `--gpu-simulate`): no GPU needed.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("warpdiff-robust-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Runs warpdiff with `env`; exit status, stdout, stderr, seconds taken.
+fn warpdiff(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String, f64) {
+    let t = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
+        .args(args)
+        .envs(env.iter().copied())
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().expect("exit code"),
+        String::from_utf8(out.stdout).expect("utf8"),
+        String::from_utf8(out.stderr).expect("utf8"),
+        t.elapsed().as_secs_f64(),
+    )
+}
+
+/// The `.ptx` files under `d`, in every folder.
+fn ptx_under(d: &Path) -> Vec<PathBuf> {
+    warp_core::replay::case_files(d)
+}
+
+#[test]
+fn a_jit_compile_failure_is_an_engine_failed_divergence_reduced_into_the_corpus() {
+    let d = dir("compile");
+    let corpus = d.join("corpus");
+    let (code, out, err, _) = warpdiff(
+        &[
+            "fuzz",
+            "--engines",
+            "interp,jit",
+            "--seconds",
+            "60",
+            "--seed",
+            "5",
+            "--corpus",
+            corpus.to_str().expect("utf-8"),
+        ],
+        &[("WARPDIFF_INJECT", "jit-rejects-popc")],
+    );
+    assert_eq!(code, 1, "a divergence: {out}{err}");
+    assert!(out.contains("divergence: jit on engine-failed"), "{out}");
+    assert!(out.contains("(engine failures 1)"), "{out}");
+    let files = ptx_under(&corpus);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0]
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(name.starts_with("engine-failed-"), "{name}");
+    let text = std::fs::read_to_string(&files[0]).expect("read");
+    let case = warp_core::text::parse(&text).expect("the recorded case parses");
+    // Reduced: the one instruction the injected bug cannot compile is left.
+    assert_eq!(case.program.insts.len(), 1, "{text}");
+    assert!(text.contains("popc."), "{text}");
+    assert!(text.contains("injected bug jit-rejects-popc"), "{text}");
+}
+
+#[test]
+fn a_gpu_fault_switches_the_gpu_off_and_the_cpu_goes_on_until_the_end() {
+    let d = dir("fault");
+    let corpus = d.join("corpus");
+    let (code, out, err, secs) = warpdiff(
+        &[
+            "fuzz",
+            "--engines",
+            "interp,jit,gpu",
+            "--seconds",
+            "5",
+            "--seed",
+            "7",
+            "--keep-going",
+            "--corpus",
+            corpus.to_str().expect("utf-8"),
+        ],
+        &[("WARPDIFF_GPU_SIMULATE", "fault-batch:2")],
+    );
+    assert!(secs < 10.0, "ended after {secs:.1} s\n{out}{err}");
+    assert!(
+        secs >= 5.0,
+        "the CPU engines went on until --seconds: {secs:.1} s"
+    );
+    assert_eq!(code, 1, "the fault counts as a finding: {out}{err}");
+    assert!(err.contains("gpu fault: simulated"), "{err}");
+    assert!(out.contains("then switched off"), "{out}");
+    assert!(out.contains("cases in "), "the summary: {out}");
+    // The 2nd batch faulted, but no batch faults first in a fresh process:
+    // the batch is saved and the fact counted, never dropped silently.
+    assert!(
+        out.contains("did not fail again in a fresh process"),
+        "{out}"
+    );
+    assert!(
+        out.contains("gpu: a hang or fault that did not happen again"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_case_that_faults_alone_is_reduced_and_recorded_with_gpu_fails() {
+    let d = dir("alone");
+    let corpus = d.join("corpus");
+    let (code, out, err, secs) = warpdiff(
+        &[
+            "fuzz",
+            "--engines",
+            "interp,jit,gpu",
+            "--seconds",
+            "30",
+            "--seed",
+            "5",
+            "--corpus",
+            corpus.to_str().expect("utf-8"),
+        ],
+        &[("WARPDIFF_GPU_SIMULATE", "fault-form:popc.b32")],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(secs < 30.0, "stopped at the first finding: {secs:.1} s");
+    let files = ptx_under(&corpus);
+    assert_eq!(files.len(), 1, "{out}");
+    let text = std::fs::read_to_string(&files[0]).expect("read");
+    assert!(
+        text.contains("// gpu-fails: gpu fault: simulated"),
+        "{text}"
+    );
+    let case = warp_core::text::parse(&text).expect("parses");
+    assert!(case.program.insts.len() <= 3, "reduced: {text}");
+    assert!(text.contains("popc.b32"), "{text}");
+}
+
+#[test]
+fn a_batch_that_faults_only_together_is_bisected_to_the_smallest_group() {
+    let d = dir("group");
+    let corpus = d.join("corpus");
+    let (code, out, err, _) = warpdiff(
+        &[
+            "fuzz",
+            "--engines",
+            "interp,jit,gpu",
+            "--seconds",
+            "60",
+            "--seed",
+            "5",
+            "--gpu-batch",
+            "64",
+            "--corpus",
+            corpus.to_str().expect("utf-8"),
+        ],
+        // Deprecated `shfl` needs PTX below 6.4, integer `redux.sync` PTX
+        // 7.0: no one program has both, so no case faults alone.
+        &[(
+            "WARPDIFF_GPU_SIMULATE",
+            "fault-pair:shfl.up+redux.sync.add.u32",
+        )],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("the smallest failing group has 2 of the"),
+        "{out}"
+    );
+    let files = ptx_under(&corpus);
+    // Halving stops once the two forms sit in different halves; dropping
+    // members one by one then leaves the pair.
+    assert_eq!(files.len(), 2, "{out}");
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("read"))
+        .collect();
+    let all = texts.concat();
+    assert!(
+        all.contains("shfl.up") && all.contains("redux.sync.add.u32"),
+        "{all}"
+    );
+    for t in &texts {
+        assert!(t.contains("// gpu-fails:"), "{t}");
+        assert!(t.contains("as one batch"), "{t}");
+        warp_core::text::parse(t).expect("each member parses");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // Enough output (every corpus file, three times) to fill the pipe after
+    // the reader is gone.
+    let files: Vec<String> = warp_core::replay::case_files(&warp_core::replay::corpus_dir())
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut args = vec!["run".to_string()];
+    for _ in 0..3 {
+        args.extend(files.iter().cloned());
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("one line");
+    // The reader is dropped here: `| head -1`.
+    let status = child.wait().expect("ends");
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut err)
+        .expect("stderr");
+    assert!(first.starts_with("== "), "{first}");
+    assert_eq!(status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_huge_program_gets_the_limit_message_not_minutes_and_gigabytes() {
+    let d = dir("huge");
+    let path = d.join("huge.ptx");
+    let mut text = String::from(".reg .b32 r;\n.lanes r = 1;\n");
+    for _ in 0..200_000 {
+        text.push_str("    add.u32 r, r, 1;\n");
+    }
+    std::fs::write(&path, text).expect("write");
+    let f = path.to_str().expect("utf-8");
+    let (code, out, err, secs) = warpdiff(&["run", "--engine", "jit", f], &[]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        out.contains("program has 200000 instructions; the JIT limit is 100000; use the interpreter or raise --max-insts"),
+        "{out}"
+    );
+    assert!(secs < 60.0, "{secs:.1} s");
+    // `diff` skips the JIT with the same reason and still compares the rest.
+    let (code, out, _, _) = warpdiff(&["diff", f], &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("jit skipped (program has 200000 instructions"),
+        "{out}"
+    );
+}
