@@ -11,7 +11,11 @@
 //! agreeing at `k - 1`, names the instruction the reference ran at step
 //! `k`. A later step can hide a difference again (a register overwritten),
 //! so what bisection finds is *a* step where agreement turns into
-//! difference, the earliest one in the runs that are compared.
+//! difference, the earliest one in the runs that are compared. One
+//! refinement: when the other engine after `k` steps is exactly where the
+//! reference was after `k - 1` (it ran nothing at step `k`), an earlier
+//! step spent its fuel wrongly, and the blame goes to step `k - 1` (the
+//! `fuel-in-loops` injected bug: a back edge charged twice).
 
 use crate::compare::compare;
 use crate::engine::Compiled;
@@ -68,5 +72,19 @@ pub fn first_difference(
         }
     }
     let pc = reference(lo).ok()?.stop?.pc;
+    // When `other` after `hi` steps is where the reference was after `lo`
+    // (same state, stopped before the same instruction), step `hi` never
+    // ran there: an earlier step spent its fuel wrongly, and the states
+    // agreeing up to `lo` leave the last one, step `lo`, to blame.
+    if lo > 0 {
+        let (r, o) = (reference(lo).ok()?, other.run(&bounded(hi)).ok()?);
+        if compare(&r, &o).is_empty() {
+            let before = reference(lo - 1).ok()?.stop?.pc;
+            return Some(FirstDifference {
+                step: lo,
+                pc: before,
+            });
+        }
+    }
     Some(FirstDifference { step: hi, pc })
 }

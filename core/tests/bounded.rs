@@ -180,3 +180,55 @@ fn engines_are_compared_on_where_a_bounded_run_stops() {
         other => panic!("a divergence: {other:?}"),
     }
 }
+
+/// An engine whose taken back edges cost two warp steps (the second
+/// charged after the `bra`, saturating): the JIT's `fuel-in-loops` planted
+/// bug, modelled on the interpreter's own bounded runs.
+struct BackEdgeCostsTwo(Program);
+
+impl Compiled for BackEdgeCostsTwo {
+    fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        let at = |j: u64| {
+            let run = Inputs {
+                lanes: inputs.lanes.clone(),
+                fuel: Some(j),
+            };
+            Interp::new(&self.0).run(&run)
+        };
+        let Some(mut fuel) = inputs.fuel else {
+            return Interp::new(&self.0).run(inputs);
+        };
+        let mut j = 0;
+        loop {
+            let Some(stop) = at(j)?.stop else {
+                return at(j); // the run ended
+            };
+            if fuel == 0 {
+                return at(j);
+            }
+            fuel -= 1;
+            j += 1;
+            let next = at(j)?.stop.map(|s| s.pc);
+            let back = self.0.insts[stop.pc]
+                .op
+                .branch_target()
+                .is_some_and(|t| Some(self.0.label_target(t)) == next && next <= Some(stop.pc));
+            if back {
+                fuel = fuel.saturating_sub(1);
+            }
+        }
+    }
+}
+
+#[test]
+fn fuel_spent_wrongly_is_blamed_on_the_step_that_spent_it() {
+    // LOOP's steps: 1 add, 2 setp, 3 bra (taken), 4 add, ... With the
+    // back edge costing two, 4 steps of fuel run only add, setp, bra: the
+    // engine then stands where the reference stood after 3 steps. The
+    // first difference is at step 4, but step 4 (the add) never ran on it:
+    // the blame is step 3, the `bra` at pc 2.
+    let case = parse(&LOOP.replace(".fuel 7;\n", "")).expect("parses");
+    let engine = BackEdgeCostsTwo(case.program.clone());
+    let f = first_difference(&case.program, &case.inputs, &engine, 10);
+    assert_eq!(f, Some(FirstDifference { step: 3, pc: 2 }));
+}

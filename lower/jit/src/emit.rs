@@ -42,6 +42,7 @@
 //! the interpreter would have, with the same error.
 
 use super::builder::Emitter;
+use super::inject::{self, Bug};
 use super::layout::Layout;
 use super::rendezvous::{Group, Plan};
 use super::{activemask, alu, matching, redux, shfl, vote};
@@ -68,6 +69,11 @@ struct Driver<'a, 'b> {
     /// The completion code's entry, when the program has `.sync`
     /// collectives.
     complete: Option<Block>,
+    /// Fuel is charged per instruction, so a run can stop before any
+    /// instruction (bounded runs), rather than per segment.
+    stepped: bool,
+    /// Where the run stops when the fuel runs out (its parameter: the pc).
+    out_of_fuel: Option<Block>,
 }
 
 /// The park points of a program: start, labels, after `bra`/`exit` and
@@ -86,8 +92,10 @@ fn park_points(prog: &Program) -> Vec<usize> {
 }
 
 /// Emits the whole function body of `plan`'s program into `b` (whose entry
-/// block has the state pointer parameter).
-pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout) {
+/// block has the state pointer parameter). `stepped` code charges fuel
+/// before each instruction, so that it can stop anywhere (bounded runs);
+/// otherwise once per segment.
+pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, stepped: bool) {
     let prog = &plan.prog;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -104,6 +112,8 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout) {
         parks: BTreeMap::new(),
         arrived: BTreeMap::new(),
         complete: None,
+        stepped,
+        out_of_fuel: None,
     };
     let points = park_points(prog);
     for &p in &points {
@@ -138,6 +148,7 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout) {
     let sched = d.e.b.create_block();
     let out_of_fuel = d.e.b.create_block();
     d.e.b.append_block_param(out_of_fuel, I64);
+    d.out_of_fuel = Some(out_of_fuel);
     let len = prog.insts.len();
     for w in points.windows(2) {
         d.segment(w[0], w[1], sched, out_of_fuel);
@@ -199,7 +210,8 @@ impl Driver<'_, '_> {
         let (blk, var) = self.parks[&start];
         let e = &mut self.e;
         e.b.switch_to_block(blk);
-        e.begin_segment(start == 0 && !prog.labels.iter().any(|l| l.at == 0));
+        let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
+        e.begin_segment(start == 0 && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
         // Merge the lanes parked here.
         let waiting = e.b.use_var(var);
         let conv = e.b.use_var(e.conv);
@@ -209,18 +221,23 @@ impl Driver<'_, '_> {
         e.b.def_var(var, zero);
         // Fuel: the whole segment runs for this group, or the run stops at
         // instruction `start + fuel`.
-        let n = (end - start) as i64;
-        let fuel = e.b.use_var(self.fuel);
-        let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
-        let ok = e.b.create_block();
-        let at = e.b.ins().iadd_imm_s(fuel, start as i64);
-        e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
-        e.b.switch_to_block(ok);
-        let fuel = e.b.ins().iadd_imm_s(fuel, -n);
-        e.b.def_var(self.fuel, fuel);
+        if !self.stepped {
+            let n = (end - start) as i64;
+            let fuel = e.b.use_var(self.fuel);
+            let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
+            let ok = e.b.create_block();
+            let at = e.b.ins().iadd_imm_s(fuel, start as i64);
+            e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
+            e.b.switch_to_block(ok);
+            let fuel = e.b.ins().iadd_imm_s(fuel, -n);
+            e.b.def_var(self.fuel, fuel);
+        }
 
         for pc in start..end {
             let inst = &prog.insts[pc];
+            if self.stepped {
+                self.step(pc);
+            }
             let is_last = pc + 1 == end;
             let e = &mut self.e;
             match &inst.op {
@@ -240,11 +257,27 @@ impl Driver<'_, '_> {
                     self.arrive(inst, pc, end);
                     return;
                 }
-                op => collective_or_glue(e, inst.guard, op),
+                op => match inject::rewrite(prog, pc) {
+                    Some(wrong) => collective_or_glue(e, inst.guard, &wrong),
+                    None => collective_or_glue(e, inst.guard, op),
+                },
             }
         }
         let next = self.parks[&end].0;
         self.e.b.ins().jump(next, &[]);
+    }
+
+    /// Charges one step for the instruction at `pc`, or stops there.
+    fn step(&mut self, pc: usize) {
+        let e = &mut self.e;
+        let fuel = e.b.use_var(self.fuel);
+        let ok = e.b.create_block();
+        let at = e.b.ins().iconst(I64, pc as i64);
+        let out = self.out_of_fuel.expect("set before the segments");
+        e.b.ins().brif(fuel, ok, &[], out, &[at.into()]);
+        e.b.switch_to_block(ok);
+        let fuel = e.b.ins().iadd_imm_s(fuel, -1);
+        e.b.def_var(self.fuel, fuel);
     }
 
     /// `@g exit` at the end of a segment that ends at `end`.
@@ -467,6 +500,15 @@ impl Driver<'_, '_> {
         let (end_blk, end_var) = self.parks[&end];
         if to > end {
             // Forward: the taken lanes park at the target.
+            let to_var = if inject::on(Bug::FwdIntoLoopHead) && inject::is_loop_head(e.prog, to) {
+                // The planted bug: the lanes skip to the next park point.
+                self.parks
+                    .range(to + 1..)
+                    .next()
+                    .map_or(to_var, |(_, &(_, v))| v)
+            } else {
+                to_var
+            };
             let w = e.b.use_var(to_var);
             let w = e.b.ins().bor(w, taken);
             e.b.def_var(to_var, w);
@@ -474,6 +516,19 @@ impl Driver<'_, '_> {
             e.b.ins().brif(stay, end_blk, &[], sched, &[]);
         } else {
             // Backward: the others park after the bra.
+            if inject::on(Bug::FuelInLoops) {
+                // The planted bug: a taken back edge is charged a second
+                // step (saturating, so the fuel never wraps around).
+                let fuel = e.b.use_var(self.fuel);
+                let any = e.b.ins().icmp_imm_s(IntCC::NotEqual, taken, 0);
+                let extra = e.b.ins().uextend(I64, any);
+                let more =
+                    e.b.ins()
+                        .icmp(IntCC::UnsignedGreaterThanOrEqual, fuel, extra);
+                let less = e.b.ins().isub(fuel, extra);
+                let fuel = e.b.ins().select(more, less, fuel);
+                e.b.def_var(self.fuel, fuel);
+            }
             let w = e.b.use_var(end_var);
             let w = e.b.ins().bor(w, stay);
             e.b.def_var(end_var, w);

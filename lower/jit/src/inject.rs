@@ -4,6 +4,8 @@
 //! `WARPDIFF_INJECT=name[,name...]`; in every normal build [`on`] is a
 //! constant `false` and the lowering is unchanged.
 
+use warp_core::ir::{Dest, Glue, Op, Operand, Program};
+
 /// A bug that can be injected into the JIT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bug {
@@ -19,22 +21,42 @@ pub enum Bug {
     /// `jit-rejects-popc`: compiling a program with a `popc` fails with a
     /// lowering error (a JIT that cannot compile a valid program).
     RejectsPopc,
+    /// `label-at-pc0`: the first segment is taken as the whole warp even
+    /// when a label stands at pc 0, so a loop back to the start writes
+    /// the lanes that did not come back (shows only with a label at pc 0).
+    LabelAtPc0,
+    /// `fwd-into-loop-head`: lanes taking a forward branch to a loop head
+    /// skip the head's first segment (shows only on that shape).
+    FwdIntoLoopHead,
+    /// `fuel-in-loops`: a taken back edge is charged two steps, so a run
+    /// with a loop stops too early (shows in bounded runs with a loop).
+    FuelInLoops,
+    /// `copy-coalesce`: an ALU operation whose result is copied by a later
+    /// `mov` and then redefined (a short live range ending in a copy,
+    /// where a coalescing bug would strike) gets its operands swapped
+    /// (wrong for `sub`; `add`, `and`... are immune); the wrong value is
+    /// seen only through the `mov`.
+    CopyCoalesce,
 }
 
 impl Bug {
     /// Every bug with its name.
-    pub const ALL: [(Bug, &'static str); 5] = [
+    pub const ALL: [(Bug, &'static str); 9] = [
         (Bug::ShflDownClamp, "shfl-down-clamp"),
         (Bug::VoteUniInverted, "vote-uni-inverted"),
         (Bug::MatchAnyExited, "match-any-exited"),
         (Bug::ReduxFmaxZero, "redux-fmax-zero"),
         (Bug::RejectsPopc, "jit-rejects-popc"),
+        (Bug::LabelAtPc0, "label-at-pc0"),
+        (Bug::FwdIntoLoopHead, "fwd-into-loop-head"),
+        (Bug::FuelInLoops, "fuel-in-loops"),
+        (Bug::CopyCoalesce, "copy-coalesce"),
     ];
 }
 
 /// [`Bug::RejectsPopc`]: the compile error it injects, for a program that
 /// has a `popc`.
-pub(crate) fn compile_error(prog: &warp_core::ir::Program) -> Result<(), super::JitError> {
+pub(crate) fn compile_error(prog: &Program) -> Result<(), String> {
     if !on(Bug::RejectsPopc) {
         return Ok(());
     }
@@ -43,13 +65,52 @@ pub(crate) fn compile_error(prog: &warp_core::ir::Program) -> Result<(), super::
         .iter()
         .find(|i| i.op.form_name().starts_with("popc"))
     {
-        Some(i) => Err(super::JitError::Failed(format!(
+        Some(i) => Err(format!(
             "injected bug jit-rejects-popc: cannot lower `{}` (line {})",
             warp_core::text::inst_text(prog, i),
             i.line
-        ))),
+        )),
         None => Ok(()),
     }
+}
+
+/// [`Bug::FwdIntoLoopHead`]: whether pc `at` is a loop head (a `bra` at
+/// or after it jumps back to it).
+pub(crate) fn is_loop_head(prog: &Program, at: usize) -> bool {
+    prog.insts.iter().enumerate().skip(at).any(|(_, i)| {
+        i.op.branch_target()
+            .is_some_and(|t| prog.label_target(t) == at)
+    })
+}
+
+/// [`Bug::CopyCoalesce`]: the wrong instruction it lowers at `pc` instead
+/// of the right one, where it strikes.
+pub(crate) fn rewrite(prog: &Program, pc: usize) -> Option<Op> {
+    if !on(Bug::CopyCoalesce) {
+        return None;
+    }
+    let Op::Glue(Glue::Bin { op, ty, d, a, b }) = prog.insts[pc].op else {
+        return None;
+    };
+    let (true, Dest::Reg(r)) = (op.b_type(ty) == ty, d) else {
+        return None;
+    };
+    let later = &prog.insts[pc + 1..];
+    let copied = later
+        .iter()
+        .position(|i| matches!(i.op, Op::Glue(Glue::Mov { a: Operand::Reg(s), .. }) if s == r))?;
+    // The operands swapped: wrong wherever their order matters (`sub`,
+    // `mul.hi` of mixed signs...).
+    later[copied + 1..]
+        .iter()
+        .any(|i| i.op.written().contains(&r))
+        .then_some(Op::Glue(Glue::Bin {
+            op,
+            ty,
+            d,
+            a: b,
+            b: a,
+        }))
 }
 
 /// Whether `bug` is switched on.

@@ -16,15 +16,18 @@
 //! instructions, runs control flow and hands each other instruction to its
 //! family; `builder.rs`, the `Emitter` the families lower with (state
 //! memory, lane masks, operand access); `layout.rs` (where each register
-//! lives in the state, read by the driver and the builder), `code.rs`
+//! lives in the state, read by the driver and the builder),
+//! `rendezvous.rs` (which `.sync` collectives pair, and the registers of a
+//! rendezvous whose members stand at different instructions), `code.rs`
 //! (executable memory) and `inject.rs` (bugs planted on purpose). Imports
 //! go one way, with no circle:
 //!
 //! ```text
 //! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
-//!   │           │                            │
+//!   │           │  │                         │
+//!   │           │  └──> rendezvous.rs, inject.rs
 //!   │           └────────────────────────────┴──> builder.rs ──> layout.rs
-//!   └──> layout.rs, code.rs, inject.rs
+//!   └──> layout.rs, code.rs, inject.rs, rendezvous.rs
 //! ```
 //!
 //! A family imports `builder.rs` (and `inject.rs`), never `emit.rs` nor
@@ -56,7 +59,7 @@ use layout::{wide, Layout};
 use std::fmt;
 use std::sync::OnceLock;
 use warp_core::engine::{CompileError, Compiled, Engine, Skip};
-use warp_core::interp::{Outcome, RunError, DEFAULT_FUEL};
+use warp_core::interp::{Outcome, RunError, Stop, DEFAULT_FUEL};
 use warp_core::ir::{Inputs, Program, Reg, WARP};
 
 /// Why a program was not compiled.
@@ -158,6 +161,8 @@ pub struct JitProgram {
     layout: Layout,
     code: Code,
     fuel: u64,
+    /// Compiled by [`JitProgram::compile_stepped`]: it can run bounded.
+    stepped: bool,
 }
 
 impl fmt::Debug for JitProgram {
@@ -196,6 +201,27 @@ impl JitProgram {
         tuning: Tuning,
         limits: Limits,
     ) -> Result<JitProgram, JitError> {
+        Self::build(prog, tuning, limits, false)
+    }
+
+    /// Like [`JitProgram::compile_limited`], for code that charges fuel
+    /// before every instruction, so that a run can stop after exactly
+    /// [`Inputs::fuel`] warp steps (a bounded run) and report where, as the
+    /// interpreter does. Somewhat slower code; the same results otherwise.
+    pub fn compile_stepped(
+        prog: &Program,
+        tuning: Tuning,
+        limits: Limits,
+    ) -> Result<JitProgram, JitError> {
+        Self::build(prog, tuning, limits, true)
+    }
+
+    fn build(
+        prog: &Program,
+        tuning: Tuning,
+        limits: Limits,
+        stepped: bool,
+    ) -> Result<JitProgram, JitError> {
         if prog.insts.len() > limits.max_insts {
             return Err(JitError::TooBig(format!(
                 "program has {} instructions; the JIT limit is {}; use the interpreter or raise --max-insts",
@@ -203,7 +229,7 @@ impl JitProgram {
                 limits.max_insts
             )));
         }
-        inject::compile_error(prog)?;
+        inject::compile_error(prog).map_err(JitError::Failed)?;
         let isa = isa(tuning)?;
         let plan = rendezvous::Plan::new(prog);
         let layout = Layout::new(&plan.prog);
@@ -214,7 +240,7 @@ impl JitProgram {
         let mut fctx = FunctionBuilderContext::new();
         {
             let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-            emit::emit_function(&mut b, &plan, &layout);
+            emit::emit_function(&mut b, &plan, &layout, stepped);
             b.finalize(isa.frontend_config());
         }
         let clif = func.dfg.num_insts();
@@ -239,6 +265,7 @@ impl JitProgram {
             layout,
             code,
             fuel: DEFAULT_FUEL,
+            stepped,
         })
     }
 
@@ -295,23 +322,34 @@ impl JitProgram {
     /// Runs the compiled code on `s` in place. On success `s` holds the
     /// final registers.
     pub fn run_state(&self, s: &mut WarpState) -> Result<(), RunError> {
+        match self.call(s, self.fuel) {
+            None => Ok(()),
+            Some(at) => Err(RunError::OutOfFuel {
+                steps: self.fuel,
+                line: self.line(at),
+            }),
+        }
+    }
+
+    /// Runs the code on `s` with `fuel`: `None` when the run ended,
+    /// `Some(pc)` when the fuel ran out before instruction `pc`.
+    fn call(&self, s: &mut WarpState, fuel: u64) -> Option<usize> {
         assert_eq!(
             s.buf.len() * 16,
             self.layout.size as usize,
             "state of another program"
         );
         write_le(&mut s.buf, self.layout.exited as usize, 4, 0);
-        write_le(&mut s.buf, self.layout.fuel as usize, 8, self.fuel);
+        write_le(&mut s.buf, self.layout.fuel as usize, 8, fuel);
         match self.code.call(&mut s.buf) {
-            0 => Ok(()),
-            _ => {
-                let at = read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize;
-                Err(RunError::OutOfFuel {
-                    steps: self.fuel,
-                    line: self.prog.insts[at.min(self.prog.insts.len() - 1)].line,
-                })
-            }
+            0 => None,
+            _ => Some(read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize),
         }
+    }
+
+    /// The source line of instruction `pc`.
+    fn line(&self, pc: usize) -> u32 {
+        self.prog.insts[pc.min(self.prog.insts.len() - 1)].line
     }
 
     /// The mask of lanes that executed `exit` in the last run on `s`.
@@ -327,11 +365,30 @@ impl JitProgram {
         Outcome::all_defined(values, self.exited(s))
     }
 
-    /// Runs one warp on `inputs`.
+    /// Runs one warp on `inputs`. A bounded run ([`Inputs::fuel`]) stops
+    /// after that many warp steps with [`Outcome::stop`] set; it needs code
+    /// from [`JitProgram::compile_stepped`] (other code cannot stop between
+    /// the instructions of a straight-line segment, and says so).
     pub fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
         let mut s = self.state_for(inputs);
-        self.run_state(&mut s)?;
-        Ok(self.outcome(&s))
+        let Some(fuel) = inputs.fuel else {
+            self.run_state(&mut s)?;
+            return Ok(self.outcome(&s));
+        };
+        if !self.stepped {
+            return Err(RunError::Unavailable(Skip {
+                reason:
+                    "a bounded run (`.fuel`) needs code compiled by `JitProgram::compile_stepped`"
+                        .to_string(),
+            }));
+        }
+        let stop = self.call(&mut s, fuel);
+        let mut out = self.outcome(&s);
+        out.stop = stop.map(|pc| Stop {
+            pc,
+            line: self.line(pc),
+        });
+        Ok(out)
     }
 
     /// Runs many warps, each on its own inputs, spread over all cores.
@@ -423,9 +480,40 @@ impl Compiled for JitProgram {
     }
 }
 
+/// A program compiled by [`JitEngine`]: the fast code, and stepped code
+/// compiled on the first bounded run.
+struct EngineProgram<'p> {
+    prog: &'p Program,
+    engine: JitEngine,
+    fuel: u64,
+    fast: JitProgram,
+    stepped: OnceLock<Result<JitProgram, JitError>>,
+}
+
+impl Compiled for EngineProgram<'_> {
+    fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        if inputs.fuel.is_none() {
+            return self.fast.run(inputs);
+        }
+        let stepped = self.stepped.get_or_init(|| {
+            JitProgram::compile_stepped(self.prog, self.engine.tuning, self.engine.limits)
+                .map(|j| j.with_fuel(self.fuel))
+        });
+        match stepped {
+            Ok(j) => j.run(inputs),
+            // It compiled without steps: failing with them is a JIT bug.
+            Err(e) => Err(RunError::Engine(e.to_string())),
+        }
+    }
+}
+
 impl Engine for JitEngine {
     fn name(&self) -> &'static str {
         "jit"
+    }
+
+    fn bounded_runs(&self) -> bool {
+        true
     }
 
     fn compile<'p>(
@@ -434,7 +522,13 @@ impl Engine for JitEngine {
         fuel: u64,
     ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
         match JitProgram::compile_limited(prog, self.tuning, self.limits) {
-            Ok(j) => Ok(Box::new(j.with_fuel(fuel))),
+            Ok(j) => Ok(Box::new(EngineProgram {
+                prog,
+                engine: *self,
+                fuel,
+                fast: j.with_fuel(fuel),
+                stepped: OnceLock::new(),
+            })),
             Err(JitError::TooBig(m)) => Err(CompileError::Skip(Skip { reason: m })),
             Err(e @ JitError::Failed(_)) => Err(CompileError::Failed(e.to_string())),
         }

@@ -77,6 +77,16 @@ impl Plan {
     }
 }
 
+/// The copies out of a mixed collective with result `d` (and predicate
+/// `p`) to an instruction's `xd` (and `xp`).
+fn outputs(d: Reg, p: Option<Reg>, xd: Dest, xp: Option<Dest>) -> Vec<(Reg, Dest)> {
+    let mut v = vec![(d, xd)];
+    if let (Some(pr), Some(xp)) = (p, xp) {
+        v.push((pr, xp));
+    }
+    v
+}
+
 /// Appends a register of type `ty` to `prog`.
 fn reg(prog: &mut Program, ty: Type) -> Reg {
     let r = Reg(prog.regs.len() as u32);
@@ -124,14 +134,7 @@ fn mixed(out: &mut Program, prog: &Program, pcs: &[usize]) -> Mixed {
                     .collect(),
                 copy_out: ops
                     .iter()
-                    .map(|o| {
-                        let x = each(o);
-                        let mut v = vec![(d, x.d)];
-                        if let (Some(pr), Some(xp)) = (p, x.p) {
-                            v.push((pr, xp));
-                        }
-                        v
-                    })
+                    .map(|o| outputs(d, p, each(o).d, each(o).p))
                     .collect(),
             }
         }
@@ -175,14 +178,7 @@ fn mixed(out: &mut Program, prog: &Program, pcs: &[usize]) -> Mixed {
                 copy_in: ops.iter().map(|o| vec![(each(o).a, a, width)]).collect(),
                 copy_out: ops
                     .iter()
-                    .map(|o| {
-                        let x = each(o);
-                        let mut v = vec![(d, x.d)];
-                        if let (Some(pr), Some(xp)) = (p, x.p) {
-                            v.push((pr, xp));
-                        }
-                        v
-                    })
+                    .map(|o| outputs(d, p, each(o).d, each(o).p))
                     .collect(),
             }
         }
