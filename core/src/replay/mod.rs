@@ -46,6 +46,7 @@
 mod bless;
 
 use crate::check::{check_expect, check_stop, MismatchReport};
+use crate::compare::{compare, DiffReport};
 use crate::engine::{CompileError, Engine, Skip};
 use crate::interp::{Interp, Outcome, RunError, DEFAULT_FUEL};
 use crate::ir::{Case, Expect, Reg};
@@ -196,7 +197,7 @@ pub fn replay(
     }
     let mismatches = check_expect(&expect, &out, is_reference, reference.as_ref());
     if mismatches.is_empty() {
-        return Ok(Completion::Completed);
+        return agrees_everywhere(&case, &name, engine_name, reference.as_ref(), &out);
     }
     if engine_name == "gpu" {
         if let Some(why) = crate::corpus::known_gpu_divergence(&case) {
@@ -245,6 +246,37 @@ pub fn replay(
         );
     }
     Err(msg.into())
+}
+
+/// Past `.expect`: a CPU engine must also agree with the interpreter on
+/// every defined bit of every register (`.expect` may name only some) and
+/// on the exited lanes. Not the GPU: its known divergences are excused by
+/// the file's header, which only `.expect` is checked against.
+fn agrees_everywhere(
+    case: &Case,
+    name: &str,
+    engine_name: &str,
+    reference: Option<&Outcome>,
+    out: &Outcome,
+) -> Result<Completion, Failed> {
+    let Some(reference) = reference.filter(|_| engine_name != "interp" && engine_name != "gpu")
+    else {
+        return Ok(Completion::Completed);
+    };
+    let diffs = compare(reference, out);
+    if diffs.is_empty() {
+        return Ok(Completion::Completed);
+    }
+    Err(format!(
+        "{name}: `{engine_name}` agrees with `.expect` but not with the interpreter elsewhere:\n{}",
+        DiffReport {
+            program: &case.program,
+            reference: "interp",
+            other: engine_name,
+            diffs: &diffs,
+        }
+    )
+    .into())
 }
 
 /// Compiles and runs `case` on `engine`: the outcome, or the engine's
