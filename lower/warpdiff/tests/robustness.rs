@@ -31,6 +31,31 @@ fn warpdiff(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String, f64) {
     )
 }
 
+/// `warpdiff fuzz --engines ENGINES --seconds SECONDS --seed SEED
+/// [EXTRA...] --corpus CORPUS` with `env`.
+fn fuzz(
+    engines: &str,
+    seconds: u32,
+    seed: u32,
+    corpus: &Path,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, String, f64) {
+    let (seconds, seed) = (seconds.to_string(), seed.to_string());
+    let mut args = vec![
+        "fuzz",
+        "--engines",
+        engines,
+        "--seconds",
+        &seconds,
+        "--seed",
+        &seed,
+    ];
+    args.extend_from_slice(extra);
+    args.extend(["--corpus", corpus.to_str().expect("utf-8")]);
+    warpdiff(&args, env)
+}
+
 /// The `.ptx` files under `d`, in every folder.
 fn ptx_under(d: &Path) -> Vec<PathBuf> {
     warp_core::replay::case_files(d)
@@ -40,18 +65,12 @@ fn ptx_under(d: &Path) -> Vec<PathBuf> {
 fn a_jit_compile_failure_is_an_engine_failed_divergence_reduced_into_the_corpus() {
     let d = dir("compile");
     let corpus = d.join("corpus");
-    let (code, out, err, _) = warpdiff(
-        &[
-            "fuzz",
-            "--engines",
-            "interp,jit",
-            "--seconds",
-            "60",
-            "--seed",
-            "5",
-            "--corpus",
-            corpus.to_str().expect("utf-8"),
-        ],
+    let (code, out, err, _) = fuzz(
+        "interp,jit",
+        60,
+        5,
+        &corpus,
+        &[],
         &[("WARPDIFF_INJECT", "jit-rejects-popc")],
     );
     assert_eq!(code, 1, "a divergence: {out}{err}");
@@ -77,19 +96,12 @@ fn a_jit_compile_failure_is_an_engine_failed_divergence_reduced_into_the_corpus(
 fn a_gpu_fault_switches_the_gpu_off_and_the_cpu_goes_on_until_the_end() {
     let d = dir("fault");
     let corpus = d.join("corpus");
-    let (code, out, err, secs) = warpdiff(
-        &[
-            "fuzz",
-            "--engines",
-            "interp,jit,gpu",
-            "--seconds",
-            "5",
-            "--seed",
-            "7",
-            "--keep-going",
-            "--corpus",
-            corpus.to_str().expect("utf-8"),
-        ],
+    let (code, out, err, secs) = fuzz(
+        "interp,jit,gpu",
+        5,
+        7,
+        &corpus,
+        &["--keep-going"],
         &[("WARPDIFF_GPU_SIMULATE", "fault-batch:2")],
     );
     assert!(secs < 10.0, "ended after {secs:.1} s\n{out}{err}");
@@ -117,18 +129,12 @@ fn a_gpu_fault_switches_the_gpu_off_and_the_cpu_goes_on_until_the_end() {
 fn a_case_that_faults_alone_is_reduced_and_recorded_with_gpu_fails() {
     let d = dir("alone");
     let corpus = d.join("corpus");
-    let (code, out, err, secs) = warpdiff(
-        &[
-            "fuzz",
-            "--engines",
-            "interp,jit,gpu",
-            "--seconds",
-            "30",
-            "--seed",
-            "5",
-            "--corpus",
-            corpus.to_str().expect("utf-8"),
-        ],
+    let (code, out, err, secs) = fuzz(
+        "interp,jit,gpu",
+        30,
+        5,
+        &corpus,
+        &[],
         &[("WARPDIFF_GPU_SIMULATE", "fault-form:popc.b32")],
     );
     assert_eq!(code, 1, "{out}{err}");
@@ -149,20 +155,12 @@ fn a_case_that_faults_alone_is_reduced_and_recorded_with_gpu_fails() {
 fn a_batch_that_faults_only_together_is_bisected_to_the_smallest_group() {
     let d = dir("group");
     let corpus = d.join("corpus");
-    let (code, out, err, _) = warpdiff(
-        &[
-            "fuzz",
-            "--engines",
-            "interp,jit,gpu",
-            "--seconds",
-            "60",
-            "--seed",
-            "5",
-            "--gpu-batch",
-            "64",
-            "--corpus",
-            corpus.to_str().expect("utf-8"),
-        ],
+    let (code, out, err, _) = fuzz(
+        "interp,jit,gpu",
+        60,
+        5,
+        &corpus,
+        &["--gpu-batch", "64"],
         // Deprecated `shfl` needs PTX below 6.4, integer `redux.sync` PTX
         // 7.0: no one program has both, so no case faults alone.
         &[(
