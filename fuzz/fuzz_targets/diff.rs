@@ -3,5 +3,6 @@
 //! lanes (the logic is `warpdiff::fuzzing::diff_target`).
 
 #![no_main]
+#![forbid(unsafe_code)]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| warpdiff::fuzzing::diff_target(data));

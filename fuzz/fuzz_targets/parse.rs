@@ -2,5 +2,6 @@
 //! is `warpdiff::fuzzing::parse_target`).
 
 #![no_main]
+#![forbid(unsafe_code)]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| warpdiff::fuzzing::parse_target(data));
