@@ -28,6 +28,7 @@ pub mod idioms;
 pub mod interp;
 pub mod ir;
 pub mod oracle;
+pub mod phases;
 pub mod reduce;
 #[cfg(feature = "replay")]
 pub mod replay;

@@ -8,6 +8,7 @@ use crate::compare::{compare, Diff, DiffReport};
 use crate::engine::{CompileError, Compiled, Engine, Skip};
 use crate::interp::{Interp, Outcome, RunError, Ub};
 use crate::ir::{Case, Expect, Inputs, Program, Reg, WARP};
+use crate::phases::{timed, Phases};
 use std::fmt;
 
 /// The form a divergence is blamed on when an engine failed on a valid
@@ -87,7 +88,21 @@ pub enum Verdict {
 /// Runs `program` on `inputs` on the reference and on every engine in
 /// `others`, comparing on the reference's defined lanes.
 pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u64) -> Verdict {
-    let reference = match Interp::new(program).with_fuel(fuel).run(inputs) {
+    check_timed(program, inputs, others, fuel, &mut Phases::default())
+}
+
+/// [`check`], adding the time of each phase (interpret, compile, run,
+/// compare) to `t`.
+pub fn check_timed(
+    program: &Program,
+    inputs: &Inputs,
+    others: &[&dyn Engine],
+    fuel: u64,
+    t: &mut Phases,
+) -> Verdict {
+    let reference = match timed(&mut t.interpret, || {
+        Interp::new(program).with_fuel(fuel).run(inputs)
+    }) {
         Ok(r) => r,
         Err(e) => return Verdict::Rejected(e),
     };
@@ -110,7 +125,7 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
                 form: ENGINE_FAILED.to_string(),
             }))
         };
-        let compiled = match compile_guarded(*engine, program, fuel) {
+        let compiled = match timed(&mut t.compile, || compile_guarded(*engine, program, fuel)) {
             Ok(c) => c,
             Err(CompileError::Skip(s)) => {
                 skipped.push((engine.name(), s));
@@ -118,7 +133,7 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
             }
             Err(CompileError::Failed(m)) => return failed(m),
         };
-        let run = guarded(|| compiled.run(inputs));
+        let run = timed(&mut t.run, || guarded(|| compiled.run(inputs)));
         let run = match run {
             Ok(r) => r,
             Err(panic) => return failed(format!("panicked while running: {panic}")),
@@ -134,13 +149,17 @@ pub fn check(program: &Program, inputs: &Inputs, others: &[&dyn Engine], fuel: u
                 }))
             }
             Ok(out) => {
-                if let Some(mut d) = diverges(engine.name(), program, &reference, &out) {
+                let d = timed(&mut t.compare, || {
+                    let mut d = diverges(engine.name(), program, &reference, &out)?;
                     if engine.bounded_runs() {
                         let total = reference.steps;
                         if let Some(f) = first_difference(program, inputs, &*compiled, total) {
                             d.form = program.insts[f.pc].op.form_name();
                         }
                     }
+                    Some(d)
+                });
+                if let Some(d) = d {
                     return Verdict::Diverge(d);
                 }
                 compared.push(engine.name());

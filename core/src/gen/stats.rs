@@ -8,8 +8,10 @@ use super::shapes::{loops, shapes, SHAPES};
 use crate::interp::{Outcome, RunError, Seen, UbRule};
 use crate::ir::all_forms;
 use crate::ir::{Inputs, Program};
+use crate::phases::Phases;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::time::Duration;
 
 /// The contexts an executed instruction is counted in for the blind-spot
 /// report ([`Stats::blind_spots`]): run with every live lane (`converged`)
@@ -132,6 +134,8 @@ pub struct Stats {
     /// Of those, the lanes whose value is defined: how much the reference
     /// lets the other engines be compared on.
     pub defined_lanes: u64,
+    /// Where the time went (filled by the fuzz loop).
+    pub phases: Phases,
 }
 
 impl Stats {
@@ -281,6 +285,7 @@ impl Stats {
         self.errors += o.errors;
         self.reg_lanes += o.reg_lanes;
         self.defined_lanes += o.defined_lanes;
+        self.phases.add(&o.phases);
     }
 
     /// The share of recorded runs that were usable (1.0 when none were).
@@ -354,6 +359,14 @@ impl fmt::Display for Stats {
                 self.ub_runs,
                 self.errors,
                 100.0 * self.defined_share()
+            )?;
+        }
+        if self.phases.total() > Duration::ZERO {
+            writeln!(
+                f,
+                "time (CPU workers, summed): {}; {:.0} µs per case",
+                self.phases,
+                1e6 * self.phases.total().as_secs_f64() / self.cases.max(1) as f64
             )?;
         }
         let flavors: Vec<String> = self

@@ -14,7 +14,7 @@ use warp_core::gen::{generate_with_stats, Config, Stats, TestCase};
 use warp_core::idioms::Idiom;
 use warp_core::interp::Outcome;
 use warp_core::ir::{Inputs, WARP};
-use warp_core::oracle::{check, Divergence, DivergenceCase, Verdict};
+use warp_core::oracle::{check, check_timed, Divergence, DivergenceCase, Verdict};
 use warp_core::reduce::Reducer;
 use warp_core::rng::Rng;
 
@@ -52,11 +52,14 @@ pub fn case_from_seed(
     stats: &mut Stats,
     avoid: &[Idiom],
 ) -> Option<TestCase> {
+    let t = Instant::now();
     let mut r = Rng::new(seed);
     let len = 64 + r.index(4000);
     buf.clear();
     buf.extend(r.bytes(len));
-    case_from_bytes_avoiding(buf, stats, avoid)
+    let tc = case_from_bytes_avoiding(buf, stats, avoid);
+    stats.phases.generate += t.elapsed();
+    tc
 }
 
 /// The case seeds of job `job` of a run seeded `seed`: every (seed, job)
@@ -108,7 +111,13 @@ pub fn case_from_bytes_avoiding(
 /// Runs one case through the oracle against `others`.
 pub fn run_case(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats) -> CaseResult {
     stats.runs += 1;
-    match check(&tc.program, &tc.inputs, others, FUZZ_FUEL) {
+    match check_timed(
+        &tc.program,
+        &tc.inputs,
+        others,
+        FUZZ_FUEL,
+        &mut stats.phases,
+    ) {
         Verdict::Ub(_) => {
             stats.ub_runs += 1;
             CaseResult::Ub
