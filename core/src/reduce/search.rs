@@ -45,7 +45,7 @@ pub(crate) fn value_cost(v: u64) -> u64 {
     (64 - v.leading_zeros() + v.count_ones()) as u64
 }
 
-/// Complexity of the inputs: per `.lanes` line 1, plus the value's cost
+/// Complexity of the inputs: 1 for `.fuel`; per `.lanes` line 1, plus the value's cost
 /// when all lanes agree, or a large constant plus every lane's cost when
 /// they differ (a broadcast is always simpler than a per-lane list).
 pub(crate) fn inputs_cost(inputs: &Inputs) -> u64 {
@@ -59,7 +59,9 @@ pub(crate) fn inputs_cost(inputs: &Inputs) -> u64 {
                 1 + 10_000 + v.iter().map(|x| value_cost(*x)).sum::<u64>()
             }
         })
-        .sum()
+        .sum::<u64>()
+        // A bounded run is the more complex case: `.fuel` costs 1.
+        + inputs.fuel.is_some() as u64
 }
 
 /// Cost of a source operand: any register costs more than any immediate,

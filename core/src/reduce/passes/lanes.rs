@@ -1,5 +1,8 @@
-//! Pass 6: simplify `membermask` immediates and `.lanes` inputs.
+//! Pass 6: simplify `membermask` immediates and the inputs (`.lanes`,
+//! `.fuel`).
 //!
+//! - A bounded run (`.fuel N`) becomes an unbounded one, when the
+//!   divergence does not need the run cut short.
 //! - A `membermask` immediate loses bits: all 32, then halves, quarters,
 //!   ... down to single bits (most candidates break the membermask rules
 //!   and are rejected as undefined behaviour; the others are kept).
@@ -15,6 +18,15 @@
 use crate::ir::*;
 use crate::reduce::edit::{prefix_outcome, rebuild};
 use crate::reduce::search::Search;
+
+/// Drops `.fuel`: the run goes to its end.
+fn unbounded(s: &mut Search<'_, '_>) {
+    if s.cur().inputs.fuel.is_some() && !s.exhausted() {
+        let mut cand = s.cur().clone();
+        cand.inputs.fuel = None;
+        s.try_case(cand);
+    }
+}
 
 /// Clears bits of every `membermask` immediate.
 fn membermasks(s: &mut Search<'_, '_>) {
@@ -122,6 +134,7 @@ fn results_to_inputs(s: &mut Search<'_, '_>) {
 
 /// Runs the pass.
 pub(crate) fn run(s: &mut Search<'_, '_>) {
+    unbounded(s);
     membermasks(s);
     results_to_inputs(s);
     inputs(s);
