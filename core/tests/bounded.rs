@@ -41,8 +41,12 @@ fn a_uniform_loop_stops_after_its_fuel_with_the_state_there() {
     assert_eq!(out.stop.map(|s| (s.pc, s.line)), Some((1, 8)));
     assert_eq!(check_stop(&case.expect, &out), None);
     assert!(check_expect(&case.expect, &out, true, None).is_empty());
-    // The format prints it back.
-    assert_eq!(parse(&print(&case)).expect("reparses"), case);
+    // The format prints it back (with `.version`/`.target` lines added,
+    // so the setp and the `.stop` naming it move down together).
+    let printed = print(&case);
+    let again = parse(&printed).expect("reparses");
+    assert_eq!(again.expect.stop, Some(10), "{printed}");
+    assert_eq!(print(&again), printed);
 }
 
 #[test]
@@ -231,4 +235,26 @@ fn fuel_spent_wrongly_is_blamed_on_the_step_that_spent_it() {
     let engine = BackEdgeCostsTwo(case.program.clone());
     let f = first_difference(&case.program, &case.inputs, &engine, 10);
     assert_eq!(f, Some(FirstDifference { step: 3, pc: 2 }));
+}
+
+#[test]
+fn a_header_added_in_front_moves_the_stop_line_with_its_instruction() {
+    // LOOP with .fuel 7 stops before the setp of line 8 (counted above).
+    let text = format!("{LOOP}.expect c = 3;\n.expect p = 1;\n.expect n = 3;\n.stop 8;\n");
+    let mut case = parse(&text).expect("parses");
+    case.header = vec!["written up".to_string(), "with two lines".to_string()];
+    let printed = print(&case);
+    // Two header lines and the printed `.version`/`.target`: the setp of
+    // line 8 is printed on line 12.
+    assert!(
+        printed.contains("\n    setp.lt.s32 p, c, n;\n"),
+        "{printed}"
+    );
+    assert_eq!(printed.lines().nth(11), Some("    setp.lt.s32 p, c, n;"));
+    assert!(printed.contains("\n.stop 12;\n"), "{printed}");
+    let again = parse(&printed).expect("parses back");
+    let out = Interp::new(&again.program)
+        .run(&again.inputs)
+        .expect("runs");
+    assert_eq!(check_stop(&again.expect, &out), None);
 }

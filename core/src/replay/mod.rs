@@ -21,7 +21,7 @@
 //! - The interpreter checks undefined lanes too (`_` must be undefined) and
 //!   must not hit undefined behaviour; other engines report every lane as
 //!   defined and are checked on the lanes `.expect` defines.
-//! - A file without `.expect` fails: it checks nothing.
+//! - A file without `.expect` or `.stop` fails: it checks nothing.
 //! - An engine that cannot run a program (a [`Skip`]: no GPU, a target the
 //!   device lacks) makes its test *ignored* with the reason; a skip never
 //!   passes. A file whose header says the GPU hangs on it (`gpu-fails:`)
@@ -166,9 +166,9 @@ pub fn replay(
         // What the reference's test of this file is writing into it.
         blessed_expect(&case, &name)?
     } else {
-        if case.expect.regs.is_empty() {
+        if case.expect.regs.is_empty() && case.expect.stop.is_none() {
             return Err(format!(
-                "{name}: no `.expect` lines, so it checks nothing; add them by hand or \
+                "{name}: no `.expect` or `.stop` lines, so it checks nothing; add them by hand or \
                  write them from the interpreter with `{BLESS_COMMAND}`"
             )
             .into());

@@ -25,12 +25,20 @@ pub fn print(case: &Case) -> String {
     if let Some(n) = case.inputs.fuel {
         let _ = writeln!(s, ".fuel {n};");
     }
-    print_body(&mut s, prog);
+    let printed = print_body(&mut s, prog);
     for (r, vals) in &case.expect.regs {
         let d = prog.decl(*r);
         let _ = writeln!(s, ".expect {} = {};", d.name, lane_values(vals, d.ty));
     }
     if let Some(line) = case.expect.stop {
+        // `.stop` names the instruction by its line: the line it is
+        // printed on here (a header or other edits may have moved it from
+        // the line it had when the run stopped).
+        let line = prog
+            .insts
+            .iter()
+            .position(|i| i.line == line)
+            .map_or(line, |pc| printed[pc]);
         let _ = writeln!(s, ".stop {line};");
     }
     s
@@ -60,18 +68,29 @@ fn print_decls(s: &mut String, prog: &Program) {
     }
 }
 
-fn print_body(s: &mut String, prog: &Program) {
+/// Prints the body; returns the line (1-based) each instruction is
+/// printed on.
+fn print_body(s: &mut String, prog: &Program) -> Vec<u32> {
+    let mut line = s.matches('\n').count() as u32;
+    let mut lines = Vec::with_capacity(prog.insts.len());
     for (i, inst) in prog.insts.iter().enumerate() {
-        print_labels(s, prog, i);
+        line += print_labels(s, prog, i);
+        line += 1;
+        lines.push(line);
         let _ = writeln!(s, "    {}", inst_text(prog, inst));
     }
     print_labels(s, prog, prog.insts.len());
+    lines
 }
 
-fn print_labels(s: &mut String, prog: &Program, at: usize) {
+/// Prints the labels standing before instruction `at`; returns how many.
+fn print_labels(s: &mut String, prog: &Program, at: usize) -> u32 {
+    let mut n = 0;
     for l in prog.labels.iter().filter(|l| l.at == at) {
         let _ = writeln!(s, "{}:", l.name);
+        n += 1;
     }
+    n
 }
 
 /// Lane values: one broadcast value when all 32 agree, else 32; `_` = undefined.

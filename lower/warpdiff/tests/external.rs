@@ -118,8 +118,13 @@ fn the_reference_client_agrees_with_the_jit_on_every_corpus_file() {
         let j: serde_json::Value = serde_json::from_str(j).expect("json");
         let e: serde_json::Value = serde_json::from_str(e).expect("json");
         if let Some(why) = e.get("error") {
-            // .f32 redux.sync needs sm_100a: warpdiff cannot send it.
-            assert!(why.as_str().unwrap_or("").contains("not sent: "), "{e}");
+            // .f32 redux.sync needs sm_100a: warpdiff cannot send it; and
+            // an external engine cannot stop a bounded run (`.fuel`).
+            let why = why.as_str().unwrap_or("");
+            assert!(
+                why.contains("not sent: ") || why.contains("a bounded run (`.fuel`)"),
+                "{e}"
+            );
             continue;
         }
         assert_eq!(e["engine"], "jit-client", "{e}");
@@ -127,7 +132,7 @@ fn the_reference_client_agrees_with_the_jit_on_every_corpus_file() {
         assert_eq!(j["exited"], e["exited"], "{}", j["file"]);
         compared += 1;
     }
-    assert!(compared >= files.len() - 6, "{compared} of {}", files.len());
+    assert!(compared >= files.len() - 8, "{compared} of {}", files.len());
 
     // `diff` runs it beside the JIT: every file agrees or is skipped.
     let mut args = vec!["diff", "--engines"];
