@@ -100,6 +100,51 @@ pub fn check_timed(
     fuel: u64,
     t: &mut Phases,
 ) -> Verdict {
+    let mut compiled = no_compiles(others.len());
+    check_one(program, inputs, others, &mut compiled, fuel, t)
+}
+
+/// [`check_timed`] on several input sets of one program, each engine
+/// compiling it once (the compile is most of the cost): one verdict per
+/// input set, in order, up to and including the first divergence.
+pub fn check_inputs(
+    program: &Program,
+    inputs: &[Inputs],
+    others: &[&dyn Engine],
+    fuel: u64,
+    t: &mut Phases,
+) -> Vec<Verdict> {
+    let mut compiled = no_compiles(others.len());
+    let mut out = Vec::with_capacity(inputs.len());
+    for i in inputs {
+        let v = check_one(program, i, others, &mut compiled, fuel, t);
+        let diverged = matches!(v, Verdict::Diverge(_));
+        out.push(v);
+        if diverged {
+            break;
+        }
+    }
+    out
+}
+
+/// Per engine, its compiled program once it was needed.
+type Compiles<'p> = Vec<Option<Result<Box<dyn Compiled + 'p>, CompileError>>>;
+
+/// No engine compiled yet, for `n` engines.
+fn no_compiles<'p>(n: usize) -> Compiles<'p> {
+    (0..n).map(|_| None).collect()
+}
+
+/// One input set against `others`, compiling each engine's program on
+/// first need into `compiled`.
+fn check_one<'p>(
+    program: &'p Program,
+    inputs: &Inputs,
+    others: &[&dyn Engine],
+    compiled: &mut Compiles<'p>,
+    fuel: u64,
+    t: &mut Phases,
+) -> Verdict {
     let reference = match timed(&mut t.interpret, || {
         Interp::new(program).with_fuel(fuel).run(inputs)
     }) {
@@ -111,7 +156,7 @@ pub fn check_timed(
     }
     let mut compared = Vec::new();
     let mut skipped = Vec::new();
-    for engine in others {
+    for (engine, slot) in others.iter().zip(compiled.iter_mut()) {
         if !engine.bounded_runs() {
             if let Some(skip) = crate::engine::unbounded_only(inputs) {
                 skipped.push((engine.name(), skip));
@@ -125,13 +170,16 @@ pub fn check_timed(
                 form: ENGINE_FAILED.to_string(),
             }))
         };
-        let compiled = match timed(&mut t.compile, || compile_guarded(*engine, program, fuel)) {
+        let made = slot.get_or_insert_with(|| {
+            timed(&mut t.compile, || compile_guarded(*engine, program, fuel))
+        });
+        let compiled = match made {
             Ok(c) => c,
             Err(CompileError::Skip(s)) => {
-                skipped.push((engine.name(), s));
+                skipped.push((engine.name(), s.clone()));
                 continue;
             }
-            Err(CompileError::Failed(m)) => return failed(m),
+            Err(CompileError::Failed(m)) => return failed(m.clone()),
         };
         let run = timed(&mut t.run, || guarded(|| compiled.run(inputs)));
         let run = match run {
@@ -153,7 +201,7 @@ pub fn check_timed(
                     let mut d = diverges(engine.name(), program, &reference, &out)?;
                     if engine.bounded_runs() {
                         let total = reference.steps;
-                        if let Some(f) = first_difference(program, inputs, &*compiled, total) {
+                        if let Some(f) = first_difference(program, inputs, &**compiled, total) {
                             d.form = program.insts[f.pc].op.form_name();
                         }
                     }

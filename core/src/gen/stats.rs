@@ -364,7 +364,7 @@ impl fmt::Display for Stats {
         if self.phases.total() > Duration::ZERO {
             writeln!(
                 f,
-                "time (CPU workers, summed): {}; {:.0} µs per case",
+                "time (CPU workers, summed): {}; {:.0} µs per generated program",
                 self.phases,
                 1e6 * self.phases.total().as_secs_f64() / self.cases.max(1) as f64
             )?;

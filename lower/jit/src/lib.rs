@@ -118,9 +118,10 @@ pub enum Tuning {
     /// programs run many times (emulation, benchmarks).
     #[default]
     FastCode,
-    /// The fastest compile (about 40 % less time) for code about 1.5-2x
-    /// slower: the single-pass register allocator. For programs run once
-    /// (fuzzing).
+    /// The fastest compile for slower code: the single-pass register
+    /// allocator and no Cranelift optimisation (`opt_level=none`: 23 % less
+    /// compile time than `speed` with the same allocator, on 300 generated
+    /// cases). For programs run once (fuzzing).
     FastCompile,
 }
 
@@ -137,7 +138,11 @@ fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
             f.set(k, v)
                 .map_err(|e| JitError::Failed(format!("setting {k}={v}: {e}")))
         };
-        set(&mut flags, "opt_level", "speed")?;
+        let opt = match tuning {
+            Tuning::FastCode => "speed",
+            Tuning::FastCompile => "none",
+        };
+        set(&mut flags, "opt_level", opt)?;
         set(&mut flags, "regalloc_algorithm", regalloc)?;
         // The verifier runs in debug builds (and so in tests).
         let verify = if cfg!(debug_assertions) {

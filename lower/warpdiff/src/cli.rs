@@ -166,6 +166,11 @@ pub struct FuzzArgs {
     /// reduced, the rest counted)
     #[arg(long)]
     pub keep_going: bool,
+    /// Input sets per program checked on the CPU engines (the case's and
+    /// its lanes rotated by 7, 14, ...): each engine compiles the program
+    /// once for all of them, and each set is a case
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub inputs: u64,
     /// Most cases per GPU batch
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub gpu_batch: u64,

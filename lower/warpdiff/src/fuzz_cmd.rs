@@ -304,7 +304,10 @@ fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<SyncSender<ForGpu>>, 
         sh.execs.fetch_add(1, Ordering::Relaxed);
         sh.digest
             .fetch_add(fuzzing::case_hash(&tc), Ordering::Relaxed);
-        match fuzzing::run_case(&tc, &others, &mut stats) {
+        let (result, more) =
+            fuzzing::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize);
+        sh.execs.fetch_add(more, Ordering::Relaxed);
+        match result {
             CaseResult::NoCase => {}
             CaseResult::Agree(reference, skipped) => {
                 for (engine, why) in &skipped {

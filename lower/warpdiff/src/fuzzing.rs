@@ -14,7 +14,7 @@ use warp_core::gen::{generate_with_stats, Config, Stats, TestCase};
 use warp_core::idioms::Idiom;
 use warp_core::interp::Outcome;
 use warp_core::ir::{Inputs, WARP};
-use warp_core::oracle::{check, check_timed, Divergence, DivergenceCase, Verdict};
+use warp_core::oracle::{check, check_inputs, Divergence, DivergenceCase, Verdict};
 use warp_core::reduce::Reducer;
 use warp_core::rng::Rng;
 
@@ -110,35 +110,65 @@ pub fn case_from_bytes_avoiding(
 
 /// Runs one case through the oracle against `others`.
 pub fn run_case(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats) -> CaseResult {
-    stats.runs += 1;
-    match check_timed(
-        &tc.program,
-        &tc.inputs,
-        others,
-        FUZZ_FUEL,
-        &mut stats.phases,
-    ) {
-        Verdict::Ub(_) => {
-            stats.ub_runs += 1;
-            CaseResult::Ub
-        }
-        Verdict::Rejected(_) => {
-            stats.errors += 1;
-            CaseResult::Rejected
-        }
-        Verdict::Agree {
-            reference, skipped, ..
-        } => {
-            stats.usable += 1;
-            stats.record_definedness(&reference);
-            stats.record_contexts(&tc.program, &reference);
-            CaseResult::Agree(reference, skipped)
-        }
-        Verdict::Diverge(d) => {
-            stats.usable += 1;
-            CaseResult::Diverge(tc.clone(), d)
+    run_case_inputs(tc, others, stats, 1).0
+}
+
+/// [`run_case`] on up to `k` input sets of the case's program, each
+/// engine compiling it once: the case's own inputs, then its inputs with
+/// the lanes rotated by 7, 14, ... (each a new (program, inputs) pair;
+/// rotations equal to an earlier set are left out). The result is the first
+/// input set's, or the first divergence's (with its inputs); the number is
+/// how many more input sets agreed.
+pub fn run_case_inputs(
+    tc: &TestCase,
+    others: &[&dyn Engine],
+    stats: &mut Stats,
+    k: usize,
+) -> (CaseResult, u64) {
+    let mut sets = vec![tc.inputs.clone()];
+    for i in 1..k {
+        let r = rotated_inputs(&tc.inputs, 7 * i);
+        if !sets.contains(&r) {
+            sets.push(r);
         }
     }
+    let verdicts = check_inputs(&tc.program, &sets, others, FUZZ_FUEL, &mut stats.phases);
+    let mut first = None;
+    let mut more = 0;
+    for (i, v) in verdicts.into_iter().enumerate() {
+        stats.runs += 1;
+        let r = match v {
+            Verdict::Ub(_) => {
+                stats.ub_runs += 1;
+                CaseResult::Ub
+            }
+            Verdict::Rejected(_) => {
+                stats.errors += 1;
+                CaseResult::Rejected
+            }
+            Verdict::Agree {
+                reference, skipped, ..
+            } => {
+                stats.usable += 1;
+                stats.record_definedness(&reference);
+                stats.record_contexts(&tc.program, &reference);
+                more += (i > 0) as u64;
+                CaseResult::Agree(reference, skipped)
+            }
+            Verdict::Diverge(d) => {
+                stats.usable += 1;
+                let case = TestCase {
+                    program: tc.program.clone(),
+                    inputs: sets[i].clone(),
+                };
+                return (CaseResult::Diverge(case, d), more);
+            }
+        };
+        if i == 0 {
+            first = Some(r);
+        }
+    }
+    (first.expect("the case's own inputs are checked"), more)
 }
 
 /// Reduces a divergent case to a small one that diverges the same way

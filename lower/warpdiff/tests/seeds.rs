@@ -58,3 +58,58 @@ fn the_jobs_of_one_run_generate_different_cases() {
     let two_jobs = u64::from_str_radix(&digest("2", "2", "40"), 16).expect("hex");
     assert_ne!(two_jobs, one_job.wrapping_mul(2));
 }
+
+#[test]
+fn more_input_sets_per_program_are_more_cases_from_the_same_programs() {
+    // `--inputs 4`: each of the 30 generated programs is also checked on
+    // up to 3 rotations of its inputs, so more than 30 cases are compared;
+    // the programs (and so the digest over them) are the same.
+    let run = |inputs: &str| {
+        let corpus = std::env::temp_dir().join(format!("warpdiff-inputs-{}", std::process::id()));
+        let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
+            .args([
+                "fuzz",
+                "--engines",
+                "interp,jit",
+                "--keep-going",
+                "--seconds",
+                "600",
+                "--seed",
+                "4",
+                "--cases",
+                "30",
+                "--inputs",
+                inputs,
+                "--corpus",
+            ])
+            .arg(&corpus)
+            .env("CUDA_VISIBLE_DEVICES", "")
+            .output()
+            .expect("runs");
+        String::from_utf8(out.stdout).expect("utf8")
+    };
+    let count = |text: &str| -> u64 {
+        let line = text
+            .lines()
+            .find(|l| l.contains(" cases in "))
+            .unwrap_or_else(|| panic!("a summary line:\n{text}"));
+        line.split_whitespace()
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a count")
+    };
+    let digest = |text: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("cases digest "))
+            .expect("digest");
+        line.split_whitespace()
+            .nth(2)
+            .expect("the digest")
+            .to_string()
+    };
+    let (one, four) = (run("1"), run("4"));
+    assert_eq!(count(&one), 30, "{one}");
+    assert!(count(&four) > 30, "{four}");
+    assert_eq!(digest(&one), digest(&four));
+}
