@@ -4,8 +4,9 @@
 
 use std::process::Command;
 
-/// Runs `warpdiff fuzz` for `cases` cases; returns the digest it printed.
-fn digest(seed: &str, jobs: &str, cases: &str) -> String {
+/// Runs `warpdiff fuzz` on `cases` generated programs, each on `inputs`
+/// input sets; returns what it printed.
+fn fuzz(seed: &str, jobs: &str, cases: &str, inputs: &str) -> String {
     let corpus = std::env::temp_dir().join(format!("warpdiff-seeds-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
         .args([
@@ -21,17 +22,19 @@ fn digest(seed: &str, jobs: &str, cases: &str) -> String {
             jobs,
             "--cases",
             cases,
+            "--inputs",
+            inputs,
             "--corpus",
         ])
         .arg(&corpus)
         .env("CUDA_VISIBLE_DEVICES", "")
         .output()
         .expect("runs");
-    let text = String::from_utf8(out.stdout).expect("utf8");
-    assert!(
-        text.contains(&format!("{cases} cases in")),
-        "stops after {cases} cases:\n{text}"
-    );
+    String::from_utf8(out.stdout).expect("utf8")
+}
+
+/// The digest `warpdiff fuzz` printed in `text`.
+fn digest_in(text: &str) -> String {
     let line = text
         .lines()
         .find(|l| l.starts_with("cases digest "))
@@ -40,6 +43,16 @@ fn digest(seed: &str, jobs: &str, cases: &str) -> String {
         .nth(2)
         .expect("the digest")
         .to_string()
+}
+
+/// Runs `warpdiff fuzz` for `cases` cases; returns the digest it printed.
+fn digest(seed: &str, jobs: &str, cases: &str) -> String {
+    let text = fuzz(seed, jobs, cases, "1");
+    assert!(
+        text.contains(&format!("{cases} cases in")),
+        "stops after {cases} cases:\n{text}"
+    );
+    digest_in(&text)
 }
 
 #[test]
@@ -64,30 +77,6 @@ fn more_input_sets_per_program_are_more_cases_from_the_same_programs() {
     // `--inputs 4`: each of the 30 generated programs is also checked on
     // up to 3 rotations of its inputs, so more than 30 cases are compared;
     // the programs (and so the digest over them) are the same.
-    let run = |inputs: &str| {
-        let corpus = std::env::temp_dir().join(format!("warpdiff-inputs-{}", std::process::id()));
-        let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
-            .args([
-                "fuzz",
-                "--engines",
-                "interp,jit",
-                "--keep-going",
-                "--seconds",
-                "600",
-                "--seed",
-                "4",
-                "--cases",
-                "30",
-                "--inputs",
-                inputs,
-                "--corpus",
-            ])
-            .arg(&corpus)
-            .env("CUDA_VISIBLE_DEVICES", "")
-            .output()
-            .expect("runs");
-        String::from_utf8(out.stdout).expect("utf8")
-    };
     let count = |text: &str| -> u64 {
         let line = text
             .lines()
@@ -98,18 +87,8 @@ fn more_input_sets_per_program_are_more_cases_from_the_same_programs() {
             .and_then(|n| n.parse().ok())
             .expect("a count")
     };
-    let digest = |text: &str| -> String {
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("cases digest "))
-            .expect("digest");
-        line.split_whitespace()
-            .nth(2)
-            .expect("the digest")
-            .to_string()
-    };
-    let (one, four) = (run("1"), run("4"));
+    let (one, four) = (fuzz("4", "1", "30", "1"), fuzz("4", "1", "30", "4"));
     assert_eq!(count(&one), 30, "{one}");
     assert!(count(&four) > 30, "{four}");
-    assert_eq!(digest(&one), digest(&four));
+    assert_eq!(digest_in(&one), digest_in(&four));
 }
