@@ -36,6 +36,11 @@
 //! `exit` (exited members are no longer waited for), and is followed by
 //! the scheduler, since completed lanes may park below the running group.
 //!
+//! Every segment entry also counts down a bound of fuel + 1 entries, which
+//! a correct lowering never reaches (each entry runs a step or stops for
+//! fuel): a bug in the fuel accounting ends the run as a *runaway* instead
+//! of looping forever in native code.
+//!
 //! Fuel is charged per segment: a segment of `n` instructions needs `n`
 //! steps (an arrival is the step of its instruction; a completion costs
 //! none), and when fewer remain, the run stops at the instruction where
@@ -74,6 +79,13 @@ struct Driver<'a, 'b> {
     stepped: bool,
     /// Where the run stops when the fuel runs out (its parameter: the pc).
     out_of_fuel: Option<Block>,
+    /// Segment entries left before the run is a runaway (an i64 variable):
+    /// every entry runs at least one step or stops for fuel, so a correct
+    /// lowering enters at most fuel + 1 segments. A bound independent of
+    /// the fuel accounting, so that a bug there cannot loop forever.
+    entries: Variable,
+    /// Where a runaway run ends (returns 2).
+    runaway: Option<Block>,
 }
 
 /// The park points of a program: start, labels, after `bra`/`exit` and
@@ -105,6 +117,7 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
     let conv = b.declare_var(I32);
     let exited = b.declare_var(I32);
     let fuel = b.declare_var(I64);
+    let entries = b.declare_var(I64);
     let mut d = Driver {
         e: Emitter::new(b, prog, lay, state, conv),
         exited,
@@ -114,6 +127,8 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
         complete: None,
         stepped,
         out_of_fuel: None,
+        entries,
+        runaway: None,
     };
     let points = park_points(prog);
     for &p in &points {
@@ -142,6 +157,10 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
     d.e.b.def_var(exited, ex);
     let fu = d.e.load(I64, lay.fuel as i32);
     d.e.b.def_var(fuel, fu);
+    let bound = d.e.b.ins().iadd_imm_s(fu, 1);
+    d.e.b.def_var(entries, bound);
+    let runaway = d.e.b.create_block();
+    d.runaway = Some(runaway);
     let first = d.parks[&0].0;
     d.e.b.ins().jump(first, &[]);
 
@@ -179,6 +198,13 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
         d.e.b.switch_to_block(next);
     }
     d.finish();
+
+    // A runaway: more segment entries than the fuel allows.
+    d.e.b.switch_to_block(runaway);
+    let ex = d.e.b.use_var(exited);
+    d.e.store(ex, lay.exited as i32);
+    let two = d.e.b.ins().iconst(I32, 2);
+    d.e.b.ins().return_(&[two]);
 
     // Out of fuel: record where, and stop.
     d.e.b.switch_to_block(out_of_fuel);
@@ -219,6 +245,15 @@ impl Driver<'_, '_> {
         e.b.def_var(e.conv, conv);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(var, zero);
+        // The runaway bound.
+        let left = e.b.use_var(self.entries);
+        let left = e.b.ins().iadd_imm_s(left, -1);
+        e.b.def_var(self.entries, left);
+        let over = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
+        let go = e.b.create_block();
+        let runaway = self.runaway.expect("set before the segments");
+        e.b.ins().brif(over, runaway, &[], go, &[]);
+        e.b.switch_to_block(go);
         // Fuel: the whole segment runs for this group, or the run stops at
         // instruction `start + fuel`.
         if !self.stepped {
@@ -516,6 +551,15 @@ impl Driver<'_, '_> {
             e.b.ins().brif(stay, end_blk, &[], sched, &[]);
         } else {
             // Backward: the others park after the bra.
+            if inject::on(Bug::FuelRefund) {
+                // The planted bug: a taken back edge refunds a step, so a
+                // loop of one instruction never runs out of fuel.
+                let fuel = e.b.use_var(self.fuel);
+                let any = e.b.ins().icmp_imm_s(IntCC::NotEqual, taken, 0);
+                let back = e.b.ins().uextend(I64, any);
+                let fuel = e.b.ins().iadd(fuel, back);
+                e.b.def_var(self.fuel, fuel);
+            }
             if inject::on(Bug::FuelInLoops) {
                 // The planted bug: a taken back edge is charged a second
                 // step (saturating, so the fuel never wraps around).

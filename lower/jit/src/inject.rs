@@ -31,6 +31,9 @@ pub enum Bug {
     /// `fuel-in-loops`: a taken back edge is charged two steps, so a run
     /// with a loop stops too early (shows in bounded runs with a loop).
     FuelInLoops,
+    /// `fuel-refund`: a taken back edge refunds a step, so a one-instruction
+    /// loop never runs out of fuel (the runaway bound must end it).
+    FuelRefund,
     /// `copy-coalesce`: an ALU operation whose result is copied by a later
     /// `mov` and then redefined (a short live range ending in a copy,
     /// where a coalescing bug would strike) gets its operands swapped
@@ -41,7 +44,7 @@ pub enum Bug {
 
 impl Bug {
     /// Every bug with its name.
-    pub const ALL: [(Bug, &'static str); 9] = [
+    pub const ALL: [(Bug, &'static str); 10] = [
         (Bug::ShflDownClamp, "shfl-down-clamp"),
         (Bug::VoteUniInverted, "vote-uni-inverted"),
         (Bug::MatchAnyExited, "match-any-exited"),
@@ -51,6 +54,7 @@ impl Bug {
         (Bug::FwdIntoLoopHead, "fwd-into-loop-head"),
         (Bug::FuelInLoops, "fuel-in-loops"),
         (Bug::CopyCoalesce, "copy-coalesce"),
+        (Bug::FuelRefund, "fuel-refund"),
     ];
 }
 

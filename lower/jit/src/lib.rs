@@ -327,7 +327,7 @@ impl JitProgram {
     /// Runs the compiled code on `s` in place. On success `s` holds the
     /// final registers.
     pub fn run_state(&self, s: &mut WarpState) -> Result<(), RunError> {
-        match self.call(s, self.fuel) {
+        match self.call(s, self.fuel)? {
             None => Ok(()),
             Some(at) => Err(RunError::OutOfFuel {
                 steps: self.fuel,
@@ -337,8 +337,9 @@ impl JitProgram {
     }
 
     /// Runs the code on `s` with `fuel`: `None` when the run ended,
-    /// `Some(pc)` when the fuel ran out before instruction `pc`.
-    fn call(&self, s: &mut WarpState, fuel: u64) -> Option<usize> {
+    /// `Some(pc)` when the fuel ran out before instruction `pc`, an engine
+    /// failure when the code ran away (a bug in its fuel accounting).
+    fn call(&self, s: &mut WarpState, fuel: u64) -> Result<Option<usize>, RunError> {
         assert_eq!(
             s.buf.len() * 16,
             self.layout.size as usize,
@@ -347,8 +348,14 @@ impl JitProgram {
         write_le(&mut s.buf, self.layout.exited as usize, 4, 0);
         write_le(&mut s.buf, self.layout.fuel as usize, 8, fuel);
         match self.code.call(&mut s.buf) {
-            0 => None,
-            _ => Some(read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize),
+            0 => Ok(None),
+            1 => Ok(Some(
+                read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize,
+            )),
+            _ => Err(RunError::Engine(format!(
+                "the generated code entered more than {} straight-line segments with {fuel} warp steps of fuel: its fuel accounting is wrong",
+                fuel.saturating_add(1)
+            ))),
         }
     }
 
@@ -387,7 +394,7 @@ impl JitProgram {
                         .to_string(),
             }));
         }
-        let stop = self.call(&mut s, fuel);
+        let stop = self.call(&mut s, fuel)?;
         let mut out = self.outcome(&s);
         out.stop = stop.map(|pc| Stop {
             pc,

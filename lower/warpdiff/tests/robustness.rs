@@ -252,3 +252,40 @@ fn a_huge_program_gets_the_limit_message_not_minutes_and_gigabytes() {
         "{out}"
     );
 }
+
+#[test]
+fn a_jit_whose_fuel_accounting_is_wrong_ends_as_a_runaway_not_a_hang() {
+    // With `fuel-refund` planted, a taken back edge gives its step back:
+    // this one-instruction loop would spin forever in native code. The
+    // bound on segment entries (fuel + 1) ends it with a clear error.
+    let d = dir("runaway");
+    let file = d.join("loop.ptx");
+    std::fs::write(&file, ".reg .pred p;\n.lanes p = 1;\nL:\n@p  bra L;\n").expect("write");
+    let path = file.to_str().expect("utf-8");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
+        .args(["run", "--engine", "jit", "--fuel", "1000", path])
+        .env("WARPDIFF_INJECT", "fuel-refund")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let t = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if t.elapsed().as_secs() > 60 {
+            let _ = child.kill();
+            panic!("still running after 60 s: the runaway bound did not end it");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("entered more than 1001 straight-line segments with 1000 warp steps of fuel"),
+        "{text}"
+    );
+}
