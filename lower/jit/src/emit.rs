@@ -458,11 +458,6 @@ impl Driver<'_, '_> {
                         self.copy(o, Dest::Reg(r), width);
                     }
                 }
-                for k in 0..WARP / 4 {
-                    let v = self.e.load(I32X4, (wmask + 16 * k as u32) as i32);
-                    let off = self.e.reg_off(mx.membermask, 4 * k);
-                    self.e.store(v, off);
-                }
                 self.with_group(required);
                 collective_or_glue(&mut self.e, None, &mx.op);
                 for (i, &part) in parts.iter().enumerate() {

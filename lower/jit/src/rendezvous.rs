@@ -19,7 +19,7 @@
 //! and each participant's results are copied out to its own instruction's
 //! destinations.
 
-use warp_core::ir::{Dest, Match, Op, Operand, Program, Redux, Reg, RegDecl, Shfl, Type, Vote};
+use warp_core::ir::{Dest, Op, Operand, Program, Reg, RegDecl, Type};
 
 /// The plan: the program the JIT lowers (the original with the mixed
 /// collectives' registers appended) and the groups.
@@ -41,12 +41,12 @@ pub struct Group {
 /// A collective on registers of its own, for a group of several
 /// instructions.
 pub struct Mixed {
-    /// The collective (no guard; its `membermask` is [`Mixed::membermask`]).
+    /// The collective (no guard): a member's instruction with every source
+    /// and destination a register of its own.
     pub op: Op,
-    /// The register that receives every waiting lane's membermask.
-    pub membermask: Reg,
     /// Per pc of the group: (operand of that instruction, register of the
-    /// mixed collective, width in bits) copied in for its participants.
+    /// mixed collective, width in bits) copied in for its participants,
+    /// its `membermask` included.
     pub copy_in: Vec<Vec<(Operand, Reg, u32)>>,
     /// Per pc of the group: (register of the mixed collective, destination
     /// of that instruction) copied out for its participants.
@@ -77,16 +77,6 @@ impl Plan {
     }
 }
 
-/// The copies out of a mixed collective with result `d` (and predicate
-/// `p`) to an instruction's `xd` (and `xp`).
-fn outputs(d: Reg, p: Option<Reg>, xd: Dest, xp: Option<Dest>) -> Vec<(Reg, Dest)> {
-    let mut v = vec![(d, xd)];
-    if let (Some(pr), Some(xp)) = (p, xp) {
-        v.push((pr, xp));
-    }
-    v
-}
-
 /// Appends a register of type `ty` to `prog`.
 fn reg(prog: &mut Program, ty: Type) -> Reg {
     let r = Reg(prog.regs.len() as u32);
@@ -98,111 +88,50 @@ fn reg(prog: &mut Program, ty: Type) -> Reg {
 }
 
 /// The mixed collective of the instructions at `pcs` (same key, so the
-/// same family and qualifiers), its registers appended to `out`.
+/// same family and qualifiers, and the same operands in the same order;
+/// only the second destination, `|p`, may be missing on some), its
+/// registers appended to `out`.
 fn mixed(out: &mut Program, prog: &Program, pcs: &[usize]) -> Mixed {
     let ops: Vec<&Op> = pcs.iter().map(|&pc| &prog.insts[pc].op).collect();
-    let mm = reg(out, Type::B32);
-    let membermask = Operand::Reg(mm);
-    let with_p = |has: &dyn Fn(&Op) -> bool, out: &mut Program| {
-        ops.iter().any(|o| has(o)).then(|| reg(out, Type::Pred))
-    };
-    match *ops[0] {
-        Op::Shfl(first) => {
-            let [a, b, c, d] = [(); 4].map(|_| reg(out, Type::B32));
-            let p = with_p(&|o| matches!(o, Op::Shfl(x) if x.p.is_some()), out);
-            let each = |o: &Op| match o {
-                Op::Shfl(x) => *x,
-                _ => unreachable!("a group has one key, so one family"),
-            };
-            Mixed {
-                op: Op::Shfl(Shfl {
-                    d: Dest::Reg(d),
-                    p: p.map(Dest::Reg),
-                    a: Operand::Reg(a),
-                    b: Operand::Reg(b),
-                    c: Operand::Reg(c),
-                    membermask: Some(membermask),
-                    ..first
-                }),
-                membermask: mm,
-                copy_in: ops
+    // The member with the most destinations: `|p` where any has it.
+    let mut op = (*ops
+        .iter()
+        .max_by_key(|o| o.dests().len())
+        .expect("a group has members"))
+    .clone();
+    let mut sources = Vec::new();
+    for (o, ty, _) in op.sources_mut() {
+        let r = reg(out, ty);
+        *o = Operand::Reg(r);
+        sources.push((r, ty.bits().max(32)));
+    }
+    let mut dests = Vec::new();
+    for (d, ty) in op.dests_mut() {
+        let r = reg(out, ty);
+        *d = Dest::Reg(r);
+        dests.push(r);
+    }
+    Mixed {
+        op,
+        copy_in: ops
+            .iter()
+            .map(|o| {
+                o.sources()
+                    .into_iter()
+                    .zip(&sources)
+                    .map(|((operand, _, _), &(r, bits))| (operand, r, bits))
+                    .collect()
+            })
+            .collect(),
+        copy_out: ops
+            .iter()
+            .map(|o| {
+                dests
                     .iter()
-                    .map(|o| {
-                        let x = each(o);
-                        vec![(x.a, a, 32), (x.b, b, 32), (x.c, c, 32)]
-                    })
-                    .collect(),
-                copy_out: ops
-                    .iter()
-                    .map(|o| outputs(d, p, each(o).d, each(o).p))
-                    .collect(),
-            }
-        }
-        Op::Vote(first) => {
-            let a = reg(out, Type::Pred);
-            let d = reg(out, first.mode.ty());
-            let each = |o: &Op| match o {
-                Op::Vote(x) => *x,
-                _ => unreachable!("a group has one key, so one family"),
-            };
-            Mixed {
-                op: Op::Vote(Vote {
-                    d: Dest::Reg(d),
-                    a: Operand::Reg(a),
-                    membermask: Some(membermask),
-                    ..first
-                }),
-                membermask: mm,
-                copy_in: ops.iter().map(|o| vec![(each(o).a, a, 32)]).collect(),
-                copy_out: ops.iter().map(|o| vec![(d, each(o).d)]).collect(),
-            }
-        }
-        Op::Match(first) => {
-            let a = reg(out, first.ty());
-            let d = reg(out, Type::B32);
-            let p = with_p(&|o| matches!(o, Op::Match(x) if x.p.is_some()), out);
-            let width = if first.wide { 64 } else { 32 };
-            let each = |o: &Op| match o {
-                Op::Match(x) => *x,
-                _ => unreachable!("a group has one key, so one family"),
-            };
-            Mixed {
-                op: Op::Match(Match {
-                    d: Dest::Reg(d),
-                    p: p.map(Dest::Reg),
-                    a: Operand::Reg(a),
-                    membermask,
-                    ..first
-                }),
-                membermask: mm,
-                copy_in: ops.iter().map(|o| vec![(each(o).a, a, width)]).collect(),
-                copy_out: ops
-                    .iter()
-                    .map(|o| outputs(d, p, each(o).d, each(o).p))
-                    .collect(),
-            }
-        }
-        Op::Redux(first) => {
-            let a = reg(out, first.op.ty());
-            let d = reg(out, first.op.ty());
-            let each = |o: &Op| match o {
-                Op::Redux(x) => *x,
-                _ => unreachable!("a group has one key, so one family"),
-            };
-            Mixed {
-                op: Op::Redux(Redux {
-                    d: Dest::Reg(d),
-                    a: Operand::Reg(a),
-                    membermask,
-                    ..first
-                }),
-                membermask: mm,
-                copy_in: ops.iter().map(|o| vec![(each(o).a, a, 32)]).collect(),
-                copy_out: ops.iter().map(|o| vec![(d, each(o).d)]).collect(),
-            }
-        }
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => {
-            unreachable!("only .sync collectives have a rendezvous key")
-        }
+                    .zip(o.dests())
+                    .map(|(&r, (d, _))| (r, d))
+                    .collect()
+            })
+            .collect(),
     }
 }

@@ -24,7 +24,7 @@ use crate::{errln, outln};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
@@ -719,4 +719,33 @@ fn lane_summary(lane: &Lane, secs: f64) -> String {
             None => String::new(),
         }
     )
+}
+
+/// Takes the next batch, of at most `max` items, from a queue that batching
+/// threads share: waits for a first item (looking every 100 ms whether the
+/// run is over or stopping), then takes what arrives within 20 ms more.
+/// `None` when the run is over or stopping, or every sender is gone and
+/// the queue is empty. The lock is held while one batch fills.
+pub fn take_batch<T>(r: &Run, sh: &Shared, rx: &Mutex<Receiver<T>>, max: usize) -> Option<Vec<T>> {
+    loop {
+        if r.over() || (sh.stop.load(Ordering::Relaxed) && !r.args.keep_going) {
+            return None;
+        }
+        let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
+        let first = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(x) => x,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return None,
+        };
+        let mut batch = vec![first];
+        let t = Instant::now();
+        let fill = Duration::from_millis(20);
+        while batch.len() < max {
+            match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
+                Ok(x) => batch.push(x),
+                Err(_) => break,
+            }
+        }
+        return Some(batch);
+    }
 }

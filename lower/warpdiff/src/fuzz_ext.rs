@@ -21,11 +21,11 @@
 //! meanwhile). Requests still out at the run's end are abandoned.
 
 use crate::external::{External, JobResult};
-use crate::fuzz_cmd::{count_finding, report, Run, Shared};
+use crate::fuzz_cmd::{count_finding, report, take_batch, Run, Shared};
 use crate::fuzz_gpu::{NARROW_BUDGET, NARROW_GRACE};
 use crate::{errln, fuzzing};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
@@ -122,27 +122,7 @@ impl Lane {
 /// The next batch from the lane's queue: `None` once the run is over or
 /// stopping.
 fn next_batch(r: &Run, sh: &Shared, lane: &Lane) -> Option<Vec<ForExt>> {
-    let rx = lane.rx.lock().unwrap_or_else(|p| p.into_inner());
-    loop {
-        if r.over() || (sh.stop.load(Ordering::Relaxed) && !r.args.keep_going) {
-            return None;
-        }
-        let first = match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(x) => x,
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => return None,
-        };
-        let mut batch = vec![first];
-        let t = Instant::now();
-        let fill = Duration::from_millis(20);
-        while batch.len() < r.args.ext_batch as usize {
-            match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
-                Ok(x) => batch.push(x),
-                Err(_) => break,
-            }
-        }
-        return Some(batch);
-    }
+    take_batch(r, sh, &lane.rx, r.args.ext_batch as usize)
 }
 
 /// An engine failure of `engine` with message `m`, as a divergence.

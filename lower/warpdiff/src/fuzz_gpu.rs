@@ -17,11 +17,11 @@
 //! No thread takes a batch after the run's end; narrowing has a deadline of
 //! its own, at most [`NARROW_GRACE`] past the run's end.
 
-use crate::fuzz_cmd::{report, Run, Shared, MAX_DEVICES};
+use crate::fuzz_cmd::{report, take_batch, Run, Shared, MAX_DEVICES};
 use crate::hang::{self, Prober};
 use crate::{errln, fuzzing};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
@@ -49,28 +49,8 @@ pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
 /// Takes the next batch from the queue: `None` when the run is over or
 /// stopping, or every worker is gone and the queue is empty.
 fn next_batch(r: &Run, sh: &Shared, rx: &Mutex<Receiver<ForGpu>>) -> Option<Vec<ForGpu>> {
-    loop {
-        if r.over() || (sh.stop.load(Ordering::Relaxed) && !r.args.keep_going) {
-            return None;
-        }
-        // One device at a time fills its batch from the shared queue.
-        let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
-        let first = match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(x) => x,
-            Err(RecvTimeoutError::Timeout) => continue,
-            Err(RecvTimeoutError::Disconnected) => return None,
-        };
-        let mut batch = vec![first];
-        let t = Instant::now();
-        let fill = Duration::from_millis(20);
-        while batch.len() < r.args.gpu_batch as usize {
-            match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
-                Ok(x) => batch.push(x),
-                Err(_) => break,
-            }
-        }
-        return Some(batch);
-    }
+    // One device at a time fills its batch from the shared queue.
+    take_batch(r, sh, rx, r.args.gpu_batch as usize)
 }
 
 /// Empties the queue once no device will take from it, counting what was
