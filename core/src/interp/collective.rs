@@ -215,16 +215,11 @@ pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
                 unsure,
             },
         );
-        let mut groups: Vec<u32> = Vec::new();
         for l in lanes(participants) {
-            let here = lanes_where(participants, |k| pc[k] == pc[l]);
-            if !groups.contains(&here) {
-                groups.push(here);
-            }
             w.lane[l] = Lane::Running;
             w.pc[l] = pc[l] + 1;
         }
-        w.conv.synced(participants, &groups);
+        w.conv.synced(participants);
     }
 }
 

@@ -14,15 +14,22 @@
 //!   the two sides were together in unperturbed runs (min-PC's answer) but
 //!   apart in perturbed ones: a join is *not* a certain reconvergence;
 //! - right after a `.sync` collective its participants ran together in
-//!   every run, perturbed or not (`activemask` after a full-mask
-//!   `vote.sync` was `0xffffffff` in all 20 runs of every kernel).
+//!   every run of those kernels (`activemask` after a full-mask
+//!   `vote.sync` was `0xffffffff` in all 20 runs), but not in general:
+//!   `warpdiff fuzz` at -O0 on the H200 (2026-11-23) found
+//!   `@%p bra L; L: redux.sync.max.s32 _, 0, 0xffffffff; activemask`
+//!   giving `0xf5ffffff` with the branch taken by lanes 25 and 27 alone
+//!   (`corpus/cases/activemask-after-sync-apart-h200.ptx`): a rendezvous
+//!   waits, it does not reconverge.
 //!
 //! # Certainly together
 //!
 //! Each lane `l` carries `cert[l]`: the lanes certainly converged with it.
-//! It starts as the whole warp, is split by every branch that splits a
-//! converged group (each side keeps its own), and is merged by every
-//! completed `.sync` collective (its participants at one instruction).
+//! It starts as the whole warp and only ever shrinks: it is split by every
+//! branch that splits a converged group (each side keeps its own) and by
+//! every completed `.sync` collective (its participants part from the
+//! lanes that did not take part). Nothing merges it again: not a join, and
+//! not a rendezvous either (see below).
 //!
 //! # Certainly not together: happens-before
 //!
@@ -248,19 +255,28 @@ impl Convergence {
     }
 
     /// A `.sync` collective completed: its participants know each other's
-    /// arrival (and everything any of them knew), and those at one
-    /// instruction (each of `at_pc`) run together now.
-    pub fn synced(&mut self, participants: u32, at_pc: &[u32]) {
+    /// arrival (and everything any of them knew). It parts them from the
+    /// lanes that did not take part (the H200 kept the groups of a
+    /// collective run in disjoint groups apart afterwards:
+    /// `corpus/activemask-split-after-groups-h200.ptx`), and it does *not*
+    /// make them run together: the spec promises only the wait, and the
+    /// H200 at -O0 ran the two sides of an earlier branch apart right after
+    /// a full-mask `redux.sync`
+    /// (`corpus/cases/activemask-after-sync-apart-h200.ptx`). So `cert`
+    /// only shrinks here.
+    pub fn synced(&mut self, participants: u32) {
         let mut m = [0u32; WARP];
         for l in lanes(participants) {
             for (x, y) in m.iter_mut().zip(self.clock(l).iter()) {
                 *x = (*x).max(*y);
             }
         }
-        for &group in at_pc {
-            for l in lanes(group) {
+        for l in 0..WARP {
+            if participants >> l & 1 == 1 {
+                self.part(l, !participants);
                 self.vc[l] = m;
-                self.cert[l] = group;
+            } else {
+                self.part(l, participants);
             }
         }
     }

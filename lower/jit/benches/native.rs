@@ -114,7 +114,7 @@ pub const PROGRAMS: &[Program] = &[
         name: "loop",
         source: include_str!("programs/loop.ptx"),
         regs: LOOP_REGS,
-        outputs: &["x", "acc", "n", "m", "mo", "total"],
+        outputs: &["x", "acc", "n", "m", "total"],
         run: run_loop,
     },
     Program {
@@ -492,7 +492,8 @@ fn mix(x: u32) -> u32 {
 /// (the `shfl.sync.idx` broadcast) and lane l ^ 8's `x` (the
 /// `shfl.sync.bfly`; that lane has the same T) to `acc` and records the
 /// iteration's mask in `m`; all as branch-free selects over the 32 lanes.
-/// `n` ends at 0 and `mo` at the full mask on every lane.
+/// `n` ends at 0 on every lane (`mo` is scratch: after the loop no two
+/// lanes that left it apart are certainly together).
 pub fn divergent_loop(x: &mut [u32; WARP]) -> Looped {
     let mut acc = [0u32; WARP];
     let mut m = [0u32; WARP];
@@ -528,7 +529,6 @@ fn run_loop(f: &mut [[u64; WARP]], n: u64) {
     put32(&mut f[1], &r.acc);
     put_splat(&mut f[2], 0);
     put32(&mut f[3], &r.m);
-    put_splat(&mut f[4], FULL);
     put_splat(&mut f[5], r.total);
 }
 
