@@ -253,13 +253,20 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
             Glue::Selp { d, a, b, c, .. } => {
                 let cv = w.read(c, l);
                 let (av, bv) = (w.read_keep_nan(a, l), w.read_keep_nan(b, l));
-                let v = select(cv, av, bv);
+                let (a_open, b_open) = (w.is_open(a, l), w.is_open(b, l));
                 // The NaN mark follows the selected operand when `c` is
-                // known; with an unknown `c` both must carry it.
-                let open = if cv.d & 1 == 1 {
-                    w.is_open(if cv.v & 1 == 1 { a } else { b }, l)
+                // known; with an unknown `c` both must carry it, and when
+                // only one does, no bit is certain: an open NaN's bits are
+                // any NaN's, not the canonical ones it is computed as (the
+                // H200 selected `abs.f32 0f7f800001` = 0x7fc00001 against 22:
+                // `corpus/cases/selp-open-nan-unknown-selector.ptx`).
+                let (v, open) = if cv.d & 1 == 1 {
+                    let v = select(cv, av, bv);
+                    (v, if cv.v & 1 == 1 { a_open } else { b_open })
+                } else if a_open != b_open {
+                    (Val::unknown(), false)
                 } else {
-                    w.is_open(a, l) && w.is_open(b, l)
+                    (select(cv, av, bv), a_open && b_open)
                 };
                 w.write_nan(d, l, v, open);
             }
