@@ -47,6 +47,9 @@ pub enum SimFault {
     /// A batch faults when it holds both forms, in different programs or
     /// the same (so no case faults alone when they are apart).
     Pair(String, String),
+    /// The `n`-th batch (1-based) never returns: a driver call that hangs
+    /// outside every deadline, which the fuzz loop must leave behind.
+    StuckBatch(usize),
 }
 
 /// How the GPU backend compiles, launches and waits.

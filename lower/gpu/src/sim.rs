@@ -43,6 +43,7 @@ impl SimGpu {
             SimFault::NthBatch(k) => n >= *k,
             SimFault::Form(f) => has(f),
             SimFault::Pair(a, b) => has(a) && has(b),
+            SimFault::StuckBatch(_) => false,
         }
     }
 }
@@ -71,6 +72,11 @@ impl Device for SimGpu {
             );
         }
         let n = self.batches.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.fault == SimFault::StuckBatch(n) {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        }
         let programs: Vec<&Program> = jobs.iter().map(|j| j.program).collect();
         if self.faults(n, &programs) {
             self.dead.store(true, Ordering::Relaxed);

@@ -136,6 +136,10 @@ pub struct FuzzArgs {
     /// How long to fuzz
     #[arg(long, default_value_t = 60)]
     pub seconds: u64,
+    /// Seconds the run waits for its threads once it is over before it
+    /// prints the summary and exits without them (tests shorten it)
+    #[arg(long, hide = true, default_value_t = 180)]
+    pub stuck_after_s: u64,
     /// The seed of the run (default: from the clock); each job has its own
     /// stream of it
     #[arg(long, value_parser = parse_u64)]
@@ -362,7 +366,8 @@ pub struct GpuArgs {
     #[arg(long, env = "WARPDIFF_GPU_PERTURB", value_name = "SEED", value_parser = parse_u32)]
     pub gpu_perturb: Option<u32>,
     /// (fault-injection builds) a simulated GPU that faults:
-    /// `fault-batch:N`, `fault-form:FORM` or `fault-pair:FORM+FORM`
+    /// `fault-batch:N`, `fault-form:FORM` or `fault-pair:FORM+FORM`, or
+    /// whose N-th batch never returns: `stuck-batch:N`
     #[arg(long, env = "WARPDIFF_GPU_SIMULATE", hide = true, value_parser = parse_sim)]
     pub gpu_simulate: Option<SimFault>,
 }
@@ -497,7 +502,11 @@ fn parse_compiler(s: &str) -> Result<Compiler, String> {
 }
 
 fn parse_sim(s: &str) -> Result<SimFault, String> {
-    let bad = || format!("`{s}` is not fault-batch:N, fault-form:FORM or fault-pair:FORM+FORM");
+    let bad = || {
+        format!(
+            "`{s}` is not fault-batch:N, fault-form:FORM, fault-pair:FORM+FORM or stuck-batch:N"
+        )
+    };
     let (kind, arg) = s.split_once(':').ok_or_else(bad)?;
     match kind {
         "fault-batch" => arg
@@ -505,6 +514,12 @@ fn parse_sim(s: &str) -> Result<SimFault, String> {
             .ok()
             .filter(|&n| n >= 1)
             .map(SimFault::NthBatch)
+            .ok_or_else(bad),
+        "stuck-batch" => arg
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .map(SimFault::StuckBatch)
             .ok_or_else(bad),
         "fault-form" if !arg.is_empty() => Ok(SimFault::Form(arg.to_string())),
         "fault-pair" => match arg.split_once('+') {
@@ -523,6 +538,7 @@ fn sim_name(f: &SimFault) -> String {
         SimFault::NthBatch(n) => format!("fault-batch:{n}"),
         SimFault::Form(x) => format!("fault-form:{x}"),
         SimFault::Pair(a, b) => format!("fault-pair:{a}+{b}"),
+        SimFault::StuckBatch(n) => format!("stuck-batch:{n}"),
     }
 }
 
@@ -538,7 +554,12 @@ mod tests {
 
     #[test]
     fn simulated_faults_round_trip() {
-        for s in ["fault-batch:2", "fault-form:popc.b32", "fault-pair:a+b"] {
+        for s in [
+            "fault-batch:2",
+            "fault-form:popc.b32",
+            "fault-pair:a+b",
+            "stuck-batch:1",
+        ] {
             assert_eq!(sim_name(&parse_sim(s).unwrap()), s);
         }
         assert!(parse_sim("fault-batch:0").is_err());

@@ -12,7 +12,12 @@
 //! external engine has a deadline, and narrowing a failure down and
 //! reducing it have a deadline of their own. So the run always ends by
 //! `--seconds` (plus that bounded narrowing), with its summary and exit
-//! status.
+//! status. Two last resorts keep that true when something below breaks the
+//! rules: a thread that panics is caught, named and counted as an internal
+//! error (exit status 2 unless a divergence was found) while the rest of
+//! the run goes on; and a thread still busy `--stuck-after-s` (180 s) after
+//! the run's end (a driver call that never returns) is left behind: the summary is
+//! printed and the process exits without waiting for it.
 
 use crate::cli::FuzzArgs;
 use crate::engines::{flatten, EngineSet, EngineSpec};
@@ -119,6 +124,40 @@ pub struct Shared {
     /// printed text): the same seed and `--cases` give the same digest,
     /// whatever the number of jobs' interleaving.
     pub digest: AtomicU64,
+    /// Threads of the run still working (workers, GPU and external-engine
+    /// threads).
+    pub busy: AtomicUsize,
+    /// Threads that panicked (each caught and reported).
+    pub internal_errors: AtomicU64,
+}
+
+/// Decrements [`Shared::busy`] when a thread ends, by return or by panic.
+struct Busy<'a>(&'a Shared);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs one thread's body `f` (named `what` in messages): counted in
+/// [`Shared::busy`] until it ends, and a panic in it is caught, reported
+/// and counted, after `on_panic` has run (to give back what the thread
+/// held).
+fn guarded(sh: &Shared, what: &str, f: impl FnOnce(), on_panic: impl FnOnce()) {
+    let _busy = Busy(sh);
+    if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        on_panic();
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        sh.internal_errors.fetch_add(1, Ordering::Relaxed);
+        sh.found(format!(
+            "internal error: the {what} thread panicked ({msg}); it stopped, the rest of the run went on"
+        ));
+    }
 }
 
 impl Shared {
@@ -182,7 +221,7 @@ pub fn report(
     // candidate slow: the reduction has a deadline of its own.
     let until = (Instant::now() + NARROW_BUDGET).min(r.end().max(Instant::now()) + NARROW_GRACE);
     let (small, secs) = fuzzing::reduce_until(tc, &d, others, case_seed, Some(until));
-    let d2 = fuzzing::divergence_of(&small, others).unwrap_or(d);
+    let (small, d2, unstable) = fuzzing::settle(tc, small, d, others);
     let mut notes = vec![
         format!(
             "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {case_seed:#x}) at {}, {found_after:.1} s into the run.",
@@ -195,6 +234,7 @@ pub fn report(
             small.program.insts.len()
         ),
     ];
+    notes.extend(unstable);
     notes.extend(r.engines.notes(d2.engine));
     let key = triage(&small, &d2, &mut notes);
     *sh.distinct
@@ -518,17 +558,47 @@ pub fn fuzz(a: &FuzzArgs) -> u8 {
         if let Some(rx) = &rx {
             for g in &gpus {
                 let (r, sh) = (&r, &sh);
-                sc.spawn(move || fuzz_gpu::gpu_loop(r, sh, g.as_ref(), rx));
+                sh.busy.fetch_add(1, Ordering::Relaxed);
+                sc.spawn(move || {
+                    guarded(
+                        sh,
+                        &format!("GPU {}", g.ordinal()),
+                        || fuzz_gpu::gpu_loop(r, sh, g.as_ref(), rx),
+                        || {
+                            if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
+                                sh.gpu_off.store(true, Ordering::Relaxed);
+                            }
+                        },
+                    )
+                });
             }
         }
         for lane in &lanes {
             let (r, sh) = (&r, &sh);
-            sc.spawn(move || fuzz_ext::ext_loop(r, sh, lane));
+            sh.busy.fetch_add(1, Ordering::Relaxed);
+            sc.spawn(move || {
+                guarded(
+                    sh,
+                    "external engine",
+                    || fuzz_ext::ext_loop(r, sh, lane),
+                    || {},
+                )
+            });
         }
         for job in 0..a.jobs as usize {
             let (r, sh, lanes) = (&r, &sh, &lanes);
             let tx = tx.clone();
-            sc.spawn(move || worker(r, job, sh, tx, lanes));
+            sh.busy.fetch_add(1, Ordering::Relaxed);
+            sc.spawn(move || {
+                guarded(
+                    sh,
+                    &format!("job {job}"),
+                    || worker(r, job, sh, tx, lanes),
+                    || {
+                        sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
+                    },
+                )
+            });
         }
         drop(tx);
         let mut last = (Instant::now(), 0u64);
@@ -559,11 +629,37 @@ pub fn fuzz(a: &FuzzArgs) -> u8 {
                 last = (Instant::now(), execs);
             }
         }
+        // The run is over: the threads finish what they hold (bounded
+        // reductions and narrowing). One that is still busy long after has
+        // hung in a call that does not return; it is left behind.
+        let stuck_after = Duration::from_secs(a.stuck_after_s);
+        let stuck_at = Instant::now() + stuck_after;
+        while sh.busy.load(Ordering::Relaxed) > 0 && Instant::now() < stuck_at {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let left = sh.busy.load(Ordering::Relaxed);
+        if left > 0 {
+            progress.finish();
+            summary(&r, &sh, &gpus, &lanes);
+            errln!(
+                "warpdiff fuzz: {left} thread(s) still busy {} s after the run was over (a GPU or engine call that does not return); exiting without waiting for them (the counts above may miss their last cases)",
+                stuck_after.as_secs()
+            );
+            std::process::exit(exit_status(&sh).into());
+        }
     });
     progress.finish();
     summary(&r, &sh, &gpus, &lanes);
+    exit_status(&sh)
+}
+
+/// The exit status of a run: 1 if a divergence was found, else 2 if a
+/// thread of the run failed (an internal error), else 0.
+fn exit_status(sh: &Shared) -> u8 {
     if sh.divergences.load(Ordering::Relaxed) > 0 {
         1
+    } else if sh.internal_errors.load(Ordering::Relaxed) > 0 {
+        2
     } else {
         0
     }
@@ -747,5 +843,41 @@ pub fn take_batch<T>(r: &Run, sh: &Shared, rx: &Mutex<Receiver<T>>, max: usize) 
             }
         }
         return Some(batch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_thread_is_caught_counted_and_named() {
+        let sh = Shared::default();
+        sh.busy.store(1, Ordering::Relaxed);
+        let mut gave_back = false;
+        guarded(
+            &sh,
+            "job 3",
+            || panic!("boom at case 17"),
+            || gave_back = true,
+        );
+        assert!(gave_back, "on_panic ran");
+        assert_eq!(sh.busy.load(Ordering::Relaxed), 0, "no longer busy");
+        assert_eq!(sh.internal_errors.load(Ordering::Relaxed), 1);
+        assert_eq!(exit_status(&sh), 2, "an internal error is exit status 2");
+        let found = sh.found.lock().unwrap();
+        assert_eq!(
+            found.as_slice(),
+            ["internal error: the job 3 thread panicked (boom at case 17); it stopped, the rest of the run went on"]
+        );
+    }
+
+    #[test]
+    fn a_thread_that_returns_is_not_an_error() {
+        let sh = Shared::default();
+        sh.busy.store(1, Ordering::Relaxed);
+        guarded(&sh, "job 0", || {}, || unreachable!("no panic"));
+        assert_eq!(sh.busy.load(Ordering::Relaxed), 0);
+        assert_eq!(exit_status(&sh), 0);
     }
 }

@@ -169,14 +169,20 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
         sh.stop.store(true, Ordering::Relaxed);
     }
     let cases: Vec<TestCase> = batch.iter().map(|b| b.0.clone()).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let t = Instant::now();
     let until = (t + NARROW_BUDGET).min(r.end() + NARROW_GRACE);
-    let failing = prober.find_failing(&cases, threads, until);
+    // Halving in fresh processes: about 2 log2(batch) probes find the one
+    // case that fails alone (the usual finding), where a probe per case
+    // took minutes for a batch of 1024 and loaded the machine with as many
+    // processes as cores.
+    let narrowed = prober.smallest_failing_group(&cases, until);
     sh.found(format!(
-        "gpu hang or fault ({what}): {} of the batch's {} cases fail alone (checked in {:.1} s, one process each, deadline {} ms)",
-        failing.len(),
-        cases.len(),
+        "gpu hang or fault ({what}): {} (narrowed by halving in fresh processes in {:.1} s, deadline {} ms)",
+        match &narrowed {
+            Some((g, _)) if g.len() == 1 => format!("1 of the batch's {} cases fails alone", cases.len()),
+            Some((g, _)) => format!("{} of the batch's {} cases fail together, none alone", g.len(), cases.len()),
+            None => format!("the batch of {} cases did not fail again", cases.len()),
+        },
         t.elapsed().as_secs_f64(),
         prober.deadline_ms(),
     ));
@@ -188,12 +194,13 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
             r.start.elapsed().as_secs_f64()
         )
     };
-    if let Some((i, seen)) = failing.first().cloned() {
+    if let Some((group, seen)) = narrowed.as_ref().filter(|(g, _)| g.len() == 1) {
+        let i = group[0];
         let (_, job, case_seed) = batch[i];
         let (small, secs) = prober.reduce_failing(&cases[i], case_seed, until);
         let after = match prober.run_alone(&small) {
             hang::Alone::Fails(w) => w,
-            hang::Alone::Finishes | hang::Alone::Unknown(_) => seen,
+            hang::Alone::Finishes | hang::Alone::Unknown(_) => seen.clone(),
         };
         let notes = vec![
             found_at(job, case_seed),
@@ -216,7 +223,7 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
         sh.found(msg);
         return;
     }
-    match prober.smallest_failing_group(&cases, until) {
+    match narrowed {
         Some((group, seen)) => {
             let members: Vec<&TestCase> = group.iter().map(|&i| &cases[i]).collect();
             let (_, job, seed) = batch[group[0]];

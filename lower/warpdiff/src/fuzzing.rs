@@ -215,6 +215,31 @@ pub fn divergence_of(tc: &TestCase, others: &[&dyn Engine]) -> Option<Box<Diverg
     }
 }
 
+/// The case to record after a reduction, with its divergence: the reduced
+/// case `small` checked once more, or, when it no longer diverges (an
+/// engine whose answer changes from run to run: a perturbed GPU schedule,
+/// a convergence-dependent value), the unreduced `tc` with its own
+/// divergence `d` and a note saying so. A divergence is only ever written
+/// next to the program it was seen on (its registers index that program).
+pub fn settle(
+    tc: &TestCase,
+    small: TestCase,
+    d: Box<Divergence>,
+    others: &[&dyn Engine],
+) -> (TestCase, Box<Divergence>, Option<String>) {
+    match divergence_of(&small, others) {
+        Some(d2) => (small, d2, None),
+        None => (
+            tc.clone(),
+            d,
+            Some(format!(
+                "Not reduced: the reduced case ({} instructions) did not diverge when checked again (an engine whose answer changes from run to run), so this is the case as found.",
+                small.program.insts.len()
+            )),
+        ),
+    }
+}
+
 /// The `.ptx` text of a divergent case with its comment paragraph.
 pub fn case_text(tc: &TestCase, d: &Divergence, notes: Vec<String>) -> String {
     DivergenceCase {
@@ -286,7 +311,7 @@ pub fn diff_target(data: &[u8]) {
     if let CaseResult::Diverge(tc, d) = run_case(&tc, &others, &mut stats) {
         let seed = warp_core::corpus::fnv1a(&format!("{data:?}"));
         let (small, secs) = reduce(&tc, &d, &others, seed);
-        let d2 = divergence_of(&small, &others).unwrap_or(d);
+        let (small, d2, unstable) = settle(&tc, small, d, &others);
         let mut notes = vec![
             format!("Found by `cargo fuzz run diff` at {}.", now_utc()),
             format!(
@@ -295,6 +320,7 @@ pub fn diff_target(data: &[u8]) {
                 small.program.insts.len()
             ),
         ];
+        notes.extend(unstable);
         notes.extend(hardware_notes(&d2));
         let written = record(&corpus_dir(), &small, &d2, notes.clone());
         panic!(
@@ -327,4 +353,92 @@ pub fn parse_target(data: &[u8]) {
     let _ = warp_core::interp::Interp::new(&case.program)
         .with_fuel(10_000)
         .run(&case.inputs);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warp_core::engine::{CompileError, Compiled, InterpEngine};
+    use warp_core::interp::{Outcome, RunError};
+    use warp_core::ir::{Inputs, Program};
+
+    /// The interpreter, except that register 0 of lane 0 reads one more
+    /// on programs of exactly `len` instructions: an engine that diverges
+    /// on the case as found and agrees on every smaller one.
+    struct OffByOneAt {
+        len: usize,
+    }
+
+    struct Run<'p>(Box<dyn Compiled + 'p>, bool);
+
+    impl Compiled for Run<'_> {
+        fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+            let mut out = self.0.run(inputs)?;
+            if self.1 {
+                out.values[0][0] = out.values[0][0].wrapping_add(1);
+            }
+            Ok(out)
+        }
+    }
+
+    impl Engine for OffByOneAt {
+        fn name(&self) -> &'static str {
+            "jit"
+        }
+        fn compile<'p>(
+            &self,
+            prog: &'p Program,
+            fuel: u64,
+        ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+            let inner = InterpEngine.compile(prog, fuel)?;
+            Ok(Box::new(Run(inner, prog.insts.len() == self.len)))
+        }
+    }
+
+    fn case(text: &str) -> TestCase {
+        let c = warp_core::text::parse(text).expect("the test case parses");
+        TestCase {
+            program: c.program,
+            inputs: c.inputs,
+        }
+    }
+
+    #[test]
+    fn a_reduced_case_that_no_longer_diverges_is_recorded_unreduced() {
+        // Found: three registers, three instructions; "reduced": one register,
+        // one instruction, on which the engine agrees.
+        let found = case(
+            ".reg .b32 %a, %b, %c;\n    mov.b32 %a, 1;\n    mov.b32 %b, 2;\n    add.u32 %c, %a, %b;\n",
+        );
+        let small = case(".reg .b32 %z;\n    mov.b32 %z, 7;\n");
+        let engine = OffByOneAt { len: 3 };
+        let others: Vec<&dyn Engine> = vec![&engine];
+        let d = divergence_of(&found, &others).expect("the engine diverges on the case as found");
+        assert!(divergence_of(&small, &others).is_none());
+        let (kept, d2, note) = settle(&found, small, d, &others);
+        assert_eq!(kept.program.insts.len(), 3, "the case as found is kept");
+        assert!(note.expect("a note says why").starts_with("Not reduced"));
+        // The divergence names %a (register 0 of the kept program): writing it
+        // up must not look registers up in another program.
+        let text = case_text(&kept, &d2, vec![]);
+        assert!(text.contains("%a lane 0: interp 1, jit 2"), "{text}");
+    }
+
+    #[test]
+    fn a_reduced_case_that_still_diverges_is_recorded_reduced() {
+        let found = case(".reg .b32 %a, %b;\n    mov.b32 %a, 1;\n    mov.b32 %b, 2;\n");
+        let small = case(".reg .b32 %z;\n    mov.b32 %z, 7;\n");
+        let engine = OffByOneAt { len: 1 };
+        let others: Vec<&dyn Engine> = vec![&engine];
+        let d = Box::new(Divergence {
+            engine: "jit",
+            what: warp_core::oracle::Disagreement::Values(vec![]),
+            form: "mov.b32".to_string(),
+        });
+        let (kept, d2, note) = settle(&found, small, d, &others);
+        assert_eq!(kept.program.insts.len(), 1);
+        assert!(note.is_none());
+        let text = case_text(&kept, &d2, vec![]);
+        assert!(text.contains("%z lane 0: interp 7, jit 8"), "{text}");
+    }
 }

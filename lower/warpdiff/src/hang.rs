@@ -163,43 +163,11 @@ impl Prober {
         self.run_group(&[case])
     }
 
-    /// The cases that hang or fault alone (index and what was seen),
-    /// checking up to `threads` at a time and starting none after `until`.
-    pub fn find_failing(
-        &self,
-        cases: &[TestCase],
-        threads: usize,
-        until: Instant,
-    ) -> Vec<(usize, String)> {
-        let next = AtomicUsize::new(0);
-        let found = std::sync::Mutex::new(Vec::new());
-        std::thread::scope(|sc| {
-            for _ in 0..threads.max(1) {
-                sc.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(c) = cases.get(i) else { break };
-                    if Instant::now() > until {
-                        break;
-                    }
-                    if let Alone::Fails(what) = self.run_alone(c) {
-                        found
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .push((i, what));
-                    }
-                });
-            }
-        });
-        let mut v = found.into_inner().unwrap_or_else(|p| p.into_inner());
-        v.sort_unstable();
-        v
-    }
-
-    /// For a batch none of whose cases fails alone: the smallest group of
-    /// it that still fails together in a fresh process (indices into
-    /// `cases`) and what was seen. Halves while one half fails by itself,
-    /// then drops single members while the rest still fails. `None` when
-    /// the whole batch does not fail again (or `until` passed first).
+    /// The smallest group of a batch that still fails together in a fresh
+    /// process (indices into `cases`; one index when a case fails alone)
+    /// and what was seen. Halves while one half fails by itself, then
+    /// drops single members while the rest still fails. `None` when the
+    /// whole batch does not fail again (or `until` passed first).
     pub fn smallest_failing_group(
         &self,
         cases: &[TestCase],

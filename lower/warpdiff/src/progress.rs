@@ -43,8 +43,8 @@ impl Progress {
     }
 
     /// Removes the bar (the summary follows).
-    pub fn finish(self) {
-        if let Some(b) = self.bar {
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
             b.finish_and_clear();
             *BAR.lock().unwrap_or_else(|p| p.into_inner()) = None;
         }

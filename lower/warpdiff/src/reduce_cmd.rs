@@ -57,12 +57,13 @@ pub fn reduce(a: &ReduceArgs) -> u8 {
         return 2;
     };
     let (small, secs) = fuzzing::reduce(&tc, &d, &others, 1);
-    let d2 = fuzzing::divergence_of(&small, &others).unwrap_or(d);
+    let (small, d2, unstable) = fuzzing::settle(&tc, small, d, &others);
     let mut notes = vec![format!(
         "Reduced by `warpdiff reduce` from {file} ({} instructions) to {} in {secs:.2} s.",
         tc.program.insts.len(),
         small.program.insts.len()
     )];
+    notes.extend(unstable);
     notes.extend(set.notes(d2.engine));
     if let Err(m) = write_out(&out, &fuzzing::case_text(&small, &d2, notes)) {
         errln!("{m}");

@@ -289,3 +289,27 @@ fn a_jit_whose_fuel_accounting_is_wrong_ends_as_a_runaway_not_a_hang() {
         "{text}"
     );
 }
+
+#[test]
+fn a_gpu_call_that_never_returns_is_left_behind_and_the_run_still_ends() {
+    let d = dir("stuck");
+    let corpus = d.join("corpus");
+    let (code, out, err, secs) = fuzz(
+        "interp,jit,gpu",
+        2,
+        9,
+        &corpus,
+        &["--stuck-after-s", "6", "--gpu-batch", "16"],
+        &[("WARPDIFF_GPU_SIMULATE", "stuck-batch:1")],
+    );
+    // 2 s of fuzzing, then 6 s of waiting for the stuck GPU thread (and a
+    // worker of this unoptimised build finishing its last case).
+    assert!(secs < 20.0, "ended after {secs:.1} s\n{out}{err}");
+    assert!(secs >= 8.0, "waited for the threads first: {secs:.1} s");
+    assert_eq!(code, 0, "no divergence, no internal error: {out}{err}");
+    assert!(out.contains("cases in "), "the summary: {out}");
+    assert!(
+        err.contains("thread(s) still busy 6 s after the run was over"),
+        "{err}"
+    );
+}
