@@ -219,7 +219,7 @@ pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
             w.lane[l] = Lane::Running;
             w.pc[l] = pc[l] + 1;
         }
-        w.conv.synced(participants);
+        w.conv.synced(participants, unsure);
     }
 }
 

@@ -264,7 +264,15 @@ impl Convergence {
     /// a full-mask `redux.sync`
     /// (`corpus/cases/activemask-after-sync-apart-h200.ptx`). So `cert`
     /// only shrinks here.
-    pub fn synced(&mut self, participants: u32) {
+    ///
+    /// When `unsure` (some `membermask` bit was undefined: a mask read
+    /// from `activemask` after a divergence), who met whom at this
+    /// rendezvous is the schedule's choice, so it orders nothing: the
+    /// H200 at -O0 paired lanes 17 and 29 of
+    /// `corpus/cases/activemask-unsure-rendezvous-orders-nothing-h200.ptx`
+    /// at another iteration than min-PC did, and `activemask` saw lane 17
+    /// where the clocks raised here had called it certainly absent.
+    pub fn synced(&mut self, participants: u32, unsure: bool) {
         let mut m = [0u32; WARP];
         for l in lanes(participants) {
             for (x, y) in m.iter_mut().zip(self.clock(l).iter()) {
@@ -274,7 +282,9 @@ impl Convergence {
         for l in 0..WARP {
             if participants >> l & 1 == 1 {
                 self.part(l, !participants);
-                self.vc[l] = m;
+                if !unsure {
+                    self.vc[l] = m;
+                }
             } else {
                 self.part(l, participants);
             }
