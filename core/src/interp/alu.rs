@@ -27,7 +27,7 @@
 use super::bits::{binary_defined, combine, compare_defined, select, unary_defined, Val};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
 use super::{lanes, Step, Warp};
-use crate::ir::{BinOp, CmpOp, Glue, Type, UnOp};
+use crate::ir::{BinOp, CmpOp, Dest, Glue, Op, Operand, Reg, Type, UnOp};
 
 fn f32_result(x: f32) -> u64 {
     if x.is_nan() {
@@ -172,7 +172,27 @@ pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
 
 /// Executes `x` for the lanes of `s`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
+    let op = Op::Glue(*x);
+    let read: Vec<Reg> = op
+        .sources()
+        .into_iter()
+        .filter_map(|(o, _, _)| match o {
+            Operand::Reg(r) | Operand::NotPred(r) => Some(r),
+            Operand::Imm(_) | Operand::LaneId => None,
+        })
+        .collect();
+    let dests: Vec<Dest> = op.dests().into_iter().map(|(d, _)| d).collect();
     for l in lanes(s.exec) {
+        // A never-written source is a fresh unknown at every read: no bit
+        // of the result is certain, not even by absorption (`0 AND x`).
+        // `selp` is the exception: it reads one operand or the other, and
+        // an unselected never-written operand does not matter.
+        if !matches!(x, Glue::Selp { .. }) && read.iter().any(|&r| w.never_written(r, l)) {
+            for &d in &dests {
+                w.write(d, l, Val::unknown());
+            }
+            continue;
+        }
         match *x {
             Glue::Mov { d, a, .. } => {
                 let v = w.read_keep_nan(a, l);

@@ -419,6 +419,17 @@ impl<'p> Warp<'p> {
 
     /// Writes `v` to `d` on `lane` (value and defined bits masked to the
     /// register's width).
+    /// Whether `lane` of `r` was never written: no `.lanes` input and no
+    /// instruction has written it. The PTX compiler treats such a register
+    /// as a fresh unknown at every read (it read one never-written `setp`
+    /// operand from two different predicate registers on the H200:
+    /// `corpus/cases/never-written-read-twice-h200.ptx`), so what is
+    /// computed from it is undefined even where the other operand would
+    /// decide the result.
+    pub(crate) fn never_written(&self, r: Reg, lane: usize) -> bool {
+        self.writer[r.index()][lane] == 0 && self.vbits[r.index()][lane] == 0
+    }
+
     pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
         if let Dest::Reg(r) = d {
             let m = self.prog.decl(r).ty.mask();
