@@ -140,6 +140,11 @@ pub struct FuzzArgs {
     /// prints the summary and exits without them (tests shorten it)
     #[arg(long, hide = true, default_value_t = 180)]
     pub stuck_after_s: u64,
+    /// Milliseconds a GPU or external-engine thread waits for more cases
+    /// to fill a batch once it has one (tests that need cases of different
+    /// flavours in one batch lengthen it on slow machines)
+    #[arg(long, hide = true, default_value_t = 20)]
+    pub batch_fill_ms: u64,
     /// The seed of the run (default: from the clock); each job has its own
     /// stream of it
     #[arg(long, value_parser = parse_u64)]
@@ -154,7 +159,8 @@ pub struct FuzzArgs {
     pub cases: Option<u64>,
     /// Idioms of known compiler bugs the generator keeps out of its cases,
     /// separated by commas (`all` for every one): guard-redefined-by-collective,
-    /// guard-folded-after-exit, unused-match-splits-warp
+    /// guard-folded-after-exit, unused-collective-splits-warp,
+    /// loop-write-hoisted-above-exit, shuffle-of-shuffled-immediate
     #[arg(long, value_delimiter = ',', value_parser = parse_idiom, value_name = "NAME,...")]
     pub avoid: Vec<Vec<Idiom>>,
     /// Engines to compare, the reference `interp` first, separated by

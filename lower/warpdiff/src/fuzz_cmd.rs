@@ -835,7 +835,7 @@ pub fn take_batch<T>(r: &Run, sh: &Shared, rx: &Mutex<Receiver<T>>, max: usize) 
         };
         let mut batch = vec![first];
         let t = Instant::now();
-        let fill = Duration::from_millis(20);
+        let fill = Duration::from_millis(r.args.batch_fill_ms);
         while batch.len() < max {
             match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
                 Ok(x) => batch.push(x),

@@ -162,7 +162,10 @@ fn a_batch_that_faults_only_together_is_bisected_to_the_smallest_group() {
         120,
         5,
         &corpus,
-        &["--gpu-batch", "64"],
+        // Batches wait up to 3 s to fill: an unoptimised build on a loaded
+        // machine makes a case every 60 ms or so, and with the default
+        // 20 ms each batch held one case, so the pair never met (CI).
+        &["--gpu-batch", "64", "--batch-fill-ms", "3000"],
         // Deprecated `shfl` needs PTX below 6.4, integer `redux.sync` PTX
         // 7.0: no one program has both, so no case faults alone.
         &[(
