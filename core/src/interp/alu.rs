@@ -187,9 +187,11 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
         // of the result is certain, not even by absorption (`0 AND x`).
         // `selp` is the exception: it reads one operand or the other, and
         // an unselected never-written operand does not matter.
+        // What is computed from it is as wild (the compiler propagates its
+        // `undef` through copies and arithmetic), so it stays never-written.
         if !matches!(x, Glue::Selp { .. }) && read.iter().any(|&r| w.never_written(r, l)) {
             for &d in &dests {
-                w.write(d, l, Val::unknown());
+                w.write_wild(d, l);
             }
             continue;
         }

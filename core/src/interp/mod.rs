@@ -430,6 +430,16 @@ impl<'p> Warp<'p> {
         self.writer[r.index()][lane] == 0 && self.vbits[r.index()][lane] == 0
     }
 
+    /// Writes a fully undefined value computed from a never-written
+    /// register: it counts as never written itself (see
+    /// [`Warp::never_written`]).
+    pub(crate) fn write_wild(&mut self, d: Dest, lane: usize) {
+        self.write(d, lane, Val::unknown());
+        if let Dest::Reg(r) = d {
+            self.writer[r.index()][lane] = 0;
+        }
+    }
+
     pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
         if let Dest::Reg(r) = d {
             let m = self.prog.decl(r).ty.mask();
