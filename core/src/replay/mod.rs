@@ -68,11 +68,13 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
 }
 
-/// Folders of whole PTX modules as compilers emit them (`corpus/kernels/`:
-/// `.entry` kernels with parameters and memory), which the case format does
-/// not load yet (issue #13): replay leaves them out rather than fail on
-/// them.
-pub const MODULE_DIRS: &[&str] = &["kernels"];
+/// Folders of whole PTX modules: `corpus/kernels/` (`.entry` kernels as
+/// compilers emit them, with parameters and memory, which the case format
+/// does not load yet: issue #13) and `corpus/repro/` (the standalone
+/// reproducers `warpdiff repro` wrote for each compiler bug: `kernel.ptx`
+/// is the harness module, `case.ptx` a copy of the corpus case). Replay
+/// leaves them out rather than fail on them.
+pub const MODULE_DIRS: &[&str] = &["kernels", "repro"];
 
 /// Every `.ptx` case file under `dir`, in every folder below it but
 /// [`MODULE_DIRS`], sorted.
