@@ -6,7 +6,12 @@
 //! warp-instruction is one instruction executed by one converged group, the
 //! interpreter's step), the ratios, the Cranelift compile time, and the JIT
 //! batch throughput on all cores. Then resident memory across 100,000
-//! compile-and-drop cycles.
+//! compile-and-drop cycles. Then scaling (issue #14): mix200's body cut or
+//! repeated to 50 .. 200,000 instructions (`BENCH_SIZES=50,500` picks
+//! sizes), each compiled once per tuning: compile microseconds per PTX
+//! instruction, the resident memory the compiled program holds and the
+//! peak during its compile, and interpreter and JIT warp-instructions per
+//! second.
 
 #[path = "native.rs"]
 #[allow(dead_code)]
@@ -16,7 +21,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use warp_core::interp::Interp;
 use warp_core::ir::Case;
-use warp_jit::JitProgram;
+use warp_jit::{JitProgram, Limits, Tuning};
 
 const PROGRAMS: &[&str] = &[
     "scan", "rscan", "bfly", "compact", "group", "mix200", "loop",
@@ -41,6 +46,123 @@ fn time_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
             return el.as_secs_f64() / n as f64;
         }
         n = (n * 2).max((n as f64 * budget.as_secs_f64() / el.as_secs_f64().max(1e-9)) as u64);
+    }
+}
+
+/// Resets the peak resident memory (VmHWM) to the current one, so that
+/// [`peak_kib`] measures from here (Linux `clear_refs` 5; nothing where
+/// it is not available).
+fn reset_peak() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident memory since the last [`reset_peak`]
+/// (VmHWM), in KiB.
+fn peak_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))?
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
+/// `case` with its body cut or repeated (cyclically) to `n` instructions.
+/// mix200 is straight-line code (no labels), so any prefix of the repeated
+/// body is a program.
+fn scaled(case: &Case, n: usize) -> Case {
+    let mut c = case.clone();
+    let body = &case.program.insts;
+    c.program.insts = (0..n).map(|i| body[i % body.len()].clone()).collect();
+    c.expect = Default::default();
+    c
+}
+
+/// The scaling table (see the module doc).
+fn scaling(budget: Duration) {
+    let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![50, 500, 5_000, 50_000, 200_000]);
+    let fastcode_max: usize = std::env::var("BENCH_FASTCODE_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5_000);
+    let mix = load("mix200");
+    assert!(
+        mix.program.labels.is_empty(),
+        "mix200 is straight-line code"
+    );
+    let unlimited = Limits {
+        max_insts: usize::MAX,
+        max_clif_insts: usize::MAX,
+    };
+    println!(
+        "\nscaling (mix200 cut or repeated): compile us/inst per tuning, resident memory held by the compiled program, peak rss during its compiles, runtime (of the fast-code program, or the fast-compile one where that is skipped)"
+    );
+    println!(
+        "{:>7} {:>12} {:>14} {:>10} {:>10} {:>12} {:>12} {:>8}",
+        "insts",
+        "fast-code",
+        "fast-compile",
+        "held KiB",
+        "peak KiB",
+        "interp wi/s",
+        "jit wi/s",
+        "jit/int"
+    );
+    for n in sizes {
+        let case = scaled(&mix, n);
+        let prog = &case.program;
+        let reference = Interp::new(prog).run(&case.inputs).expect("runs");
+        assert!(reference.ub.is_none(), "mix200 x {n}: UB");
+        let steps = reference.steps as f64;
+        let interp = Interp::new(prog);
+        let t_interp = time_per_call(budget, || {
+            black_box(interp.run(black_box(&case.inputs)).expect("runs"));
+        });
+        // One compile per tuning. The fast-code tuning (backtracking
+        // register allocation) grows faster than linearly: above
+        // `BENCH_FASTCODE_MAX` instructions (default 5,000) it is skipped
+        // and the fast-compile code is run instead.
+        let fast_code = n <= fastcode_max;
+        let before = rss_kib();
+        reset_peak();
+        let t = Instant::now();
+        let quick =
+            JitProgram::compile_limited(prog, Tuning::FastCompile, unlimited).expect("compiles");
+        let t_fast_compile = t.elapsed().as_secs_f64();
+        let (jit, t_fast_code) = if fast_code {
+            drop(quick);
+            let t = Instant::now();
+            let jit =
+                JitProgram::compile_limited(prog, Tuning::FastCode, unlimited).expect("compiles");
+            (jit, Some(t.elapsed().as_secs_f64()))
+        } else {
+            (quick, None)
+        };
+        let held = rss_kib() as i64 - before as i64;
+        let peak = peak_kib();
+        let mut st = jit.state_for(&case.inputs);
+        let t_jit = time_per_call(budget, || {
+            jit.run_state(black_box(&mut st)).expect("runs");
+        });
+        println!(
+            "{n:>7} {:>12} {:>14.1} {held:>+10} {peak:>10} {:>12.3e} {:>12.3e} {:>7.1}x",
+            t_fast_code.map_or("skipped".to_string(), |t| format!(
+                "{:.1}",
+                t * 1e6 / n as f64
+            )),
+            t_fast_compile * 1e6 / n as f64,
+            steps / t_interp,
+            steps / t_jit,
+            t_interp / t_jit,
+        );
     }
 }
 
@@ -154,4 +276,13 @@ fn main() {
         t.elapsed().as_secs_f64(),
         after as i64 - before as i64
     );
+    // The generated code of a program of tens of thousands of instructions
+    // needs a stack frame larger than a default thread stack (see
+    // `Limits::DEFAULT_MAX_INSTS`): the scaling runs on a thread of 1 GiB.
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || scaling(budget))
+        .expect("a thread")
+        .join()
+        .expect("the scaling bench");
 }

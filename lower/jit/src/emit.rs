@@ -53,7 +53,7 @@ use super::rendezvous::{Group, Plan};
 use super::{activemask, alu, matching, redux, shfl, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
 use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, WARP};
@@ -67,10 +67,10 @@ struct Driver<'a, 'b> {
     exited: Variable,
     /// The remaining fuel as an i64 variable.
     fuel: Variable,
-    /// Park point → (its segment's block, its waiting-lanes variable).
-    parks: BTreeMap<usize, (Block, Variable)>,
+    /// Park point → (its segment's block, its waiting-lanes mask).
+    parks: BTreeMap<usize, (Block, Mask)>,
     /// `.sync` collective pc → the mask of lanes waiting there.
-    arrived: BTreeMap<usize, Variable>,
+    arrived: BTreeMap<usize, Mask>,
     /// The completion code's entry, when the program has `.sync`
     /// collectives.
     complete: Option<Block>,
@@ -86,6 +86,31 @@ struct Driver<'a, 'b> {
     entries: Variable,
     /// Where a runaway run ends (returns 2).
     runaway: Option<Block>,
+    /// The stack slot holding every [`Mask`].
+    masks: StackSlot,
+}
+
+/// A lane mask kept in the function's stack slot of masks rather than in a
+/// Cranelift variable: the scheduler reads every park point's mask and the
+/// completion code every collective's, so as variables each would be live
+/// through every block, and SSA construction would give every block a
+/// parameter per mask: code quadratic in the number of collectives (a
+/// 5,000-instruction program took 215 s to compile). A load and a store
+/// per use keep it linear.
+#[derive(Clone, Copy, Debug)]
+struct Mask(i32);
+
+impl Mask {
+    /// Its value (the address arithmetic is 64-bit: the JIT runs on its
+    /// 64-bit host).
+    fn get(self, b: &mut FunctionBuilder<'_>, slot: StackSlot) -> Value {
+        b.ins().stack_load(I64, I32, slot, self.0)
+    }
+
+    /// Sets it to `v`.
+    fn set(self, b: &mut FunctionBuilder<'_>, slot: StackSlot, v: Value) {
+        b.ins().stack_store(I64, v, slot, self.0);
+    }
 }
 
 /// The park points of a program: start, labels, after `bra`/`exit` and
@@ -118,6 +143,13 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
     let exited = b.declare_var(I32);
     let fuel = b.declare_var(I64);
     let entries = b.declare_var(I64);
+    let points = park_points(prog);
+    let n_masks = points.len() + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>();
+    let masks = b.create_sized_stack_slot(StackSlotData::new(
+        StackSlotKind::ExplicitSlot,
+        4 * n_masks.max(1) as u32,
+        2,
+    ));
     let mut d = Driver {
         e: Emitter::new(b, prog, lay, state, conv),
         exited,
@@ -129,24 +161,27 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
         out_of_fuel: None,
         entries,
         runaway: None,
+        masks,
     };
-    let points = park_points(prog);
-    for &p in &points {
-        let blk = d.e.b.create_block();
-        let var = d.e.b.declare_var(I32);
-        d.parks.insert(p, (blk, var));
-    }
     // Entry: every lane at pc 0, nothing parked, nothing exited.
     let zero = d.e.b.ins().iconst(I32, 0);
     let all = d.e.b.ins().iconst(I32, -1);
-    for &(_, var) in d.parks.values() {
-        d.e.b.def_var(var, zero);
+    let mut next_mask = 0;
+    let mut new_mask = |b: &mut FunctionBuilder<'_>| {
+        let m = Mask(next_mask);
+        next_mask += 4;
+        m.set(b, masks, zero);
+        m
+    };
+    for &p in &points {
+        let blk = d.e.b.create_block();
+        let m = new_mask(d.e.b);
+        d.parks.insert(p, (blk, m));
     }
     for g in &plan.groups {
         for &pc in &g.pcs {
-            let var = d.e.b.declare_var(I32);
-            d.e.b.def_var(var, zero);
-            d.arrived.insert(pc, var);
+            let m = new_mask(d.e.b);
+            d.arrived.insert(pc, m);
         }
     }
     if !plan.groups.is_empty() {
@@ -190,7 +225,7 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
     d.e.b.switch_to_block(sched);
     for &p in points.iter().filter(|&&p| p < len) {
         let (blk, var) = d.parks[&p];
-        let w = d.e.b.use_var(var);
+        let w = var.get(d.e.b, masks);
         let next = d.e.b.create_block();
         let zero = d.e.b.ins().iconst(I32, 0);
         d.e.b.def_var(conv, zero);
@@ -234,17 +269,18 @@ impl Driver<'_, '_> {
     fn segment(&mut self, start: usize, end: usize, sched: Block, out_of_fuel: Block) {
         let prog = self.e.prog;
         let (blk, var) = self.parks[&start];
+        let masks = self.masks;
         let e = &mut self.e;
         e.b.switch_to_block(blk);
         let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
         e.begin_segment(start == 0 && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
         // Merge the lanes parked here.
-        let waiting = e.b.use_var(var);
+        let waiting = var.get(e.b, masks);
         let conv = e.b.use_var(e.conv);
         let conv = e.b.ins().bor(conv, waiting);
         e.b.def_var(e.conv, conv);
         let zero = e.b.ins().iconst(I32, 0);
-        e.b.def_var(var, zero);
+        var.set(e.b, masks, zero);
         // The runaway bound.
         let left = e.b.use_var(self.entries);
         let left = e.b.ins().iadd_imm_s(left, -1);
@@ -317,6 +353,7 @@ impl Driver<'_, '_> {
 
     /// `@g exit` at the end of a segment that ends at `end`.
     fn exit(&mut self, inst: &Inst, end: usize, sched: Block) {
+        let masks = self.masks;
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
@@ -329,9 +366,9 @@ impl Driver<'_, '_> {
             // Lanes waiting for the exited ones may go on now; then the
             // lowest pc runs.
             Some(complete) => {
-                let w = e.b.use_var(next_var);
+                let w = next_var.get(e.b, masks);
                 let w = e.b.ins().bor(w, rest);
-                e.b.def_var(next_var, w);
+                next_var.set(e.b, masks, w);
                 let zero = e.b.ins().iconst(I32, 0);
                 e.b.def_var(e.conv, zero);
                 e.b.ins().jump(complete, &[]);
@@ -347,6 +384,7 @@ impl Driver<'_, '_> {
     /// end of a segment that ends at `end`) arrive and record their
     /// `membermask`; the predicated-off lanes park after it.
     fn arrive(&mut self, inst: &Inst, pc: usize, end: usize) {
+        let masks = self.masks;
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
@@ -365,14 +403,14 @@ impl Driver<'_, '_> {
             e.store(v, off);
         }
         let var = self.arrived[&pc];
-        let w = e.b.use_var(var);
+        let w = var.get(e.b, masks);
         let w = e.b.ins().bor(w, exec);
-        e.b.def_var(var, w);
+        var.set(e.b, masks, w);
         let stay = e.b.ins().band_not(l.conv, exec);
         let end_var = self.parks[&end].1;
-        let w = e.b.use_var(end_var);
+        let w = end_var.get(e.b, masks);
         let w = e.b.ins().bor(w, stay);
-        e.b.def_var(end_var, w);
+        end_var.set(e.b, masks, w);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
         let complete = self.complete.expect("a program with a .sync collective");
@@ -383,7 +421,7 @@ impl Driver<'_, '_> {
     fn waiting(&mut self, g: &Group) -> Value {
         let mut w = self.e.b.ins().iconst(I32, 0);
         for pc in &g.pcs {
-            let a = self.e.b.use_var(self.arrived[pc]);
+            let a = self.arrived[pc].get(self.e.b, self.masks);
             w = self.e.b.ins().bor(w, a);
         }
         w
@@ -441,7 +479,7 @@ impl Driver<'_, '_> {
             .pcs
             .iter()
             .map(|pc| {
-                let a = self.e.b.use_var(self.arrived[pc]);
+                let a = self.arrived[pc].get(self.e.b, self.masks);
                 self.e.b.ins().band(a, required)
             })
             .collect();
@@ -475,13 +513,13 @@ impl Driver<'_, '_> {
         }
         for (pc, part) in g.pcs.iter().zip(parts) {
             let var = self.arrived[pc];
-            let a = self.e.b.use_var(var);
+            let a = var.get(self.e.b, self.masks);
             let a = self.e.b.ins().band_not(a, required);
-            self.e.b.def_var(var, a);
+            var.set(self.e.b, self.masks, a);
             let park = self.parks[&(pc + 1)].1;
-            let p = self.e.b.use_var(park);
+            let p = park.get(self.e.b, self.masks);
             let p = self.e.b.ins().bor(p, part);
-            self.e.b.def_var(park, p);
+            park.set(self.e.b, self.masks, p);
         }
         let zero = self.e.b.ins().iconst(I32, 0);
         self.e.b.def_var(self.e.conv, zero);
@@ -517,6 +555,7 @@ impl Driver<'_, '_> {
 
     /// `@g bra L` at the end of a segment that ends at `end`.
     fn bra(&mut self, inst: &Inst, to: usize, end: usize, sched: Block) {
+        let masks = self.masks;
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let taken = e.exec(&mut l);
@@ -539,9 +578,9 @@ impl Driver<'_, '_> {
             } else {
                 to_var
             };
-            let w = e.b.use_var(to_var);
+            let w = to_var.get(e.b, masks);
             let w = e.b.ins().bor(w, taken);
-            e.b.def_var(to_var, w);
+            to_var.set(e.b, masks, w);
             e.b.def_var(e.conv, stay);
             e.b.ins().brif(stay, end_blk, &[], sched, &[]);
         } else {
@@ -568,9 +607,9 @@ impl Driver<'_, '_> {
                 let fuel = e.b.ins().select(more, less, fuel);
                 e.b.def_var(self.fuel, fuel);
             }
-            let w = e.b.use_var(end_var);
+            let w = end_var.get(e.b, masks);
             let w = e.b.ins().bor(w, stay);
-            e.b.def_var(end_var, w);
+            end_var.set(e.b, masks, w);
             e.b.def_var(e.conv, taken);
             e.b.ins().brif(taken, to_blk, &[], sched, &[]);
         }

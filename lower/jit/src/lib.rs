@@ -94,8 +94,12 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The default limit on PTX instructions.
-    pub const DEFAULT_MAX_INSTS: usize = 100_000;
+    /// The default limit on PTX instructions. Above it the compiled
+    /// function's stack frame can outgrow a default 8 MiB thread stack:
+    /// mix200 repeated to 50,000 instructions compiled and then crashed
+    /// with SIGSEGV inside the generated code (it ran with an unlimited
+    /// stack), while 20,000 ran (issue #14 note, 2026-11-23).
+    pub const DEFAULT_MAX_INSTS: usize = 20_000;
     /// The default code-size budget, in Cranelift instructions.
     pub const DEFAULT_MAX_CLIF_INSTS: usize = 12_000_000;
 }

@@ -514,19 +514,16 @@ fn parse_sim(s: &str) -> Result<SimFault, String> {
         )
     };
     let (kind, arg) = s.split_once(':').ok_or_else(bad)?;
+    // A batch number, 1-based.
+    let nth = || {
+        arg.parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(bad)
+    };
     match kind {
-        "fault-batch" => arg
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .map(SimFault::NthBatch)
-            .ok_or_else(bad),
-        "stuck-batch" => arg
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .map(SimFault::StuckBatch)
-            .ok_or_else(bad),
+        "fault-batch" => nth().map(SimFault::NthBatch),
+        "stuck-batch" => nth().map(SimFault::StuckBatch),
         "fault-form" if !arg.is_empty() => Ok(SimFault::Form(arg.to_string())),
         "fault-pair" => match arg.split_once('+') {
             Some((a, b)) if !a.is_empty() && !b.is_empty() => {

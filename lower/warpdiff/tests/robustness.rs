@@ -243,7 +243,7 @@ fn a_huge_program_gets_the_limit_message_not_minutes_and_gigabytes() {
     let (code, out, err, secs) = warpdiff(&["run", "--engine", "jit", f], &[]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        out.contains("program has 200000 instructions; the JIT limit is 100000; use the interpreter or raise --max-insts"),
+        out.contains("program has 200000 instructions; the JIT limit is 20000; use the interpreter or raise --max-insts"),
         "{out}"
     );
     assert!(secs < 60.0, "{secs:.1} s");
