@@ -195,18 +195,11 @@ fn folded_after_exit(prog: &Program) -> Option<usize> {
 
 fn unused_collective(prog: &Program) -> Option<usize> {
     let full = |m: &Operand| matches!(m, Operand::Imm(0xffff_ffff));
-    let mask_of = |op: &Op| match op {
-        Op::Shfl(s) => s.membermask,
-        Op::Vote(v) => v.membermask,
-        Op::Match(m) => Some(m.membermask),
-        Op::Redux(r) => Some(r.membermask),
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => None,
-    };
     for (i, inst) in prog.insts.iter().enumerate() {
         if !matches!(inst.op, Op::Match(_) | Op::Vote(_) | Op::Redux(_)) {
             continue;
         }
-        let Some(mask) = mask_of(&inst.op) else {
+        let Some(mask) = inst.op.membermask() else {
             continue;
         };
         if full(&mask) {
@@ -218,7 +211,7 @@ fn unused_collective(prog: &Program) -> Option<usize> {
         });
         let full_later = prog.insts[i + 1..]
             .iter()
-            .any(|x| mask_of(&x.op).is_some_and(|m| full(&m)));
+            .any(|x| x.op.membermask().is_some_and(|m| full(&m)));
         if unread && full_later {
             return Some(i);
         }
@@ -229,9 +222,8 @@ fn unused_collective(prog: &Program) -> Option<usize> {
 fn write_hoisted_above_exit(prog: &Program) -> Option<usize> {
     for (h, b) in loops(prog) {
         for e in h..b {
-            if guarded_exit(prog, &prog.insts[e]).is_none()
-                || !matches!(prog.insts[e].op, Op::Control(Control::Exit))
-            {
+            let x = &prog.insts[e];
+            if x.guard.is_none() || !matches!(x.op, Op::Control(Control::Exit)) {
                 continue;
             }
             let fresh = prog.insts[e + 1..=b].iter().any(|x| {
@@ -248,10 +240,9 @@ fn write_hoisted_above_exit(prog: &Program) -> Option<usize> {
 }
 
 fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {
-    let full = |m: &Option<Operand>| matches!(m, Some(Operand::Imm(0xffff_ffff)));
     for (i, inst) in prog.insts.iter().enumerate() {
         let Op::Shfl(first) = &inst.op else { continue };
-        let (Some(_), Operand::Imm(_), crate::ir::Dest::Reg(d)) =
+        let (Some(mask), Operand::Imm(_), crate::ir::Dest::Reg(d)) =
             (first.membermask, first.a, first.d)
         else {
             continue;
@@ -259,7 +250,7 @@ fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {
         let exit_before = prog.insts[..i]
             .iter()
             .any(|x| matches!(x.op, Op::Control(Control::Exit)));
-        if full(&first.membermask) && !exit_before {
+        if mask == Operand::Imm(0xffff_ffff) && !exit_before {
             continue;
         }
         for (j, later) in prog.insts.iter().enumerate().skip(i + 1) {

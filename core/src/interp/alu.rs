@@ -281,7 +281,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
                 // only one does, no bit is certain: an open NaN's bits are
                 // any NaN's, not the canonical ones it is computed as (the
                 // H200 selected `abs.f32 0f7f800001` = 0x7fc00001 against 22:
-                // `corpus/cases/selp-open-nan-unknown-selector.ptx`).
+                // `corpus/cases/selp-open-nan-unknown-selector-h200.ptx`).
                 let (v, open) = if cv.d & 1 == 1 {
                     let v = select(cv, av, bv);
                     (v, if cv.v & 1 == 1 { a_open } else { b_open })

@@ -417,8 +417,6 @@ impl<'p> Warp<'p> {
         }
     }
 
-    /// Writes `v` to `d` on `lane` (value and defined bits masked to the
-    /// register's width).
     /// Whether `lane` of `r` was never written: no `.lanes` input and no
     /// instruction has written it. The PTX compiler treats such a register
     /// as a fresh unknown at every read (it read one never-written `setp`
@@ -440,6 +438,8 @@ impl<'p> Warp<'p> {
         }
     }
 
+    /// Writes `v` to `d` on `lane` (value and defined bits masked to the
+    /// register's width).
     pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
         if let Dest::Reg(r) = d {
             let m = self.prog.decl(r).ty.mask();

@@ -16,8 +16,8 @@
 //! rules: a thread that panics is caught, named and counted as an internal
 //! error (exit status 2 unless a divergence was found) while the rest of
 //! the run goes on; and a thread still busy `--stuck-after-s` (180 s) after
-//! the run's end (a driver call that never returns) is left behind: the summary is
-//! printed and the process exits without waiting for it.
+//! the run's end (a driver call that never returns) is left behind: the
+//! summary is printed and the process exits without waiting for it.
 
 use crate::cli::FuzzArgs;
 use crate::engines::{flatten, EngineSet, EngineSpec};
@@ -158,6 +158,19 @@ fn guarded(sh: &Shared, what: &str, f: impl FnOnce(), on_panic: impl FnOnce()) {
             "internal error: the {what} thread panicked ({msg}); it stopped, the rest of the run went on"
         ));
     }
+}
+
+/// Spawns a thread of the run in `sc`: counted in [`Shared::busy`] from
+/// now on, its body `f` run by [`guarded`].
+fn spawn_guarded<'scope>(
+    sc: &'scope std::thread::Scope<'scope, '_>,
+    sh: &'scope Shared,
+    what: String,
+    f: impl FnOnce() + Send + 'scope,
+    on_panic: impl FnOnce() + Send + 'scope,
+) {
+    sh.busy.fetch_add(1, Ordering::Relaxed);
+    sc.spawn(move || guarded(sh, &what, f, on_panic));
 }
 
 impl Shared {
@@ -558,47 +571,41 @@ pub fn fuzz(a: &FuzzArgs) -> u8 {
         if let Some(rx) = &rx {
             for g in &gpus {
                 let (r, sh) = (&r, &sh);
-                sh.busy.fetch_add(1, Ordering::Relaxed);
-                sc.spawn(move || {
-                    guarded(
-                        sh,
-                        &format!("GPU {}", g.ordinal()),
-                        || fuzz_gpu::gpu_loop(r, sh, g.as_ref(), rx),
-                        || {
-                            if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
-                                sh.gpu_off.store(true, Ordering::Relaxed);
-                            }
-                        },
-                    )
-                });
+                spawn_guarded(
+                    sc,
+                    sh,
+                    format!("GPU {}", g.ordinal()),
+                    move || fuzz_gpu::gpu_loop(r, sh, g.as_ref(), rx),
+                    move || {
+                        if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
+                            sh.gpu_off.store(true, Ordering::Relaxed);
+                        }
+                    },
+                );
             }
         }
         for lane in &lanes {
             let (r, sh) = (&r, &sh);
-            sh.busy.fetch_add(1, Ordering::Relaxed);
-            sc.spawn(move || {
-                guarded(
-                    sh,
-                    "external engine",
-                    || fuzz_ext::ext_loop(r, sh, lane),
-                    || {},
-                )
-            });
+            spawn_guarded(
+                sc,
+                sh,
+                "external engine".to_string(),
+                move || fuzz_ext::ext_loop(r, sh, lane),
+                || {},
+            );
         }
         for job in 0..a.jobs as usize {
             let (r, sh, lanes) = (&r, &sh, &lanes);
             let tx = tx.clone();
-            sh.busy.fetch_add(1, Ordering::Relaxed);
-            sc.spawn(move || {
-                guarded(
-                    sh,
-                    &format!("job {job}"),
-                    || worker(r, job, sh, tx, lanes),
-                    || {
-                        sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
-                    },
-                )
-            });
+            spawn_guarded(
+                sc,
+                sh,
+                format!("job {job}"),
+                move || worker(r, job, sh, tx, lanes),
+                move || {
+                    sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
+                },
+            );
         }
         drop(tx);
         let mut last = (Instant::now(), 0u64);
