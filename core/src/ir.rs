@@ -17,12 +17,16 @@
 use std::fmt;
 
 mod forms;
+mod module;
 mod operands;
 mod requirement;
+mod thread;
 
 pub use forms::all_forms;
+pub use module::{windows, Kernel, Module, Param, Variable};
 pub use operands::{DestMut, Role, SourceMut};
 pub use requirement::{Refusal, Requirement};
+pub use thread::{Address, Axis, FloatOp, IntOp, Rounding, Space, Special, Thread, ThreadKind};
 
 /// Number of lanes in a warp.
 pub const WARP: usize = 32;
@@ -46,10 +50,26 @@ pub enum Type {
     S64,
     /// `.pred`: a one-bit predicate (0 or 1).
     Pred,
+    /// `.b16`: untyped 16 bits (PTX modules; not in the fuzzed case format).
+    B16,
+    /// `.u16`: unsigned 16-bit integer.
+    U16,
+    /// `.s16`: signed 16-bit integer.
+    S16,
+    /// `.f64`: IEEE binary64.
+    F64,
+    /// `.b8`: untyped 8 bits (a memory and `cvt` type: `ld.global.u8`).
+    B8,
+    /// `.u8`: unsigned 8-bit integer.
+    U8,
+    /// `.s8`: signed 8-bit integer.
+    S8,
 }
 
 impl Type {
-    /// Every type, in the order of the table above.
+    /// The eight types of the warp-instruction case format (what the
+    /// generator draws from), in the order of the table above. PTX modules
+    /// also use [`Type::MODULE_ONLY`].
     pub const ALL: [Type; 8] = [
         Type::B32,
         Type::U32,
@@ -61,13 +81,42 @@ impl Type {
         Type::Pred,
     ];
 
+    /// The types only PTX modules (`.entry` kernels) use: 8- and 16-bit
+    /// integers and `.f64`.
+    pub const MODULE_ONLY: [Type; 7] = [
+        Type::B16,
+        Type::U16,
+        Type::S16,
+        Type::F64,
+        Type::B8,
+        Type::U8,
+        Type::S8,
+    ];
+
     /// Width in bits of a value of this type (1 for `.pred`).
     pub fn bits(self) -> u32 {
         match self {
             Type::B32 | Type::U32 | Type::S32 | Type::F32 => 32,
-            Type::B64 | Type::U64 | Type::S64 => 64,
+            Type::B64 | Type::U64 | Type::S64 | Type::F64 => 64,
+            Type::B16 | Type::U16 | Type::S16 => 16,
+            Type::B8 | Type::U8 | Type::S8 => 8,
             Type::Pred => 1,
         }
+    }
+
+    /// Whether it is a signed integer type (`.s8` .. `.s64`).
+    pub fn is_signed(self) -> bool {
+        matches!(self, Type::S8 | Type::S16 | Type::S32 | Type::S64)
+    }
+
+    /// Whether it is a float type (`.f32`, `.f64`).
+    pub fn is_float(self) -> bool {
+        matches!(self, Type::F32 | Type::F64)
+    }
+
+    /// Whether it is an untyped bit type (`.b8` .. `.b64`).
+    pub fn is_bits(self) -> bool {
+        matches!(self, Type::B8 | Type::B16 | Type::B32 | Type::B64)
     }
 
     /// Mask of the bits a value of this type occupies in a `u64`.
@@ -82,6 +131,8 @@ impl Type {
     /// stays `.pred`).
     pub fn bit_type(self) -> Type {
         match self.bits() {
+            8 => Type::B8,
+            16 => Type::B16,
             32 => Type::B32,
             64 => Type::B64,
             _ => Type::Pred,
@@ -99,6 +150,13 @@ impl Type {
             Type::U64 => "u64",
             Type::S64 => "s64",
             Type::Pred => "pred",
+            Type::B16 => "b16",
+            Type::U16 => "u16",
+            Type::S16 => "s16",
+            Type::F64 => "f64",
+            Type::B8 => "b8",
+            Type::U8 => "u8",
+            Type::S8 => "s8",
         }
     }
 
@@ -113,6 +171,13 @@ impl Type {
             "u64" => Type::U64,
             "s64" => Type::S64,
             "pred" => Type::Pred,
+            "b16" => Type::B16,
+            "u16" => Type::U16,
+            "s16" => Type::S16,
+            "f64" => Type::F64,
+            "b8" => Type::B8,
+            "u8" => Type::U8,
+            "s8" => Type::S8,
             _ => return None,
         })
     }
@@ -129,9 +194,8 @@ impl Type {
         if self.bits() != want.bits() {
             return false;
         }
-        let bit = |t: Type| matches!(t, Type::B32 | Type::B64);
-        let int = |t: Type| matches!(t, Type::U32 | Type::S32 | Type::U64 | Type::S64);
-        bit(self) || bit(want) || (int(self) && int(want)) || self == want
+        let int = |t: Type| !t.is_bits() && !t.is_float();
+        self.is_bits() || want.is_bits() || (int(self) && int(want)) || self == want
     }
 }
 
@@ -704,6 +768,9 @@ pub enum Op {
     Glue(Glue),
     /// `bra` and `exit`.
     Control(Control),
+    /// The thread-level instructions of PTX modules: memory, conversions,
+    /// barriers, `ret` ... (see [`Thread`]).
+    Thread(Thread),
 }
 
 impl Op {
@@ -712,7 +779,8 @@ impl Op {
     pub fn is_control_flow(&self) -> bool {
         match self {
             Op::Control(_) => true,
-            Op::Shfl(_)
+            Op::Thread(_)
+            | Op::Shfl(_)
             | Op::Vote(_)
             | Op::Match(_)
             | Op::Redux(_)
@@ -746,7 +814,7 @@ impl Op {
                     ReduxOp::FMax { abs, nan } => 13 + 2 * abs as u32 + nan as u32,
                 },
             ),
-            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => None,
+            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => None,
         }
     }
 
@@ -758,7 +826,7 @@ impl Op {
             Op::Vote(x) => x.membermask,
             Op::Match(x) => Some(x.membermask),
             Op::Redux(x) => Some(x.membermask),
-            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => None,
+            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => None,
         }
     }
 
@@ -767,6 +835,7 @@ impl Op {
         match self {
             Op::Control(Control::Bra { target }) => Some(*target),
             Op::Control(Control::Exit)
+            | Op::Thread(_)
             | Op::Shfl(_)
             | Op::Vote(_)
             | Op::Match(_)

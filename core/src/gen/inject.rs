@@ -90,6 +90,13 @@ pub(crate) fn inject(g: &mut Gen) -> Result<Option<UbRule>> {
             | UbRule::Sm6xConvergence
             | UbRule::TargetUnsupported
             | UbRule::GuardUndefined => Operand::Reg(m),
+            // Kernels' rules: the generator makes warp programs only.
+            UbRule::MemoryOutOfBounds
+            | UbRule::MemoryMisaligned
+            | UbRule::MemoryReadOnly
+            | UbRule::MemoryUndefinedAddress
+            | UbRule::MemoryRace
+            | UbRule::BarrierDeadlock => return Ok(None),
         };
         let op = collective(g, membermask)?;
         insts.push((None, op));

@@ -36,6 +36,9 @@ fn prefix(ty: Type) -> &'static str {
         Type::U64 => "%rd",
         Type::S64 => "%sd",
         Type::Pred => "%p",
+        Type::B16 | Type::U16 | Type::S16 | Type::F64 | Type::B8 | Type::U8 | Type::S8 => {
+            unreachable!("the generator draws from Type::ALL only, not {ty}")
+        }
     }
 }
 

@@ -92,6 +92,9 @@ pub(crate) fn value(u: &mut Unstructured, ty: Type) -> Result<u64> {
             6 => u.arbitrary::<u32>()? as u64,
             _ => u.arbitrary::<u64>()?,
         },
+        Type::B16 | Type::U16 | Type::S16 | Type::F64 | Type::B8 | Type::U8 | Type::S8 => {
+            u.arbitrary::<u64>()? & ty.mask()
+        }
     })
 }
 

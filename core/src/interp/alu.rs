@@ -41,15 +41,18 @@ fn f(x: u64) -> f32 {
     f32::from_bits(x as u32)
 }
 
-fn signed(x: u64, ty: Type) -> i64 {
+/// `x` (a `ty` value's bits) sign-extended from the type's width.
+pub(crate) fn signed(x: u64, ty: Type) -> i64 {
     match ty.bits() {
+        8 => x as u8 as i8 as i64,
+        16 => x as u16 as i16 as i64,
         32 => x as u32 as i32 as i64,
         _ => x as i64,
     }
 }
 
 fn is_signed(ty: Type) -> bool {
-    matches!(ty, Type::S32 | Type::S64)
+    ty.is_signed()
 }
 
 /// f32 `min`/`max`: NaN-ignoring, `-0.0 < +0.0`.
@@ -155,8 +158,17 @@ pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
     use std::cmp::Ordering;
     let ord = match ty {
         Type::F32 => f(a).partial_cmp(&f(b)),
-        Type::S32 | Type::S64 => Some(signed(a, ty).cmp(&signed(b, ty))),
-        Type::U32 | Type::U64 | Type::B32 | Type::B64 | Type::Pred => Some(a.cmp(&b)),
+        Type::F64 => f64::from_bits(a).partial_cmp(&f64::from_bits(b)),
+        Type::S8 | Type::S16 | Type::S32 | Type::S64 => Some(signed(a, ty).cmp(&signed(b, ty))),
+        Type::U8
+        | Type::U16
+        | Type::U32
+        | Type::U64
+        | Type::B8
+        | Type::B16
+        | Type::B32
+        | Type::B64
+        | Type::Pred => Some(a.cmp(&b)),
     };
     // `None` (a NaN operand): every ordered comparison is false.
     let Some(o) = ord else { return false };

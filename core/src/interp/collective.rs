@@ -192,10 +192,13 @@ pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
             let Lane::Waiting(a) = w.lane[l] else {
                 return None;
             };
-            let required = a.mask & !w.exited;
+            // Lanes that do not exist (a partial warp) are not waited for,
+            // as exited ones are not.
+            let gone = w.exited | lanes_where(u32::MAX, |k| w.lane[k] == Lane::Absent);
+            let required = a.mask & !gone;
             let all_here = lanes(required).all(|k| match w.lane[k] {
                 Lane::Waiting(b) => b.key == a.key && b.mask == a.mask,
-                Lane::Running | Lane::Done | Lane::Exited => false,
+                Lane::Running | Lane::Done | Lane::Exited | Lane::AtBarrier | Lane::Absent => false,
             });
             all_here.then_some((required, a.mask))
         });
@@ -234,7 +237,7 @@ fn run(w: &mut Warp, rv: &Rendezvous) {
         Op::Vote(_) => vote::exec_sync(w, rv),
         Op::Match(_) => matching::exec(w, rv),
         Op::Redux(_) => redux::exec(w, rv),
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) => {
+        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => {
             unreachable!("only .sync collectives arrive")
         }
     }

@@ -41,7 +41,8 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
         | Op::Redux(_)
         | Op::Activemask(_)
         | Op::Glue(_)
-        | Op::Control(_) => {
+        | Op::Control(_)
+        | Op::Thread(_) => {
             unreachable!("a match.sync rendezvous pairs match.sync only")
         }
     };

@@ -44,14 +44,18 @@ pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;
 mod float;
+mod grid;
 mod matching;
+pub mod memory;
 mod redux;
 pub(crate) mod schedule;
 mod shfl;
 mod target;
+mod thread;
 mod ub;
 mod vote;
 
+pub use grid::run_launch;
 pub use ub::{Ub, UbRule};
 
 use crate::ir::*;
@@ -308,6 +312,8 @@ pub(crate) struct Warp<'p> {
     pub(crate) conv: Convergence,
     /// Per instruction, how it was executed ([`Outcome::seen`]).
     pub(crate) seen: Vec<Seen>,
+    /// A kernel's warp: its place in the launch and the memory.
+    pub(crate) kernel: Option<Box<memory::Ctx>>,
 }
 
 /// What one step sees: the instruction and which lanes are where.
@@ -344,6 +350,7 @@ impl<'p> Warp<'p> {
             cur: 0,
             conv: Convergence::new(prog.target, trace),
             seen: vec![Seen::default(); prog.insts.len()],
+            kernel: None,
         }
     }
 

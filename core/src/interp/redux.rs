@@ -78,7 +78,8 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
         | Op::Match(_)
         | Op::Activemask(_)
         | Op::Glue(_)
-        | Op::Control(_) => {
+        | Op::Control(_)
+        | Op::Thread(_) => {
             unreachable!("a redux.sync rendezvous pairs redux.sync only")
         }
     };

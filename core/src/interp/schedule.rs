@@ -18,9 +18,9 @@
 //! the members they wait for spin forever, which is `sync-deadlock` too.
 
 use super::converge::Trace;
-use super::{activemask, alu, collective, lanes, lanes_where, shfl, vote};
+use super::{activemask, alu, collective, lanes, lanes_where, memory, shfl, thread, vote};
 use super::{Outcome, RunError, Seen, Step, Ub, UbRule, Warp};
-use crate::ir::{Control, Op, WARP};
+use crate::ir::{Control, Op, ThreadKind, WARP};
 use crate::text::inst_text;
 
 /// Where a lane stands.
@@ -35,14 +35,95 @@ pub(crate) enum Lane {
     Done,
     /// It executed `exit`.
     Exited,
+    /// It executed `bar.sync` at its pc and waits for the CTA.
+    AtBarrier,
+    /// It does not exist: a launch whose block is not a multiple of 32
+    /// leaves the last warp's upper lanes out. It never runs, is not waited
+    /// for, and is not an exited lane.
+    Absent,
+}
+
+/// Where [`advance`] stopped.
+pub(crate) enum Advance {
+    /// No lane can run any more (with the UB that ends the run, if any).
+    Finished(Option<Ub>),
+    /// A bounded run's fuel ran out before the instruction at this pc.
+    Stopped(usize),
+    /// Every lane that can still run waits at `bar.sync`.
+    Barrier,
 }
 
 /// Runs the warp to its end (or to undefined behaviour, or out of fuel).
 /// A `bounded` run that runs out of fuel stops there, as an outcome (lanes
 /// waiting at a collective then are no deadlock: the run is cut short).
+/// A lone warp's `bar.sync` (a one-warp CTA) completes when every lane
+/// that has not exited waits there.
 pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Trace), RunError> {
-    let n = w.prog().insts.len();
     let mut steps = 0;
+    loop {
+        match advance(&mut w, &mut steps, fuel, bounded)? {
+            Advance::Finished(ub) => return Ok(w.finish(ub, steps)),
+            Advance::Stopped(pc) => {
+                let line = w.prog().insts[pc].line;
+                let (mut out, trace) = w.finish(None, steps);
+                out.stop = Some(super::Stop { pc, line });
+                return Ok((out, trace));
+            }
+            Advance::Barrier => {
+                if let Some(ub) = release_barrier(&mut w) {
+                    return Ok(w.finish(Some(ub), steps));
+                }
+            }
+        }
+    }
+}
+
+/// Lanes that wait at `bar.sync`.
+pub(crate) fn at_barrier(w: &Warp) -> u32 {
+    lanes_where(u32::MAX, |l| w.lane[l] == Lane::AtBarrier)
+}
+
+/// Completes the CTA's barrier for this warp: every lane waiting there
+/// runs on after it. Lanes waiting at a `.sync` collective then, or that
+/// finished without `exit`, never come: `barrier-deadlock`. ("As threads
+/// exit, barriers waiting on all threads are checked to see if the exiting
+/// threads are the only threads that have not yet made it to a barrier
+/// ... the barrier is released": exited threads are not waited for.)
+pub(crate) fn release_barrier(w: &mut Warp) -> Option<Ub> {
+    let waiting = at_barrier(w);
+    let stuck = lanes_where(u32::MAX, |l| {
+        matches!(w.lane[l], Lane::Waiting(_) | Lane::Done)
+    });
+    let first = lanes(waiting).next()?;
+    if stuck != 0 {
+        let inst = &w.prog().insts[w.pc[first]];
+        return Some(Ub::new(
+            UbRule::BarrierDeadlock,
+            inst,
+            stuck,
+            format!(
+                "lanes {waiting:#010x} wait at `{}` (line {}) for lanes {stuck:#010x}, which wait at a .sync collective or finished without exit",
+                inst_text(w.prog(), inst),
+                inst.line
+            ),
+        ));
+    }
+    for l in lanes(waiting) {
+        w.lane[l] = Lane::Running;
+        w.pc[l] += 1;
+    }
+    None
+}
+
+/// Runs the warp until no lane can run, a bounded run's fuel runs out, or
+/// every lane that can run waits at `bar.sync`.
+pub(crate) fn advance(
+    w: &mut Warp,
+    steps: &mut u64,
+    fuel: u64,
+    bounded: bool,
+) -> Result<Advance, RunError> {
+    let n = w.prog().insts.len();
     loop {
         for l in 0..WARP {
             if w.lane[l] == Lane::Running && w.pc[l] >= n {
@@ -52,29 +133,28 @@ pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Tra
         let runnable = lanes_where(u32::MAX, |l| w.lane[l] == Lane::Running);
         let waiting = lanes_where(u32::MAX, |l| matches!(w.lane[l], Lane::Waiting(_)));
         let Some(pc) = lanes(runnable).map(|l| w.pc[l]).min() else {
-            let ub = (waiting != 0).then(|| deadlock(&w, waiting, None));
-            return Ok(w.finish(ub, steps));
+            if at_barrier(w) != 0 {
+                return Ok(Advance::Barrier);
+            }
+            let ub = (waiting != 0).then(|| deadlock(w, waiting, None));
+            return Ok(Advance::Finished(ub));
         };
-        if steps == fuel {
+        if *steps == fuel {
             if bounded {
-                let line = w.prog().insts[pc].line;
-                let (mut out, trace) = w.finish(None, steps);
-                out.stop = Some(super::Stop { pc, line });
-                return Ok((out, trace));
+                return Ok(Advance::Stopped(pc));
             }
             if waiting != 0 {
-                let ub = deadlock(&w, waiting, Some(pc));
-                return Ok(w.finish(Some(ub), steps));
+                return Ok(Advance::Finished(Some(deadlock(w, waiting, Some(pc)))));
             }
             return Err(RunError::OutOfFuel {
-                steps,
+                steps: *steps,
                 line: w.prog().insts[pc].line,
             });
         }
-        steps += 1;
+        *steps += 1;
         let conv = lanes_where(runnable, |l| w.pc[l] == pc);
         let live = lanes_where(u32::MAX, |l| {
-            !matches!(w.lane[l], Lane::Exited | Lane::Done)
+            !matches!(w.lane[l], Lane::Exited | Lane::Done | Lane::Absent)
         });
         let how = if conv == live {
             Seen::CONVERGED
@@ -83,10 +163,10 @@ pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Tra
         };
         let after = if w.exited != 0 { Seen::AFTER_EXIT.0 } else { 0 };
         w.seen[pc].0 |= Seen::RAN.0 | how.0 | after;
-        let r = step(&mut w, pc, conv);
+        let r = step(w, pc, conv);
         w.conv.stepped(conv);
         if let Err(ub) = r {
-            return Ok(w.finish(Some(ub), steps));
+            return Ok(Advance::Finished(Some(ub)));
         }
     }
 }
@@ -122,8 +202,11 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
     let next = pc + 1;
     // A guard that may or may not hold decides control flow or who takes
     // part in a collective: which lanes do cannot be known.
+    // A `st` or `bar.sync` under an undefined guard is treated alike: what
+    // memory holds, or who waits, could not be known.
     let decides = match &inst.op {
         Op::Glue(_) | Op::Activemask(_) => false,
+        Op::Thread(x) => matches!(x.kind, ThreadKind::St(_) | ThreadKind::Bar),
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Control(_) => true,
     };
     if decides && maybe != 0 {
@@ -136,8 +219,10 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 "`{}`: guard predicate `{}` is undefined on converged lanes, and it decides {}",
                 inst_text(prog, inst),
                 prog.decl(g.reg).name,
-                match inst.op {
+                match &inst.op {
                     Op::Control(_) => "control flow",
+                    Op::Thread(x) if x.kind == ThreadKind::Bar => "who waits at the barrier",
+                    Op::Thread(_) => "what memory holds",
                     _ => "who takes part in the collective",
                 }
             ),
@@ -148,6 +233,32 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             alu::exec(w, &s, x);
             w.clobber(pc, maybe);
         }
+        Op::Thread(x) => match x.kind {
+            ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Cvta { .. } => {
+                memory::exec(w, &s, x)?;
+                w.clobber(pc, maybe);
+            }
+            ThreadKind::Bar => {
+                for l in lanes(exec) {
+                    w.lane[l] = Lane::AtBarrier;
+                }
+                for l in lanes(conv & !exec) {
+                    w.pc[l] = next;
+                }
+                w.conv.split(conv, exec);
+                return Ok(());
+            }
+            ThreadKind::Special(_)
+            | ThreadKind::Cvt { .. }
+            | ThreadKind::Int(_)
+            | ThreadKind::Float { .. }
+            | ThreadKind::FSetp(_)
+            | ThreadKind::Pack
+            | ThreadKind::Unpack => {
+                thread::exec(w, &s, x);
+                w.clobber(pc, maybe);
+            }
+        },
         Op::Activemask(x) => {
             activemask::exec(w, &s, x);
             w.clobber(pc, maybe);

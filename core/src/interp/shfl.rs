@@ -77,7 +77,8 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         | Op::Redux(_)
         | Op::Activemask(_)
         | Op::Glue(_)
-        | Op::Control(_) => {
+        | Op::Control(_)
+        | Op::Thread(_) => {
             unreachable!("a shfl.sync rendezvous pairs shfl.sync only")
         }
     };

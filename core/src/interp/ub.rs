@@ -37,6 +37,20 @@ pub enum UbRule {
     /// control flow (`bra`, `exit`) or who takes part in a collective. (On
     /// any other instruction it only makes the destinations undefined.)
     GuardUndefined,
+    /// A memory access outside every buffer, variable or space.
+    MemoryOutOfBounds,
+    /// An address not a multiple of the access size.
+    MemoryMisaligned,
+    /// A store to `.param` or `.const`.
+    MemoryReadOnly,
+    /// An address with undefined bits.
+    MemoryUndefinedAddress,
+    /// Conflicting accesses of two warps with no barrier between (or of two
+    /// CTAs): a data race in PTX's memory model.
+    MemoryRace,
+    /// Threads wait at `bar.sync` for threads that never come: they wait at
+    /// a `.sync` collective, or finished the program without `exit`/`ret`.
+    BarrierDeadlock,
 }
 
 impl UbRule {
@@ -50,6 +64,12 @@ impl UbRule {
             UbRule::Sm6xConvergence => "sm6x-convergence",
             UbRule::TargetUnsupported => "target-unsupported",
             UbRule::GuardUndefined => "guard-undefined",
+            UbRule::MemoryOutOfBounds => "memory-out-of-bounds",
+            UbRule::MemoryMisaligned => "memory-misaligned",
+            UbRule::MemoryReadOnly => "memory-read-only",
+            UbRule::MemoryUndefinedAddress => "memory-undefined-address",
+            UbRule::MemoryRace => "memory-race",
+            UbRule::BarrierDeadlock => "barrier-deadlock",
         }
     }
 }

@@ -62,7 +62,8 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         | Op::Redux(_)
         | Op::Activemask(_)
         | Op::Glue(_)
-        | Op::Control(_) => {
+        | Op::Control(_)
+        | Op::Thread(_) => {
             unreachable!("a vote.sync rendezvous pairs vote.sync only")
         }
     };

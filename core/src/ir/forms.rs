@@ -342,6 +342,7 @@ impl Op {
             Op::Activemask(x) => x.opcode(),
             Op::Glue(x) => x.opcode(),
             Op::Control(x) => x.opcode(),
+            Op::Thread(x) => x.opcode.clone(),
         }
     }
 }
@@ -368,6 +369,7 @@ impl Op {
             Op::Activemask(x) => x.form_name(),
             Op::Glue(x) => x.form_name(),
             Op::Control(x) => x.form_name(),
+            Op::Thread(x) => x.opcode.clone(),
         }
     }
 }

@@ -163,6 +163,11 @@ impl Op {
             Op::Activemask(x) => x.sources_mut(),
             Op::Glue(x) => x.sources_mut(),
             Op::Control(_) => Vec::new(),
+            Op::Thread(x) => x
+                .srcs
+                .iter_mut()
+                .map(|(o, t)| (o, *t, Role::Value))
+                .collect(),
         }
     }
 
@@ -186,6 +191,7 @@ impl Op {
             Op::Activemask(x) => x.dests_mut(),
             Op::Glue(x) => x.dests_mut(),
             Op::Control(_) => Vec::new(),
+            Op::Thread(x) => x.dests.iter_mut().map(|(d, t)| (d, *t)).collect(),
         }
     }
 

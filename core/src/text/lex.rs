@@ -9,8 +9,11 @@ pub enum Kind {
     Word,
     /// A numeric literal: `12`, `-1`, `0x1f`, `0f3f800000`, `1.5`.
     Number,
-    /// One punctuation character: `, ; | @ ! : < > = { }`.
+    /// One punctuation character: `, ; | @ ! : < > = { } ( ) [ ] +`.
     Punct,
+    /// A string literal `"..."` (PTX modules' `.file` and `.pragma`), its
+    /// text with the quotes.
+    Str,
 }
 
 /// One token.
@@ -127,9 +130,19 @@ pub fn lex(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError> {
                 i += 1;
             }
             Kind::Word
-        } else if ",;|@!:<>={}".contains(c) {
+        } else if ",;|@!:<>={}()[]+".contains(c) {
             i += 1;
             Kind::Punct
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' && chars[i] != '\n' {
+                i += 1;
+            }
+            if chars.get(i) != Some(&'"') {
+                return Err(ParseError::new(tl, tc, "unterminated string literal"));
+            }
+            i += 1;
+            Kind::Str
         } else {
             return Err(ParseError::new(
                 tl,

@@ -16,10 +16,13 @@
 //! back; `parse(print(c)) == c` for every case.
 
 mod lex;
+mod module;
 mod parse;
 mod print;
+mod thread;
 mod value;
 
+pub use module::parse_module;
 pub use parse::parse;
 pub use print::{inst_text, print, print_program};
 pub use value::{format_bits, format_value, parse_value};

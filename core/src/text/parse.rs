@@ -5,7 +5,7 @@ use super::value::{parse_value, Place};
 use super::ParseError;
 use crate::ir::*;
 
-type PResult<T> = Result<T, ParseError>;
+pub(super) type PResult<T> = Result<T, ParseError>;
 
 /// Parses a whole case file.
 ///
@@ -30,6 +30,7 @@ pub fn parse(src: &str) -> Result<Case, ParseError> {
         },
         label_uses: Vec::new(),
         eof: (1, 1),
+        module: None,
     };
     if let Some(t) = p.toks.last() {
         p.eof = (t.line, t.col + t.text.chars().count() as u32);
@@ -40,36 +41,43 @@ pub fn parse(src: &str) -> Result<Case, ParseError> {
 
 /// One operand as written, before it is resolved against a type.
 #[derive(Clone, Debug)]
-struct Raw {
+pub(super) struct Raw {
     /// `!` before it.
-    neg: bool,
-    /// The token (word or number).
-    tok: Token,
+    pub(super) neg: bool,
+    /// The token (word or number; `[` for an address, `{` for a group).
+    pub(super) tok: Token,
     /// `a|b`: the second half of a destination pair.
-    pair: Option<Token>,
+    pub(super) pair: Option<Token>,
+    /// `[base+offset]` (PTX modules): the base token (register or symbol,
+    /// `None` for a plain number) and the offset.
+    pub(super) addr: Option<(Option<Token>, i64)>,
+    /// `{a, b}` (PTX modules' `mov.b64` packing): the members.
+    pub(super) group: Vec<Token>,
 }
 
-struct Parser {
-    toks: Vec<Token>,
-    pos: usize,
-    case: Case,
+pub(super) struct Parser {
+    pub(super) toks: Vec<Token>,
+    pub(super) pos: usize,
+    pub(super) case: Case,
     /// `(instruction index, label name, token)` of each `bra`, resolved at the end.
-    label_uses: Vec<(usize, Token)>,
+    pub(super) label_uses: Vec<(usize, Token)>,
     /// Line and column just after the last token, where "unexpected end of
     /// file" is reported.
-    eof: (u32, u32),
+    pub(super) eof: (u32, u32),
+    /// In a PTX module: its symbols, and the thread-level instructions.
+    pub(super) module: Option<super::module::Scope>,
 }
 
-fn err<T>(t: &Token, msg: impl Into<String>) -> PResult<T> {
+pub(super) fn err<T>(t: &Token, msg: impl Into<String>) -> PResult<T> {
     Err(ParseError::new(t.line, t.col, msg))
 }
 
 impl Parser {
-    fn peek(&self) -> Option<&Token> {
+    pub(super) fn peek(&self) -> Option<&Token> {
         self.toks.get(self.pos)
     }
 
-    fn next(&mut self, what: &str) -> PResult<Token> {
+    pub(super) fn next(&mut self, what: &str) -> PResult<Token> {
         match self.toks.get(self.pos) {
             Some(t) => {
                 self.pos += 1;
@@ -83,12 +91,12 @@ impl Parser {
         }
     }
 
-    fn is_punct(&self, c: &str) -> bool {
+    pub(super) fn is_punct(&self, c: &str) -> bool {
         self.peek()
             .is_some_and(|t| t.kind == Kind::Punct && t.text == c)
     }
 
-    fn expect_punct(&mut self, c: &str) -> PResult<Token> {
+    pub(super) fn expect_punct(&mut self, c: &str) -> PResult<Token> {
         let t = self.next(&format!("`{c}`"))?;
         if t.kind != Kind::Punct || t.text != c {
             return err(&t, format!("expected `{c}`, found `{}`", t.text));
@@ -96,7 +104,7 @@ impl Parser {
         Ok(t)
     }
 
-    fn eat_punct(&mut self, c: &str) -> bool {
+    pub(super) fn eat_punct(&mut self, c: &str) -> bool {
         if self.is_punct(c) {
             self.pos += 1;
             true
@@ -122,6 +130,11 @@ impl Parser {
                 self.instruction()?;
             }
         }
+        self.resolve_labels()
+    }
+
+    /// Points every `bra` at its label, once all labels are known.
+    pub(super) fn resolve_labels(&mut self) -> PResult<()> {
         for (idx, tok) in std::mem::take(&mut self.label_uses) {
             let Some(l) = self
                 .case
@@ -140,7 +153,7 @@ impl Parser {
         Ok(())
     }
 
-    fn label(&mut self, t: &Token) -> PResult<()> {
+    pub(super) fn label(&mut self, t: &Token) -> PResult<()> {
         let prog = &mut self.case.program;
         if prog.labels.iter().any(|l| l.name == t.text) {
             return err(t, format!("label `{}` defined twice", t.text));
@@ -155,7 +168,7 @@ impl Parser {
         Ok(())
     }
 
-    fn directive(&mut self) -> PResult<()> {
+    pub(super) fn directive(&mut self) -> PResult<()> {
         let t = self.next("a directive")?;
         match t.text.as_str() {
             ".version" => {
@@ -215,7 +228,7 @@ impl Parser {
     }
 
     /// The decimal count after `.fuel` or `.stop`, and its `;`.
-    fn count(&mut self, directive: &Token, what: &str) -> PResult<u64> {
+    pub(super) fn count(&mut self, directive: &Token, what: &str) -> PResult<u64> {
         let v = self.next(what)?;
         let n = match v.text.parse::<u64>() {
             Ok(n) if v.kind == Kind::Number => n,
@@ -230,7 +243,7 @@ impl Parser {
         Ok(n)
     }
 
-    fn reg_decl(&mut self) -> PResult<()> {
+    pub(super) fn reg_decl(&mut self) -> PResult<()> {
         let tt = self.next("a register type like .b32")?;
         let Some(ty) = tt.text.strip_prefix('.').and_then(Type::from_name) else {
             return err(
@@ -281,7 +294,7 @@ impl Parser {
         Ok(())
     }
 
-    fn lookup(&self, t: &Token) -> PResult<Reg> {
+    pub(super) fn lookup(&self, t: &Token) -> PResult<Reg> {
         match self.case.program.reg(&t.text) {
             Some(r) => Ok(r),
             None => err(t, format!("undeclared register `{}`", t.text)),
@@ -381,7 +394,7 @@ impl Parser {
         Ok(())
     }
 
-    fn instruction(&mut self) -> PResult<()> {
+    pub(super) fn instruction(&mut self) -> PResult<()> {
         let mut guard = None;
         let start = self.peek().cloned().expect("called with a token");
         if self.eat_punct("@") {
@@ -413,12 +426,15 @@ impl Parser {
         if semi.kind != Kind::Punct || semi.text != ";" {
             return err(&semi, format!("expected `,` or `;`, found `{}`", semi.text));
         }
-        let op = Build {
+        let b = Build {
             p: self,
             opt: &opt,
             raws: &raws,
-        }
-        .op()?;
+        };
+        let op = match self.module {
+            Some(_) => b.module_op()?,
+            None => b.op()?,
+        };
         let idx = self.case.program.insts.len();
         if op.branch_target().is_some() {
             self.label_uses.push((idx, raws[0].tok.clone()));
@@ -431,8 +447,11 @@ impl Parser {
         Ok(())
     }
 
-    fn raw_operand(&mut self) -> PResult<Raw> {
+    pub(super) fn raw_operand(&mut self) -> PResult<Raw> {
         let neg = self.eat_punct("!");
+        if self.is_punct("[") || self.is_punct("{") {
+            return self.raw_bracketed(neg);
+        }
         let tok = self.next("an operand")?;
         if tok.kind == Kind::Punct {
             return err(&tok, format!("expected an operand, found `{}`", tok.text));
@@ -442,7 +461,77 @@ impl Parser {
         } else {
             None
         };
-        Ok(Raw { neg, tok, pair })
+        Ok(Raw {
+            neg,
+            tok,
+            pair,
+            addr: None,
+            group: Vec::new(),
+        })
+    }
+
+    /// `[base+offset]`, `[base]`, `[number]` or `{a, b, ...}`.
+    fn raw_bracketed(&mut self, neg: bool) -> PResult<Raw> {
+        let open = self.next("`[` or `{`")?;
+        let mut raw = Raw {
+            neg,
+            tok: open.clone(),
+            pair: None,
+            addr: None,
+            group: Vec::new(),
+        };
+        if open.text == "{" {
+            loop {
+                let t = self.next("a register")?;
+                if t.kind != Kind::Word {
+                    return err(&t, format!("expected a register, found `{}`", t.text));
+                }
+                raw.group.push(t);
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+            self.expect_punct("}")?;
+            return Ok(raw);
+        }
+        let first = self.next("an address")?;
+        let number = |t: &Token| -> PResult<i64> {
+            let v = if let Some(h) = t.text.strip_prefix("0x") {
+                i64::from_str_radix(h, 16).ok()
+            } else if let Some(h) = t.text.strip_prefix("-0x") {
+                i64::from_str_radix(h, 16).ok().map(|v| -v)
+            } else {
+                t.text.parse::<i64>().ok()
+            };
+            v.map_or_else(|| err(t, format!("bad address offset `{}`", t.text)), Ok)
+        };
+        let (base, mut offset) = match first.kind {
+            Kind::Number => (None, number(&first)?),
+            Kind::Word => (Some(first), 0),
+            Kind::Punct | Kind::Str => {
+                return err(
+                    &first,
+                    format!("expected an address, found `{}`", first.text),
+                )
+            }
+        };
+        if self.eat_punct("+") {
+            let t = self.next("an offset")?;
+            if t.kind != Kind::Number {
+                return err(&t, format!("expected a number offset, found `{}`", t.text));
+            }
+            offset += number(&t)?;
+        } else if self
+            .peek()
+            .is_some_and(|t| t.kind == Kind::Number && t.text.starts_with('-'))
+        {
+            // `[%rd1-4]` lexes as a register and a negative number.
+            let t = self.next("an offset")?;
+            offset += number(&t)?;
+        }
+        self.expect_punct("]")?;
+        raw.addr = Some((base, offset));
+        Ok(raw)
     }
 }
 
@@ -473,18 +562,18 @@ fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str) -> Option<T
 }
 
 /// Builds one [`Op`] from an opcode and its raw operands.
-struct Build<'a> {
-    p: &'a Parser,
-    opt: &'a Token,
-    raws: &'a [Raw],
+pub(super) struct Build<'a> {
+    pub(super) p: &'a Parser,
+    pub(super) opt: &'a Token,
+    pub(super) raws: &'a [Raw],
 }
 
 impl Build<'_> {
-    fn fail<T>(&self, msg: impl Into<String>) -> PResult<T> {
+    pub(super) fn fail<T>(&self, msg: impl Into<String>) -> PResult<T> {
         err(self.opt, msg)
     }
 
-    fn count(&self, n: usize) -> PResult<()> {
+    pub(super) fn count(&self, n: usize) -> PResult<()> {
         if self.raws.len() != n {
             let at = if self.raws.len() > n {
                 &self.raws[n].tok
@@ -509,7 +598,7 @@ impl Build<'_> {
         Ok(())
     }
 
-    fn reg_of(&self, t: &Token, want: Type) -> PResult<Reg> {
+    pub(super) fn reg_of(&self, t: &Token, want: Type) -> PResult<Reg> {
         let r = self.p.lookup(t)?;
         let have = self.p.case.program.decl(r).ty;
         if !have.compatible(want) {
@@ -524,7 +613,7 @@ impl Build<'_> {
         Ok(r)
     }
 
-    fn dest_tok(&self, t: &Token, want: Type) -> PResult<Dest> {
+    pub(super) fn dest_tok(&self, t: &Token, want: Type) -> PResult<Dest> {
         if t.kind == Kind::Word && t.text == "_" {
             return Ok(Dest::Sink);
         }
@@ -535,7 +624,7 @@ impl Build<'_> {
     }
 
     /// Operand `i` as a destination without a `|` partner.
-    fn dest(&self, i: usize, want: Type) -> PResult<Dest> {
+    pub(super) fn dest(&self, i: usize, want: Type) -> PResult<Dest> {
         let r = &self.raws[i];
         if r.neg {
             return err(&r.tok, "`!` is not allowed on a destination");
@@ -547,7 +636,12 @@ impl Build<'_> {
     }
 
     /// Operand `i` as `d[|p]`.
-    fn dest_pair(&self, i: usize, want: Type, second: Type) -> PResult<(Dest, Option<Dest>)> {
+    pub(super) fn dest_pair(
+        &self,
+        i: usize,
+        want: Type,
+        second: Type,
+    ) -> PResult<(Dest, Option<Dest>)> {
         let r = &self.raws[i];
         if r.neg {
             return err(&r.tok, "`!` is not allowed on a destination");
@@ -561,7 +655,7 @@ impl Build<'_> {
     }
 
     /// Operand `i` as a source of type `want`; `allow_not` permits `!p`.
-    fn src_with(&self, i: usize, want: Type, allow_not: bool) -> PResult<Operand> {
+    pub(super) fn src_with(&self, i: usize, want: Type, allow_not: bool) -> PResult<Operand> {
         let r = &self.raws[i];
         let t = &r.tok;
         if r.neg {
@@ -591,17 +685,20 @@ impl Build<'_> {
                 Ok(Operand::LaneId)
             }
             Kind::Word if t.text == "_" => err(t, "the sink `_` is only allowed as a destination"),
-            Kind::Word => Ok(Operand::Reg(self.reg_of(t, want)?)),
-            Kind::Punct => err(t, format!("expected an operand, found `{}`", t.text)),
+            Kind::Word => match self.p.module.as_ref().and_then(|m| m.constant(&t.text)) {
+                Some(v) => Ok(Operand::Imm(v & want.mask())),
+                None => Ok(Operand::Reg(self.reg_of(t, want)?)),
+            },
+            Kind::Punct | Kind::Str => err(t, format!("expected an operand, found `{}`", t.text)),
         }
     }
 
-    fn src(&self, i: usize, want: Type) -> PResult<Operand> {
+    pub(super) fn src(&self, i: usize, want: Type) -> PResult<Operand> {
         self.src_with(i, want, false)
     }
 
     /// The instruction type named by a modifier, restricted to `allowed`.
-    fn ty(&self, m: &str, allowed: &[Type]) -> PResult<Type> {
+    pub(super) fn ty(&self, m: &str, allowed: &[Type]) -> PResult<Type> {
         match m.strip_prefix("").and_then(Type::from_name) {
             Some(t) if allowed.contains(&t) => Ok(t),
             _ => {
@@ -615,14 +712,14 @@ impl Build<'_> {
         }
     }
 
-    fn shape(&self, parts: &[&str], n: usize, form: &str) -> PResult<()> {
+    pub(super) fn shape(&self, parts: &[&str], n: usize, form: &str) -> PResult<()> {
         if parts.len() != n {
             return self.fail(format!("`{}`: expected the form `{form}`", self.opt.text));
         }
         Ok(())
     }
 
-    fn op(&self) -> PResult<Op> {
+    pub(super) fn op(&self) -> PResult<Op> {
         use Type::*;
         let parts: Vec<&str> = self.opt.text.split('.').collect();
         match parts[0] {

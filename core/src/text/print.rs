@@ -138,6 +138,10 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
         None => String::new(),
     };
     let op = &inst.op;
+    if let Op::Thread(x) = op {
+        t.push_str(&thread_text(prog, x));
+        return t;
+    }
     t.push_str(&op.opcode());
     let dests: Vec<String> = op.dests().into_iter().map(|(d, _)| dest(prog, d)).collect();
     let mut operands = Vec::new();
@@ -154,4 +158,33 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
     }
     t.push(';');
     t
+}
+
+/// A thread-level instruction as PTX writes it: `ld.global.u32 %r5,
+/// [%rd5+4];`, `mov.b64 {%r1, %r2}, %fd1;`, `mov.u32 %r1, %tid.x;`.
+fn thread_text(prog: &Program, x: &Thread) -> String {
+    let addr = x.addr.map(|a| match a.base {
+        Some(r) if a.offset != 0 => format!("[{}+{}]", reg_name(prog, r), a.offset),
+        Some(r) => format!("[{}]", reg_name(prog, r)),
+        None => format!("[{}]", a.offset),
+    });
+    let dests: Vec<String> = x.dests.iter().map(|&(d, _)| dest(prog, d)).collect();
+    let srcs: Vec<String> = x.srcs.iter().map(|&(o, ty)| src(prog, o, ty)).collect();
+    let mut operands = Vec::new();
+    match x.kind {
+        ThreadKind::Unpack => operands.push(format!("{{{}}}", dests.join(", "))),
+        _ => operands.extend(dests),
+    }
+    match x.kind {
+        ThreadKind::Ld(_) => operands.extend(addr),
+        ThreadKind::St(_) => operands.extend(addr.into_iter().chain(srcs)),
+        ThreadKind::Pack => operands.push(format!("{{{}}}", srcs.join(", "))),
+        ThreadKind::Special(s) => operands.push(s.name()),
+        _ => operands.extend(srcs),
+    }
+    if operands.is_empty() {
+        format!("{};", x.opcode)
+    } else {
+        format!("{} {};", x.opcode, operands.join(", "))
+    }
 }

@@ -64,6 +64,10 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
         }
         return hex(d, 16, text);
     }
+    if is_float_literal(text) && ty == Type::F64 {
+        let v: f64 = text.parse().map_err(|_| bad())?;
+        return Ok(v.to_bits());
+    }
     if is_float_literal(text) {
         if ty != Type::F32 {
             return Err(format!("float literal `{text}` for a {ty} value"));
@@ -72,9 +76,9 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
         let v: f64 = text.parse().map_err(|_| bad())?;
         return Ok((v as f32).to_bits() as u64);
     }
-    if ty == Type::F32 && place == Place::Operand {
+    if ty.is_float() && place == Place::Operand {
         return Err(format!(
-            "integer `{text}` as an .f32 operand: write 0fXXXXXXXX (bits) or a float like 1.0"
+            "integer `{text}` as a {ty} operand: write 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX (bits) or a float like 1.0"
         ));
     }
     let (neg, digits) = match text.strip_prefix('-') {
@@ -113,8 +117,20 @@ pub fn parse_value(text: &str, ty: Type, place: Place) -> Result<u64, String> {
 pub fn format_value(v: u64, ty: Type) -> String {
     match ty {
         Type::F32 => format!("0f{:08x}", v as u32),
+        Type::F64 => format!("0d{v:016x}"),
         Type::Pred => format!("{}", v & 1),
-        Type::B32 | Type::U32 | Type::S32 | Type::B64 | Type::U64 | Type::S64 => {
+        Type::B32
+        | Type::U32
+        | Type::S32
+        | Type::B64
+        | Type::U64
+        | Type::S64
+        | Type::B16
+        | Type::U16
+        | Type::S16
+        | Type::B8
+        | Type::U8
+        | Type::S8 => {
             if v < 256 {
                 format!("{v}")
             } else {

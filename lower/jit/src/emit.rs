@@ -626,5 +626,6 @@ fn collective_or_glue(e: &mut Emitter, guard: Option<Guard>, op: &Op) {
         Op::Activemask(x) => activemask::emit(e, guard, x),
         Op::Glue(x) => alu::emit(e, guard, x),
         Op::Control(_) => unreachable!("the driver lowers control flow"),
+        Op::Thread(_) => unreachable!("refused before lowering (`not_lowered` in lib.rs)"),
     }
 }

@@ -238,6 +238,7 @@ impl JitProgram {
                 limits.max_insts
             )));
         }
+        not_lowered(prog)?;
         inject::compile_error(prog).map_err(JitError::Failed)?;
         let isa = isa(tuning)?;
         let plan = rendezvous::Plan::new(prog);
@@ -552,3 +553,25 @@ impl Engine for JitEngine {
 }
 
 const _: () = assert!(WARP == 32);
+
+/// Refuses a program with an instruction or register the JIT does not
+/// lower yet: PTX modules' thread-level instructions (memory, `cvt`,
+/// `bar.sync`, special registers ...) and their 8/16-bit and `.f64`
+/// registers (issue #13). The message names the instruction and its line.
+fn not_lowered(prog: &Program) -> Result<(), JitError> {
+    use warp_core::ir::{Op, Type};
+    if let Some(r) = prog.regs.iter().find(|r| Type::MODULE_ONLY.contains(&r.ty)) {
+        return Err(JitError::Failed(format!(
+            "not lowered yet: {} register `{}`",
+            r.ty, r.name
+        )));
+    }
+    match prog.insts.iter().find(|i| matches!(i.op, Op::Thread(_))) {
+        Some(i) => Err(JitError::Failed(format!(
+            "not lowered yet: `{}` (line {})",
+            warp_core::text::inst_text(prog, i),
+            i.line
+        ))),
+        None => Ok(()),
+    }
+}

@@ -104,9 +104,52 @@ pub struct RunArgs {
     /// External engine options
     #[command(flatten)]
     pub ext: ExtArgs,
-    /// The .ptx case files
+    /// Kernel launch options (a PTX module instead of case files)
+    #[command(flatten)]
+    pub kernel: KernelArgs,
+    /// The .ptx case files (or one PTX module, with --launch or --kernel)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// How to launch a kernel of a PTX module (`warpdiff run kernel.ptx
+/// --launch kernel.launch`, or the same given by flags).
+#[derive(Clone, Debug, Default, Args)]
+pub struct KernelArgs {
+    /// A .launch file: kernel, grid, block, buffers and parameters
+    /// (format: warp-core `launch` module docs, README "Running real kernels")
+    #[arg(long, value_name = "FILE")]
+    pub launch: Option<PathBuf>,
+    /// The .entry to run (instead of --launch, or overriding it)
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// CTAs per dimension
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub grid: Option<String>,
+    /// Threads per CTA per dimension
+    #[arg(long, value_name = "X[,Y,Z]")]
+    pub block: Option<String>,
+    /// A buffer: NAME=u32:W0,W1,... (hex words), NAME=fill:WORD*COUNT or
+    /// NAME=file:PATH (raw bytes); repeatable
+    #[arg(long = "buffer", value_name = "NAME=...")]
+    pub buffers: Vec<String>,
+    /// A parameter: NAME=buffer:BUF (its address) or NAME=VALUE; repeatable
+    #[arg(long = "param", value_name = "NAME=...")]
+    pub params: Vec<String>,
+    /// Compare the buffers after the run with this file (`NAME: words`, as
+    /// .expect and .gpu.txt files are)
+    #[arg(long, value_name = "FILE")]
+    pub expect: Option<PathBuf>,
+    /// Also write each buffer after the run as DIR/NAME.bin
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+impl KernelArgs {
+    /// Whether a kernel launch was asked for.
+    pub fn wanted(&self) -> bool {
+        self.launch.is_some() || self.kernel.is_some()
+    }
 }
 
 /// `warpdiff diff`.

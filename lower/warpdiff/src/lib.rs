@@ -41,4 +41,5 @@ pub mod progress;
 pub mod reduce_cmd;
 pub mod repro;
 pub mod run;
+pub mod run_kernel;
 pub mod table;

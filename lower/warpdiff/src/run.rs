@@ -18,6 +18,9 @@ enum Status {
 
 /// Runs every file and returns the exit status.
 pub fn run(o: &RunArgs) -> u8 {
+    if o.kernel.wanted() {
+        return crate::run_kernel::run(o);
+    }
     let set = match EngineSet::open(std::slice::from_ref(&o.engine), &o.ext.options()) {
         Ok(s) => s,
         Err(m) => {

@@ -56,6 +56,8 @@ fn narrow(ty: Type) -> Type {
         Type::U64 => Type::U32,
         Type::S64 => Type::S32,
         Type::B32 | Type::U32 | Type::S32 | Type::F32 | Type::Pred => ty,
+        // Only PTX modules use these; the reducer works on cases.
+        Type::B16 | Type::U16 | Type::S16 | Type::F64 | Type::B8 | Type::U8 | Type::S8 => ty,
     }
 }
 
@@ -64,7 +66,12 @@ fn wide_op(op: &Op) -> bool {
     match op {
         Op::Match(m) => m.wide,
         Op::Glue(g) => g.ty().bits() == 64,
-        Op::Shfl(_) | Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) => false,
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Control(_)
+        | Op::Thread(_) => false,
     }
 }
 
@@ -76,7 +83,12 @@ fn narrow_op(op: &mut Op) {
             let ty = g.ty_mut();
             *ty = narrow(*ty);
         }
-        Op::Shfl(_) | Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) => {}
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Control(_)
+        | Op::Thread(_) => {}
     }
     for (o, ty, _) in op.sources_mut() {
         if let Operand::Imm(v) = o {

@@ -1,0 +1,222 @@
+//! Running a kernel's whole launch: every CTA of the grid, one after
+//! another, and in each CTA its warps, each run until it finishes or every
+//! lane of it that can still run waits at `bar.sync`; when no warp can go
+//! on, the barrier completes for all of them (threads that exited are not
+//! waited for) and they run on. A warp's last lanes beyond the block's
+//! thread count do not exist ([`Lane::Absent`]).
+//!
+//! Running warps one after another between barriers is one legal schedule;
+//! every access another schedule could order differently is a data race
+//! (see `memory.rs`), so the buffers' defined bytes are those of every
+//! schedule.
+
+use super::converge::Trace;
+use super::memory::{Ctx, Memory, Region};
+use super::schedule::{advance, release_barrier, Advance, Lane};
+use super::{target, Warp, DEFAULT_FUEL};
+use crate::ir::{windows, Kernel, Module, WARP};
+use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
+
+/// The parameter space of a launch: each `.param`'s value at its offset.
+fn params(k: &Kernel, l: &Launch) -> Result<Region, LaunchError> {
+    let mut bytes = vec![0u8; k.param_size as usize];
+    let mut defined = vec![false; k.param_size as usize];
+    for p in &k.params {
+        let Some((_, v)) = l.params.iter().find(|(n, _)| *n == p.name) else {
+            return Err(LaunchError(format!(
+                "kernel `{}`: parameter `{}` has no value (give `param {} buffer NAME` or `param {} value V`)",
+                k.name, p.name, p.name, p.name
+            )));
+        };
+        let v = match v {
+            ParamValue::Buffer(i) => windows::BUFFERS + *i as u64 * windows::BUFFER_STRIDE,
+            ParamValue::Value(v) => *v,
+        };
+        let n = (p.size as usize).min(8);
+        let at = p.offset as usize;
+        bytes[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        defined[at..at + n].iter_mut().for_each(|d| *d = true);
+    }
+    for (n, _) in &l.params {
+        if !k.params.iter().any(|p| p.name == *n) {
+            let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
+            return Err(LaunchError(format!(
+                "kernel `{}` has no parameter `{n}` (it has: {})",
+                k.name,
+                names.join(", ")
+            )));
+        }
+    }
+    Ok(Region::new("param", 0, bytes, defined))
+}
+
+/// The launch's global memory: its buffers, then the module's variables.
+fn globals(m: &Module, l: &Launch) -> Result<Vec<Region>, LaunchError> {
+    let mut v = Vec::new();
+    for (i, b) in l.buffers.iter().enumerate() {
+        if b.bytes.len() as u64 > windows::BUFFER_STRIDE {
+            return Err(LaunchError(format!("buffer `{}` is over 4 GiB", b.name)));
+        }
+        let base = windows::BUFFERS + i as u64 * windows::BUFFER_STRIDE;
+        v.push(Region::new(
+            &b.name,
+            base,
+            b.bytes.clone(),
+            vec![true; b.bytes.len()],
+        ));
+    }
+    for g in &m.globals {
+        let bytes = g.init.clone().unwrap_or_else(|| vec![0; g.size as usize]);
+        let r = Region::new(&g.name, g.address, bytes, vec![true; g.size as usize]);
+        v.push(if g.address < windows::GLOBAL_VARS {
+            r.read_only()
+        } else {
+            r
+        });
+    }
+    Ok(v)
+}
+
+/// Runs `launch` of a kernel of `module` on the reference interpreter.
+///
+/// Errors: the kernel or a parameter is missing, or a warp runs out of
+/// fuel (each warp has [`DEFAULT_FUEL`] warp steps). Undefined behaviour
+/// is an outcome ([`LaunchOutcome::ub`]).
+pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
+    let Some(k) = module.kernel(&launch.kernel) else {
+        let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+        return Err(LaunchError(format!(
+            "no kernel `{}` in the module (it has: {})",
+            launch.kernel,
+            names.join(", ")
+        )));
+    };
+    let prog = &k.program;
+    let [bx, by, bz] = launch.block;
+    let threads = bx as u64 * by as u64 * bz as u64;
+    if threads > 1024 {
+        return Err(LaunchError(format!(
+            "a block of {threads} threads: the most a CTA has is 1024"
+        )));
+    }
+    let nwarps = threads.div_ceil(WARP as u64) as u32;
+    let mut mem = Memory {
+        globals: globals(module, launch)?,
+        shared: None,
+        param: Some(params(k, launch)?),
+    };
+    let nbuf = launch.buffers.len();
+    let [gx, gy, gz] = launch.grid;
+    let mut total = 0;
+    let mut cta = 0u32;
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                mem.shared =
+                    (k.shared_size > 0).then(|| Region::undefined("shared", 0, k.shared_size));
+                let mut warps: Vec<Warp> = (0..nwarps)
+                    .map(|wi| {
+                        let mut w = Warp::new(prog, Trace::default());
+                        let mut tid = [[0u32; 3]; WARP];
+                        let mut absent = 0u32;
+                        for (l, t) in tid.iter_mut().enumerate() {
+                            let lin = wi as u64 * WARP as u64 + l as u64;
+                            if lin >= threads {
+                                absent |= 1 << l;
+                                w.lane[l] = Lane::Absent;
+                                continue;
+                            }
+                            let lin = lin as u32;
+                            *t = [lin % bx, lin / bx % by, lin / (bx * by)];
+                        }
+                        if absent != 0 {
+                            w.conv.exit(u32::MAX, absent);
+                        }
+                        let local = (0..WARP)
+                            .map(|_| Region::undefined("local", 0, k.local_size))
+                            .collect();
+                        w.kernel = Some(Box::new(Ctx {
+                            mem: Memory::default(),
+                            local,
+                            tid,
+                            ntid: launch.block,
+                            ctaid: [x, y, z],
+                            nctaid: launch.grid,
+                            cta,
+                            warp: wi,
+                            nwarps,
+                            epoch: 0,
+                        }));
+                        w
+                    })
+                    .collect();
+                let mut done = vec![false; warps.len()];
+                let mut steps = vec![0u64; warps.len()];
+                let mut epoch = 0;
+                let here = |wi: usize| format!("cta ({x},{y},{z}) warp {wi}");
+                let ub_out = |mem: &Memory, at: String, ub, total| {
+                    Ok(LaunchOutcome {
+                        buffers: outputs(mem, nbuf),
+                        ub: Some((at, ub)),
+                        steps: total,
+                    })
+                };
+                if let Some(ub) = target::check(prog) {
+                    return ub_out(&mem, here(0), ub, total);
+                }
+                loop {
+                    for (wi, w) in warps.iter_mut().enumerate() {
+                        if done[wi] {
+                            continue;
+                        }
+                        let ctx = w.kernel.as_mut().expect("a kernel warp");
+                        ctx.mem = std::mem::take(&mut mem);
+                        ctx.epoch = epoch;
+                        let before = steps[wi];
+                        let r = advance(w, &mut steps[wi], DEFAULT_FUEL, false);
+                        total += steps[wi] - before;
+                        mem = std::mem::take(&mut w.kernel.as_mut().expect("a kernel warp").mem);
+                        match r {
+                            Err(e) => return Err(LaunchError(format!("{}: {e}", here(wi)))),
+                            Ok(Advance::Finished(Some(ub))) => {
+                                return ub_out(&mem, here(wi), ub, total)
+                            }
+                            Ok(Advance::Finished(None)) => done[wi] = true,
+                            Ok(Advance::Barrier) => {}
+                            Ok(Advance::Stopped(_)) => unreachable!("kernel runs are unbounded"),
+                        }
+                    }
+                    if done.iter().all(|&d| d) {
+                        break;
+                    }
+                    for (wi, w) in warps.iter_mut().enumerate() {
+                        if !done[wi] {
+                            if let Some(ub) = release_barrier(w) {
+                                return ub_out(&mem, here(wi), ub, total);
+                            }
+                        }
+                    }
+                    epoch += 1;
+                }
+                cta += 1;
+            }
+        }
+    }
+    Ok(LaunchOutcome {
+        buffers: outputs(&mem, nbuf),
+        ub: None,
+        steps: total,
+    })
+}
+
+/// The first `n` global regions (the launch's buffers) as outputs.
+fn outputs(mem: &Memory, n: usize) -> Vec<BufferOut> {
+    mem.globals[..n]
+        .iter()
+        .map(|r| BufferOut {
+            name: r.name.clone(),
+            bytes: r.bytes.clone(),
+            defined: r.defined.clone(),
+        })
+        .collect()
+}

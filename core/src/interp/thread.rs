@@ -1,0 +1,551 @@
+//! The thread-level instructions of PTX modules that compute per lane:
+//! special registers, `cvt`, integer `mul.wide`/`mad`/`div`/`rem`/`neg`/
+//! `abs`/`brev`/`clz`/`bfind`, float arithmetic with rounding modifiers,
+//! `setp.f64`, and `mov` packing. (Memory is `memory.rs`; `bar.sync` is
+//! the scheduler's.)
+//!
+//! Definedness is whole-value: a result is defined when every input bit
+//! is, except packing and unpacking, which move bits as they are.
+//!
+//! Rounding follows the ISA's "Rounding Modifiers": `.rn` nearest even,
+//! `.rz` toward zero, `.rm` toward −∞, `.rp` toward +∞; the result is the
+//! exact result rounded once. `cvt` from float to integer saturates to the
+//! destination's range and gives 0 for NaN ("For float-to-integer
+//! conversions, the result is clamped to the destination range by
+//! default"; NaN "is converted to 0"). Integer division by zero gives an
+//! "unspecified, machine-specific value": undefined here, as is
+//! `div.s32`'s one overflowing case (−2³¹ / −1).
+
+use super::alu::{compare, signed};
+use super::bits::Val;
+use super::{lanes, Step, Warp};
+use crate::ir::{FloatOp, IntOp, Rounding, Special, Thread, ThreadKind, Type};
+
+/// `x` (bits of a `ty` value) as an exact integer.
+fn int_of(x: u64, ty: Type) -> i128 {
+    if ty.is_signed() {
+        signed(x, ty) as i128
+    } else {
+        (x & ty.mask()) as i128
+    }
+}
+
+/// The closest value of `ty`'s range to `v` (saturation).
+fn clamp(v: i128, ty: Type) -> u64 {
+    let bits = ty.bits();
+    let (lo, hi) = if ty.is_signed() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    (v.clamp(lo, hi) as u64) & ty.mask()
+}
+
+/// The next f64 toward +∞ (`up`) or −∞.
+fn next_f64(x: f64, up: bool) -> f64 {
+    if x.is_nan() || (x.is_infinite() && (x > 0.0) == up) {
+        return x;
+    }
+    if x == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let b = x.to_bits();
+    let away = (x > 0.0) == up;
+    f64::from_bits(if away { b + 1 } else { b - 1 })
+}
+
+/// The next f32 toward +∞ (`up`) or −∞.
+fn next_f32(x: f32, up: bool) -> f32 {
+    if x.is_nan() || (x.is_infinite() && (x > 0.0) == up) {
+        return x;
+    }
+    if x == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let b = x.to_bits();
+    let away = (x > 0.0) == up;
+    f32::from_bits(if away { b + 1 } else { b - 1 })
+}
+
+/// Whether a candidate above (`above`) or below the exact result must
+/// move one step, and which way (`true` = up), under `rnd`; `c` is the
+/// nearest-even candidate and `sign_exact` the exact result's sign.
+fn nudge(rnd: Rounding, above: bool, sign_neg: bool) -> Option<bool> {
+    match rnd {
+        Rounding::Rn => None,
+        Rounding::Rm => above.then_some(false),
+        Rounding::Rp => (!above).then_some(true),
+        // Toward zero: a positive result above moves down, a negative one
+        // below moves up.
+        Rounding::Rz => match (sign_neg, above) {
+            (false, true) => Some(false),
+            (true, false) => Some(true),
+            _ => None,
+        },
+    }
+}
+
+/// Rounds `c` (an f64 rounded to nearest, `err` = exact − `c`, exact in
+/// f64 or of the right sign) under `rnd`.
+fn direct_f64(c: f64, err: f64, rnd: Rounding) -> f64 {
+    if err == 0.0 || c.is_nan() {
+        return c;
+    }
+    match nudge(rnd, err < 0.0, c < 0.0 || (c == 0.0 && err < 0.0)) {
+        Some(up) => next_f64(c, up),
+        None => c,
+    }
+}
+
+/// Rounds an exact value given as `hi + lo` (f64s, `|lo|` tiny) to f32.
+fn to_f32(hi: f64, lo: f64, rnd: Rounding) -> f32 {
+    let c = hi as f32;
+    if c.is_nan() {
+        return c;
+    }
+    if c.is_infinite() {
+        // Overflow: toward zero (or away from the infinity's side) gives
+        // the largest finite value.
+        let pos = c > 0.0;
+        let keep = match rnd {
+            Rounding::Rn => true,
+            Rounding::Rz => false,
+            Rounding::Rm => !pos,
+            Rounding::Rp => pos,
+        };
+        if !keep && hi.is_finite() {
+            return if pos { f32::MAX } else { f32::MIN };
+        }
+        return c;
+    }
+    // d = exact − c, whose sign is all that matters.
+    let d = (hi - c as f64) + lo;
+    if d == 0.0 {
+        return c;
+    }
+    match nudge(rnd, d < 0.0, c < 0.0 || (c == 0.0 && d < 0.0)) {
+        Some(up) => next_f32(c, up),
+        None => c,
+    }
+}
+
+/// `a + b` as `(sum, error)` (Knuth's TwoSum: exact).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// One f64 operation, rounded by `rnd`.
+fn f64_op(op: FloatOp, rnd: Rounding, a: f64, b: f64, c: f64) -> f64 {
+    match op {
+        FloatOp::Add | FloatOp::Sub => {
+            let b = if op == FloatOp::Sub { -b } else { b };
+            let (s, e) = two_sum(a, b);
+            if !s.is_finite() {
+                return s;
+            }
+            direct_f64(s, e, rnd)
+        }
+        FloatOp::Mul => {
+            let p = a * b;
+            if !p.is_finite() {
+                return p;
+            }
+            direct_f64(p, a.mul_add(b, -p), rnd)
+        }
+        FloatOp::Div => {
+            let q = a / b;
+            if !q.is_finite() || q == 0.0 {
+                return q;
+            }
+            // a − q·b, exact; the exact quotient is above q when it has
+            // the sign of b.
+            let r = (-q).mul_add(b, a);
+            direct_f64(
+                q,
+                if (r > 0.0) == (b > 0.0) {
+                    r.abs()
+                } else {
+                    -r.abs()
+                },
+                rnd,
+            )
+        }
+        FloatOp::Sqrt => {
+            let s = a.sqrt();
+            if !s.is_finite() || s == 0.0 {
+                return s;
+            }
+            direct_f64(s, (-s).mul_add(s, a), rnd)
+        }
+        FloatOp::Fma => a.mul_add(b, c),
+        FloatOp::Neg => -a,
+        FloatOp::Abs => a.abs(),
+        FloatOp::Min | FloatOp::Max => {
+            let a_first = (a < b || (a == b && a.is_sign_negative())) == (op == FloatOp::Min);
+            if a.is_nan() {
+                b
+            } else if b.is_nan() || a_first {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// One f32 operation, rounded by `rnd`, computed exactly in f64 where the
+/// f64 result is exact (`+ − ×` of f32s with a TwoSum error, `÷` and `√`
+/// with an exact remainder).
+fn f32_op(op: FloatOp, rnd: Rounding, a: f32, b: f32, c: f32) -> f32 {
+    let (a, b, c) = (a as f64, b as f64, c as f64);
+    match op {
+        FloatOp::Add | FloatOp::Sub => {
+            let b = if op == FloatOp::Sub { -b } else { b };
+            let (s, e) = two_sum(a, b);
+            to_f32(s, e, rnd)
+        }
+        // A product of two f32s is exact in f64.
+        FloatOp::Mul => to_f32(a * b, 0.0, rnd),
+        FloatOp::Fma => {
+            let p = a * b;
+            let (s, e) = two_sum(p, c);
+            to_f32(s, e, rnd)
+        }
+        FloatOp::Div => {
+            let q = a / b;
+            if !q.is_finite() || q == 0.0 {
+                return q as f32;
+            }
+            let r = (-q).mul_add(b, a);
+            to_f32(
+                q,
+                sign_only(if (r > 0.0) == (b > 0.0) {
+                    r.abs()
+                } else {
+                    -r.abs()
+                }),
+                rnd,
+            )
+        }
+        FloatOp::Sqrt => {
+            let s = a.sqrt();
+            if !s.is_finite() || s == 0.0 {
+                return s as f32;
+            }
+            to_f32(s, sign_only((-s).mul_add(s, a)), rnd)
+        }
+        FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => {
+            f64_op(op, rnd, a, b, c) as f32
+        }
+    }
+}
+
+/// The smallest f64 of `x`'s sign (0 for 0): an error term whose sign is
+/// all [`to_f32`] needs, when `hi` is only the nearest f64 to the result.
+fn sign_only(x: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        f64::from_bits(1).copysign(x)
+    }
+}
+
+/// Flushes an f32 subnormal to a zero of its sign (`.ftz`).
+fn ftz32(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// `.sat` on a float: clamp to [0.0, 1.0], NaN to 0.0.
+fn sat(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(0.0, 1.0)
+    }
+}
+
+/// `x` rounded to an integral value under `rnd`.
+fn integral(x: f64, rnd: Rounding) -> f64 {
+    match rnd {
+        Rounding::Rn => x.round_ties_even(),
+        Rounding::Rz => x.trunc(),
+        Rounding::Rm => x.floor(),
+        Rounding::Rp => x.ceil(),
+    }
+}
+
+/// An integer rounded to f32 or f64 (`dty`) under `rnd`.
+fn int_to_float(v: i128, dty: Type, rnd: Rounding) -> u64 {
+    if dty == Type::F32 {
+        let c = v as f32;
+        let above = (c as i128) > v || (c.is_infinite() && c > 0.0);
+        let below = (c as i128) < v || (c.is_infinite() && c < 0.0);
+        let r = match (above, below) {
+            (false, false) => c,
+            (a, _) => match nudge(rnd, a, v < 0) {
+                Some(up) => next_f32(c, up),
+                None => c,
+            },
+        };
+        r.to_bits() as u64
+    } else {
+        let c = v as f64;
+        let above = (c as i128) > v;
+        let below = (c as i128) < v;
+        let r = match (above, below) {
+            (false, false) => c,
+            (a, _) => match nudge(rnd, a, v < 0) {
+                Some(up) => next_f64(c, up),
+                None => c,
+            },
+        };
+        r.to_bits()
+    }
+}
+
+/// A float (`aty`) to a float or integer `dty`, as `cvt` does.
+#[allow(clippy::too_many_arguments)]
+fn cvt(
+    x: u64,
+    aty: Type,
+    dty: Type,
+    rnd: Option<Rounding>,
+    int_round: bool,
+    ftz: bool,
+    sat_: bool,
+) -> u64 {
+    let rnd_or = rnd.unwrap_or(Rounding::Rn);
+    if !aty.is_float() {
+        let v = int_of(x, aty);
+        if dty.is_float() {
+            return int_to_float(v, dty, rnd_or);
+        }
+        return if sat_ {
+            clamp(v, dty)
+        } else {
+            (v as u64) & dty.mask()
+        };
+    }
+    let mut f = if aty == Type::F32 {
+        let v = f32::from_bits(x as u32);
+        (if ftz { ftz32(v) } else { v }) as f64
+    } else {
+        f64::from_bits(x)
+    };
+    if !dty.is_float() {
+        if f.is_nan() {
+            return 0;
+        }
+        let r = integral(f, rnd_or);
+        let v = if r >= 1.7e38 {
+            i128::MAX
+        } else if r <= -1.7e38 {
+            i128::MIN
+        } else {
+            r as i128
+        };
+        return clamp(v, dty);
+    }
+    if int_round {
+        f = integral(f, rnd_or);
+    }
+    if sat_ {
+        f = sat(f);
+    }
+    if dty == Type::F32 {
+        let r = if aty == Type::F64 && !int_round {
+            to_f32(f, 0.0, rnd_or)
+        } else {
+            f as f32
+        };
+        let r = if ftz { ftz32(r) } else { r };
+        r.to_bits() as u64
+    } else {
+        f.to_bits()
+    }
+}
+
+/// The value of a special register on `lane`.
+fn special(w: &Warp, s: Special, lane: usize) -> u64 {
+    let ctx = w
+        .kernel
+        .as_ref()
+        .expect("special registers exist in kernels");
+    let axis = |a: crate::ir::Axis| a as usize;
+    let l = lane as u32;
+    (match s {
+        Special::Tid(a) => ctx.tid[lane][axis(a)],
+        Special::Ntid(a) => ctx.ntid[axis(a)],
+        Special::Ctaid(a) => ctx.ctaid[axis(a)],
+        Special::Nctaid(a) => ctx.nctaid[axis(a)],
+        Special::WarpId => ctx.warp,
+        Special::NWarpId => ctx.nwarps,
+        Special::LanemaskEq => 1 << l,
+        Special::LanemaskLe => u32::MAX >> (31 - l),
+        Special::LanemaskLt => ((1u64 << l) - 1) as u32,
+        Special::LanemaskGe => u32::MAX << l,
+        Special::LanemaskGt => ((u32::MAX as u64) << (l + 1)) as u32,
+    }) as u64
+}
+
+/// An integer operation on `ty` values (`c` for `mad`).
+fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
+    let bits = ty.bits();
+    let m = ty.mask();
+    let (ia, ib) = (int_of(a, ty), int_of(b, ty));
+    let wide_m = if bits >= 32 {
+        u64::MAX
+    } else {
+        (1u64 << (2 * bits)) - 1
+    };
+    Some(match op {
+        IntOp::MulWide => ((ia * ib) as u64) & wide_m,
+        IntOp::MadLo => ((ia * ib + int_of(c, ty)) as u64) & m,
+        IntOp::MadHi => ((((ia * ib) >> bits) + int_of(c, ty)) as u64) & m,
+        IntOp::MadWide => {
+            let wty = if ty.is_signed() { Type::S64 } else { Type::U64 };
+            let cw = if bits == 32 {
+                int_of(c, wty)
+            } else {
+                int_of(c, ty)
+            };
+            ((ia * ib + cw) as u64) & wide_m
+        }
+        IntOp::Div | IntOp::Rem => {
+            if ib == 0 {
+                return None;
+            }
+            let q = ia / ib;
+            if ty.is_signed() && q == 1i128 << (bits - 1) {
+                return None;
+            }
+            (if op == IntOp::Div { q } else { ia % ib } as u64) & m
+        }
+        IntOp::Neg => (ia.wrapping_neg() as u64) & m,
+        IntOp::Abs => (ia.unsigned_abs() as u64) & m,
+        IntOp::Brev => (a & m).reverse_bits() >> (64 - bits),
+        IntOp::Clz => ((a & m).leading_zeros() - (64 - bits)) as u64,
+        IntOp::Bfind { shiftamt } => {
+            // The most significant bit that differs from the sign (signed)
+            // or is set (unsigned).
+            let v = if ty.is_signed() && signed(a, ty) < 0 {
+                !a & m
+            } else {
+                a & m
+            };
+            if v == 0 {
+                0xffff_ffff
+            } else {
+                let pos = 63 - v.leading_zeros() as u64;
+                if shiftamt {
+                    bits as u64 - 1 - pos
+                } else {
+                    pos
+                }
+            }
+        }
+    })
+}
+
+/// Executes a computing thread-level instruction on `s.exec`.
+pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
+    let mut results: Vec<Vec<(usize, Val)>> = vec![Vec::new(); x.dests.len()];
+    for l in lanes(s.exec) {
+        let ins: Vec<Val> = x.srcs.iter().map(|&(o, _)| w.read_keep_nan(o, l)).collect();
+        let full = x
+            .srcs
+            .iter()
+            .zip(&ins)
+            .all(|(&(_, t), v)| v.d & t.mask() == t.mask());
+        let arg = |i: usize| ins.get(i).map_or(0, |v| v.v & x.srcs[i].1.mask());
+        let known = |v: Option<u64>| match (full, v) {
+            (true, Some(v)) => Val::known(v),
+            _ => Val::unknown(),
+        };
+        match x.kind {
+            ThreadKind::Special(sr) => results[0].push((l, Val::known(special(w, sr, l)))),
+            ThreadKind::Cvt {
+                rnd,
+                int_round,
+                ftz,
+                sat,
+            } => {
+                let (aty, dty) = (x.srcs[0].1, x.dests[0].1);
+                results[0].push((
+                    l,
+                    known(Some(cvt(arg(0), aty, dty, rnd, int_round, ftz, sat))),
+                ));
+            }
+            ThreadKind::Int(op) => {
+                let ty = x.srcs[0].1;
+                results[0].push((l, known(int_op(op, ty, arg(0), arg(1), arg(2)))));
+            }
+            ThreadKind::Float {
+                op,
+                rnd,
+                ftz,
+                sat: s_,
+            } => {
+                let ty = x.dests[0].1;
+                let r = if ty == Type::F64 {
+                    let f = |i| f64::from_bits(arg(i));
+                    let r = f64_op(op, rnd, f(0), f(1), f(2));
+                    (if s_ { sat(r) } else { r }).to_bits()
+                } else {
+                    let f = |i| {
+                        let v = f32::from_bits(arg(i) as u32);
+                        if ftz {
+                            ftz32(v)
+                        } else {
+                            v
+                        }
+                    };
+                    let r = f32_op(op, rnd, f(0), f(1), f(2));
+                    let r = if s_ { sat(r as f64) as f32 } else { r };
+                    (if ftz { ftz32(r) } else { r }).to_bits() as u64
+                };
+                results[0].push((l, known(Some(r))));
+            }
+            ThreadKind::FSetp(cmp) => {
+                results[0].push((
+                    l,
+                    known(Some(compare(cmp, Type::F64, arg(0), arg(1)) as u64)),
+                ));
+            }
+            ThreadKind::Pack => {
+                let (mut v, mut d, mut at) = (0u64, 0u64, 0);
+                for (i, &(_, t)) in x.srcs.iter().enumerate() {
+                    v |= (ins[i].v & t.mask()) << at;
+                    d |= (ins[i].d & t.mask()) << at;
+                    at += t.bits();
+                }
+                results[0].push((l, Val { v, d }));
+            }
+            ThreadKind::Unpack => {
+                let (mut at, a) = (0, ins[0]);
+                for (i, &(_, t)) in x.dests.iter().enumerate() {
+                    let v = Val {
+                        v: (a.v >> at) & t.mask(),
+                        d: (a.d >> at) & t.mask(),
+                    };
+                    results[i].push((l, v));
+                    at += t.bits();
+                }
+            }
+            ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Cvta { .. } | ThreadKind::Bar => {
+                unreachable!("run by memory.rs and the scheduler")
+            }
+        }
+    }
+    for (i, r) in results.iter().enumerate() {
+        w.write_all(x.dests[i].0, r);
+    }
+}

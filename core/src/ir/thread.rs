@@ -1,0 +1,323 @@
+//! The thread-level instructions that surround warp code in compiler
+//! output (issue #13): memory (`ld`, `st`, `cvta`), special registers,
+//! conversions, wide and divided integer arithmetic, `.f64` and rounded
+//! float arithmetic, bit manipulation, `mov.b64 {a,b}` packing and
+//! barriers.
+//!
+//! They only come from PTX modules ([`crate::text::parse_module`]): the
+//! fuzzed case format never generates them, so the generator, the reducer
+//! and the JIT's fuzz tier need not know them. One [`Thread`] holds its
+//! operands uniformly (destinations and sources with the type each is
+//! written or read as), so that the operand walks, the printer and the
+//! engines share one shape; [`ThreadKind`] says what it computes.
+
+use super::{CmpOp, Dest, Operand, Reg, Type};
+
+/// A PTX state space (ISA §5.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// `.param`: kernel parameters (read-only in a kernel).
+    Param,
+    /// `.global`: the buffers the launch passes, and `.global` variables.
+    Global,
+    /// `.shared`: per CTA.
+    Shared,
+    /// `.local`: per thread.
+    Local,
+    /// `.const`: read-only module constants.
+    Const,
+    /// No space qualifier: a generic address, which maps to one of the
+    /// above by the window it falls in.
+    Generic,
+}
+
+impl Space {
+    /// The PTX spelling without the dot (`global`; `generic` is not written).
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Param => "param",
+            Space::Global => "global",
+            Space::Shared => "shared",
+            Space::Local => "local",
+            Space::Const => "const",
+            Space::Generic => "generic",
+        }
+    }
+
+    /// Parses a space qualifier without the dot.
+    pub fn from_name(s: &str) -> Option<Space> {
+        Some(match s {
+            "param" => Space::Param,
+            "global" => Space::Global,
+            "shared" => Space::Shared,
+            "local" => Space::Local,
+            "const" => Space::Const,
+            _ => return None,
+        })
+    }
+}
+
+/// A memory operand `[base+offset]`: a register holding an address, plus a
+/// byte offset; a symbol (`[smem+8]`, `[k_param_0]`) is resolved to its
+/// address in its space when the module is parsed, so it is an offset with
+/// no base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Address {
+    /// The register holding the address, if any.
+    pub base: Option<Reg>,
+    /// The byte offset (a symbol's address included).
+    pub offset: i64,
+}
+
+/// A dimension of `%tid` and friends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// `.x`.
+    X,
+    /// `.y`.
+    Y,
+    /// `.z`.
+    Z,
+}
+
+/// A special register read by `mov` (ISA §10, "Special Registers").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// `%tid.{x,y,z}`: the thread's index in its CTA.
+    Tid(Axis),
+    /// `%ntid.{x,y,z}`: the CTA's shape.
+    Ntid(Axis),
+    /// `%ctaid.{x,y,z}`: the CTA's index in the grid.
+    Ctaid(Axis),
+    /// `%nctaid.{x,y,z}`: the grid's shape.
+    Nctaid(Axis),
+    /// `%warpid`: the warp's index in its CTA (PTX: "volatile", it may
+    /// change; here it is the linear thread index / 32).
+    WarpId,
+    /// `%nwarpid`: the number of warps of a CTA (the PTX value is the
+    /// maximum the hardware has; here the CTA's warp count).
+    NWarpId,
+    /// `%lanemask_eq`: the bit of the lane itself.
+    LanemaskEq,
+    /// `%lanemask_le`: bits at and below the lane.
+    LanemaskLe,
+    /// `%lanemask_lt`: bits below the lane.
+    LanemaskLt,
+    /// `%lanemask_ge`: bits at and above the lane.
+    LanemaskGe,
+    /// `%lanemask_gt`: bits above the lane.
+    LanemaskGt,
+}
+
+impl Special {
+    /// Every special register, for the parser.
+    pub const ALL: [Special; 19] = [
+        Special::Tid(Axis::X),
+        Special::Tid(Axis::Y),
+        Special::Tid(Axis::Z),
+        Special::Ntid(Axis::X),
+        Special::Ntid(Axis::Y),
+        Special::Ntid(Axis::Z),
+        Special::Ctaid(Axis::X),
+        Special::Ctaid(Axis::Y),
+        Special::Ctaid(Axis::Z),
+        Special::Nctaid(Axis::X),
+        Special::Nctaid(Axis::Y),
+        Special::Nctaid(Axis::Z),
+        Special::WarpId,
+        Special::NWarpId,
+        Special::LanemaskEq,
+        Special::LanemaskLe,
+        Special::LanemaskLt,
+        Special::LanemaskGe,
+        Special::LanemaskGt,
+    ];
+
+    /// The PTX spelling (`%tid.x`, `%lanemask_lt`).
+    pub fn name(self) -> String {
+        let axis = |a: Axis| match a {
+            Axis::X => "x",
+            Axis::Y => "y",
+            Axis::Z => "z",
+        };
+        match self {
+            Special::Tid(a) => format!("%tid.{}", axis(a)),
+            Special::Ntid(a) => format!("%ntid.{}", axis(a)),
+            Special::Ctaid(a) => format!("%ctaid.{}", axis(a)),
+            Special::Nctaid(a) => format!("%nctaid.{}", axis(a)),
+            Special::WarpId => "%warpid".into(),
+            Special::NWarpId => "%nwarpid".into(),
+            Special::LanemaskEq => "%lanemask_eq".into(),
+            Special::LanemaskLe => "%lanemask_le".into(),
+            Special::LanemaskLt => "%lanemask_lt".into(),
+            Special::LanemaskGe => "%lanemask_ge".into(),
+            Special::LanemaskGt => "%lanemask_gt".into(),
+        }
+    }
+}
+
+/// A float rounding modifier (ISA "Rounding Modifiers"): `.rn` (nearest
+/// even), `.rz` (toward zero), `.rm` (toward −∞), `.rp` (toward +∞). On a
+/// float→integer `cvt` they are written `.rni/.rzi/.rmi/.rpi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// Round to nearest, ties to even.
+    Rn,
+    /// Round toward zero.
+    Rz,
+    /// Round toward negative infinity.
+    Rm,
+    /// Round toward positive infinity.
+    Rp,
+}
+
+impl Rounding {
+    /// The spelling without the dot (`rn`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rounding::Rn => "rn",
+            Rounding::Rz => "rz",
+            Rounding::Rm => "rm",
+            Rounding::Rp => "rp",
+        }
+    }
+}
+
+/// A float operation of [`ThreadKind::Float`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    /// `add`.
+    Add,
+    /// `sub`.
+    Sub,
+    /// `mul`.
+    Mul,
+    /// `fma` / `mad` (rounded once).
+    Fma,
+    /// `div` (IEEE, `.rn/.rz/.rm/.rp`).
+    Div,
+    /// `neg`.
+    Neg,
+    /// `abs`.
+    Abs,
+    /// `min`.
+    Min,
+    /// `max`.
+    Max,
+    /// `sqrt` (IEEE, rounded).
+    Sqrt,
+}
+
+/// An integer operation of [`ThreadKind::Int`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntOp {
+    /// `mul.wide`: the full product of two n-bit values, 2n bits.
+    MulWide,
+    /// `mad.lo`: `a*b + c`, low n bits.
+    MadLo,
+    /// `mad.hi`: high n bits of `a*b`, plus `c`.
+    MadHi,
+    /// `mad.wide`: `a*b` (2n bits) `+ c` (2n bits).
+    MadWide,
+    /// `div`: truncating division; by zero undefined.
+    Div,
+    /// `rem`: remainder with the sign of `a`; by zero undefined.
+    Rem,
+    /// `neg` on an integer.
+    Neg,
+    /// `abs` on an integer.
+    Abs,
+    /// `brev`: bit reversal.
+    Brev,
+    /// `clz`: leading zeros (a `.u32` count).
+    Clz,
+    /// `bfind`: the position of the most significant non-sign bit
+    /// (`0xffffffff` if none); `.shiftamt`: its left-shift amount.
+    Bfind {
+        /// `.shiftamt`.
+        shiftamt: bool,
+    },
+}
+
+/// What a [`Thread`] instruction does, with the modifiers that change it.
+/// The operand types are in [`Thread::dests`] and [`Thread::srcs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadKind {
+    /// `ld.space.type d, [addr];` (the destination register may be wider
+    /// than the memory type: zero- or sign-extended by the type).
+    Ld(Space),
+    /// `st.space.type [addr], a;`
+    St(Space),
+    /// `cvta.space.size d, a` (`to == false`: a space address to generic)
+    /// or `cvta.to.space.size d, a` (generic to the space).
+    Cvta {
+        /// The space converted from or to.
+        space: Space,
+        /// `.to`: generic → space.
+        to: bool,
+    },
+    /// `mov.type d, %special;`
+    Special(Special),
+    /// `cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a;`
+    Cvt {
+        /// The rounding modifier, when written (`.rni` is `Rn` with
+        /// `int_round`).
+        rnd: Option<Rounding>,
+        /// The float→integer spelling `.rni/.rzi/.rmi/.rpi`, or for a
+        /// float→float `cvt` of the same size, rounding to an integral value.
+        int_round: bool,
+        /// `.ftz`: subnormal inputs and results flush to sign-preserving zero.
+        ftz: bool,
+        /// `.sat`: clamp to the destination range (floats: to [0.0, 1.0]).
+        sat: bool,
+    },
+    /// Integer arithmetic beyond the glue: `mul.wide`, `mad`, `div`, `rem`,
+    /// `neg`/`abs`, bit manipulation. The instruction type is `srcs[0]`'s.
+    Int(IntOp),
+    /// Float arithmetic on `.f64`, or on `.f32` with a rounding modifier
+    /// other than `.rn`, `.ftz` or `.sat`.
+    Float {
+        /// The operation.
+        op: FloatOp,
+        /// The rounding (`.rn` when not written).
+        rnd: Rounding,
+        /// `.ftz`.
+        ftz: bool,
+        /// `.sat`: clamp the result to [0.0, 1.0].
+        sat: bool,
+    },
+    /// `setp.cmp.f64 p, a, b;` (ordered comparisons, as `.f32`).
+    FSetp(CmpOp),
+    /// `mov.bN d, {a, b, ...};`: pack the sources, the first in the low bits.
+    Pack,
+    /// `mov.bN {d0, d1, ...}, a;`: unpack, `d0` gets the low bits.
+    Unpack,
+    /// `bar.sync a{, b}` / `barrier.sync{.aligned} a{, b}`: wait until every
+    /// non-exited thread of the CTA has arrived. (`ret` in a kernel is
+    /// parsed as `exit`: the thread ends.)
+    Bar,
+}
+
+/// A thread-level instruction with its operands.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Thread {
+    /// What it does.
+    pub kind: ThreadKind,
+    /// The opcode as written (`ld.global.u32`, `cvt.rzi.s32.f32`), for
+    /// printing and diagnostics.
+    pub opcode: String,
+    /// Destinations, each with the type it is written as.
+    pub dests: Vec<(Dest, Type)>,
+    /// Sources, each with the type it is read as.
+    pub srcs: Vec<(Operand, Type)>,
+    /// The memory operand of `ld`/`st`.
+    pub addr: Option<Address>,
+}
+
+impl Thread {
+    /// Whether it is a `bar.sync`/`barrier.sync`: lanes wait there for the
+    /// whole CTA, so it ends a straight-line segment like a collective.
+    pub fn is_barrier(&self) -> bool {
+        self.kind == ThreadKind::Bar
+    }
+}

@@ -1,0 +1,303 @@
+//! Launching a PTX module's kernel: what a launch is (grid, block, the
+//! buffers and the parameter values), its sidecar text format, and what a
+//! launch leaves in its buffers, with the expected-output format that
+//! `corpus/kernels/*.expect` and the GPU's `*.gpu.txt` share.
+//!
+//! The `.launch` format, one directive per line, `#` or `//` comments:
+//!
+//! ```text
+//! kernel warp_sum_xor
+//! grid 1                          # X[,Y[,Z]]
+//! block 64
+//! buffer in u32 ffffffd9 fffffffe 00000023 ...   # 32-bit words, hex
+//! buffer out fill aaaaaaaa 64                    # 64 words of aaaaaaaa
+//! buffer raw file input.bin                      # bytes of a file (beside the .launch)
+//! param warp_sum_xor_param_0 buffer in           # a pointer to a buffer
+//! param warp_sum_xor_param_1 buffer out
+//! param n value 64                               # a scalar, decimal or 0x hex
+//! ```
+//!
+//! The expected-output format, one buffer per line, 32-bit words in hex,
+//! `________` for a word not every rule defines:
+//!
+//! ```text
+//! # comment
+//! out: ffffffbe ffffffbe ...
+//! ```
+
+use crate::interp::Ub;
+use std::fmt;
+use std::path::Path;
+
+/// A buffer the launch passes: its name and initial bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Buffer {
+    /// Its name (for `param ... buffer NAME` and the output).
+    pub name: String,
+    /// Initial contents (all defined).
+    pub bytes: Vec<u8>,
+}
+
+/// A kernel parameter's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamValue {
+    /// The generic address of the buffer with this index.
+    Buffer(usize),
+    /// A scalar, truncated to the parameter's size.
+    Value(u64),
+}
+
+/// One launch of one kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// The `.entry` to run.
+    pub kernel: String,
+    /// CTAs per dimension.
+    pub grid: [u32; 3],
+    /// Threads per CTA per dimension.
+    pub block: [u32; 3],
+    /// The buffers, in order (buffer `k` is at
+    /// [`windows::BUFFERS`](crate::ir::windows::BUFFERS) `+ k *`
+    /// [`BUFFER_STRIDE`](crate::ir::windows::BUFFER_STRIDE)).
+    pub buffers: Vec<Buffer>,
+    /// `(parameter name, value)`.
+    pub params: Vec<(String, ParamValue)>,
+}
+
+/// A launch's buffers after the run, byte by byte with their definedness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferOut {
+    /// The buffer's name.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Per byte, whether every rule defines it.
+    pub defined: Vec<bool>,
+}
+
+impl BufferOut {
+    /// The buffer as 32-bit little-endian words in hex, `________` where a
+    /// byte is undefined (a tail shorter than 4 bytes is padded).
+    pub fn words(&self) -> Vec<String> {
+        self.bytes
+            .chunks(4)
+            .zip(self.defined.chunks(4))
+            .map(|(b, d)| {
+                if d.iter().all(|&x| x) {
+                    let mut w = [0u8; 4];
+                    w[..b.len()].copy_from_slice(b);
+                    format!("{:08x}", u32::from_le_bytes(w))
+                } else {
+                    "________".to_string()
+                }
+            })
+            .collect()
+    }
+
+    /// `name: w0 w1 ...`, the expected-output format's line.
+    pub fn line(&self) -> String {
+        format!("{}: {}", self.name, self.words().join(" "))
+    }
+}
+
+/// What a launch did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchOutcome {
+    /// Every buffer after the run.
+    pub buffers: Vec<BufferOut>,
+    /// Undefined behaviour that ended the run, with the CTA and warp where
+    /// it happened (`cta (x,y,z) warp w`); the buffers then mean nothing.
+    pub ub: Option<(String, Ub)>,
+    /// Warp steps summed over every warp.
+    pub steps: u64,
+}
+
+/// Why a launch could not run (the module and the launch do not fit, or
+/// an engine failed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaunchError(pub String);
+
+impl fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LaunchError {}
+
+/// `X[,Y[,Z]]` as three dimensions.
+pub fn parse_dims(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: expected X[,Y[,Z]]"));
+    }
+    let mut d = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        d[i] = match p.parse::<u32>() {
+            Ok(n) if n > 0 => n,
+            _ => return Err(format!("`{s}`: `{p}` is not a positive number")),
+        };
+    }
+    Ok(d)
+}
+
+/// A number written in decimal or `0x` hex (negative decimals as two's
+/// complement).
+fn number(s: &str) -> Option<u64> {
+    if let Some(h) = s.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(d) = s.strip_prefix('-') {
+        d.parse::<u64>().ok().map(|v| v.wrapping_neg())
+    } else {
+        s.parse().ok()
+    }
+}
+
+/// Hex 32-bit words as little-endian bytes.
+fn words(ws: &[&str]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for w in ws {
+        let v = u32::from_str_radix(w, 16).map_err(|_| format!("bad hex word `{w}`"))?;
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    Ok(out)
+}
+
+impl Launch {
+    /// Parses a `.launch` file's text; `dir` is where `file` buffers are
+    /// read from. Errors name `file:line:col`.
+    pub fn parse(src: &str, file: &str, dir: &Path) -> Result<Launch, String> {
+        let mut l = Launch {
+            kernel: String::new(),
+            grid: [1; 3],
+            block: [1; 3],
+            buffers: Vec::new(),
+            params: Vec::new(),
+        };
+        let mut pending: Vec<(String, String, usize)> = Vec::new();
+        for (i, raw) in src.lines().enumerate() {
+            let line = i + 1;
+            let text = raw.split('#').next().unwrap_or("");
+            let text = text.split("//").next().unwrap_or("");
+            let toks: Vec<&str> = text.split_whitespace().collect();
+            let Some(&first) = toks.first() else { continue };
+            let col = raw.find(first).unwrap_or(0) + 1;
+            let bad = |m: String| format!("{file}:{line}:{col}: {m}");
+            match (first, &toks[1..]) {
+                ("kernel", [name]) => l.kernel = name.to_string(),
+                ("grid", [d]) => l.grid = parse_dims(d).map_err(bad)?,
+                ("block", [d]) => l.block = parse_dims(d).map_err(bad)?,
+                ("buffer", [name, "u32", ws @ ..]) => l.buffers.push(Buffer {
+                    name: name.to_string(),
+                    bytes: words(ws).map_err(bad)?,
+                }),
+                ("buffer", [name, "fill", w, n]) => {
+                    let one = words(&[w]).map_err(bad)?;
+                    let n: usize = n.parse().map_err(|_| bad(format!("bad count `{n}`")))?;
+                    l.buffers.push(Buffer {
+                        name: name.to_string(),
+                        bytes: one.repeat(n),
+                    });
+                }
+                ("buffer", [name, "file", path]) => {
+                    let p = dir.join(path);
+                    let bytes = std::fs::read(&p)
+                        .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display())))?;
+                    l.buffers.push(Buffer {
+                        name: name.to_string(),
+                        bytes,
+                    });
+                }
+                ("param", [name, "buffer", buf]) => {
+                    pending.push((name.to_string(), buf.to_string(), line))
+                }
+                ("param", [name, "value", v]) => {
+                    let v = number(v).ok_or_else(|| bad(format!("bad number `{v}`")))?;
+                    l.params.push((name.to_string(), ParamValue::Value(v)));
+                }
+                _ => {
+                    return Err(bad(format!(
+                        "unknown or malformed line `{}` (expected kernel, grid, block, buffer NAME u32|fill|file ..., param NAME buffer|value ...)",
+                        text.trim()
+                    )))
+                }
+            }
+        }
+        for (name, buf, line) in pending {
+            let Some(i) = l.buffers.iter().position(|b| b.name == buf) else {
+                return Err(format!("{file}:{line}:1: no buffer named `{buf}`"));
+            };
+            l.params.push((name, ParamValue::Buffer(i)));
+        }
+        if l.kernel.is_empty() {
+            return Err(format!("{file}:1:1: no `kernel NAME` line"));
+        }
+        Ok(l)
+    }
+}
+
+/// An expected-output file: `(buffer name, words)`, `None` for `________`.
+pub type Expected = Vec<(String, Vec<Option<u32>>)>;
+
+/// Parses an expected-output file (`.expect`, `.gpu.txt`).
+pub fn parse_expected(src: &str, file: &str) -> Result<Expected, String> {
+    let mut out = Vec::new();
+    for (i, raw) in src.lines().enumerate() {
+        let t = raw.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let Some((name, ws)) = t.split_once(':') else {
+            return Err(format!("{file}:{}:1: expected `name: words...`", i + 1));
+        };
+        let ws = ws
+            .split_whitespace()
+            .map(|w| {
+                if w == "________" {
+                    Ok(None)
+                } else {
+                    u32::from_str_radix(w, 16)
+                        .map(Some)
+                        .map_err(|_| format!("{file}:{}: bad word `{w}`", i + 1))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push((name.trim().to_string(), ws));
+    }
+    Ok(out)
+}
+
+/// Compares a launch's buffers with the expected words: every listed
+/// buffer, every word the expectation gives. A word the expectation gives
+/// that the outcome leaves undefined is a difference too. Returns one
+/// line per difference (empty: equal).
+pub fn compare(out: &[BufferOut], want: &Expected) -> Vec<String> {
+    let mut diffs = Vec::new();
+    for (name, ws) in want {
+        let Some(b) = out.iter().find(|b| &b.name == name) else {
+            diffs.push(format!("{name}: no such buffer"));
+            continue;
+        };
+        let got = b.words();
+        if got.len() != ws.len() {
+            diffs.push(format!(
+                "{name}: {} words, expected {}",
+                got.len(),
+                ws.len()
+            ));
+            continue;
+        }
+        for (i, (g, w)) in got.iter().zip(ws).enumerate() {
+            if let Some(w) = w {
+                let want = format!("{w:08x}");
+                if *g != want {
+                    diffs.push(format!(
+                        "{name}[{i}] (byte {}): got {g}, expected {want}",
+                        4 * i
+                    ));
+                }
+            }
+        }
+    }
+    diffs
+}

@@ -1,0 +1,652 @@
+//! Reading the instructions of a PTX module's bodies: the thread-level
+//! instructions of [`Thread`] (`ld`, `st`, `cvta`, `cvt`, `mul.wide`,
+//! `mad`, `div`, `rem`, `.f64` and rounded float arithmetic, bit
+//! manipulation, `mov` of special registers and `{a, b}` groups, `bar`),
+//! and the module spellings of the glue (`add.rn.f32` is `add.f32`,
+//! `mov.pred %p, -1`, `ret`), before handing the rest to the case format's
+//! reader.
+
+use super::lex::{Kind, Token};
+use super::parse::{err, Build, PResult};
+use super::value::{parse_value, Place};
+use crate::ir::*;
+
+/// The float functions that need a libm-quality approximation: an honest
+/// "not supported yet" rather than a guess.
+const APPROX: &[&str] = &[
+    "rcp", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp",
+];
+
+/// The opcodes this front end knows of but does not implement yet.
+const UNSUPPORTED: &[&str] = &[
+    "call",
+    "atom",
+    "red",
+    "bfe",
+    "bfi",
+    "prmt",
+    "shf",
+    "fns",
+    "dp4a",
+    "dp2a",
+    "tex",
+    "tld4",
+    "suld",
+    "sust",
+    "membar",
+    "fence",
+    "bar.arrive",
+    "bar.red",
+    "mbarrier",
+    "cp",
+    "ldu",
+    "prefetch",
+    "isspacep",
+    "set",
+    "slct",
+    "sad",
+    "lop3",
+    "bar.warp.sync",
+    "nanosleep",
+    "trap",
+    "brkpt",
+    "pmevent",
+    "brx",
+];
+
+fn parse_rounding(s: &str) -> Option<(Rounding, bool)> {
+    Some(match s {
+        "rn" => (Rounding::Rn, false),
+        "rz" => (Rounding::Rz, false),
+        "rm" => (Rounding::Rm, false),
+        "rp" => (Rounding::Rp, false),
+        "rni" => (Rounding::Rn, true),
+        "rzi" => (Rounding::Rz, true),
+        "rmi" => (Rounding::Rm, true),
+        "rpi" => (Rounding::Rp, true),
+        _ => return None,
+    })
+}
+
+impl Build<'_> {
+    /// One instruction of a module body.
+    pub(super) fn module_op(&self) -> PResult<Op> {
+        let text = self.opt.text.as_str();
+        let parts: Vec<&str> = text.split('.').collect();
+        if APPROX.contains(&parts[0]) {
+            return self.fail(format!(
+                "not supported yet: `{text}` (an approximate float function)"
+            ));
+        }
+        let unsupported = UNSUPPORTED
+            .iter()
+            .any(|u| text == *u || text.starts_with(&format!("{u}.")));
+        if unsupported {
+            return self.fail(format!("not supported yet: `{text}`"));
+        }
+        let floats = parts.contains(&"f64")
+            || parts
+                .iter()
+                .any(|m| matches!(*m, "rz" | "rm" | "rp" | "ftz" | "sat"));
+        match parts[0] {
+            "ld" | "st" => self.memory(&parts),
+            "cvta" => self.cvta(&parts),
+            "cvt" => self.cvt(&parts),
+            "bar" | "barrier" => self.bar(&parts),
+            "ret" => {
+                self.shape(&parts, 1, "ret")?;
+                self.count(0)?;
+                Ok(Op::Control(Control::Exit))
+            }
+            "mov" => self.module_mov(&parts),
+            "mul" if parts.get(1) == Some(&"wide") => self.int(&parts[2..], IntOp::MulWide, 3),
+            "mad" => match parts.get(1) {
+                Some(&"lo") => self.int(&parts[2..], IntOp::MadLo, 4),
+                Some(&"hi") => self.int(&parts[2..], IntOp::MadHi, 4),
+                Some(&"wide") => self.int(&parts[2..], IntOp::MadWide, 4),
+                _ => self.float(&parts, FloatOp::Fma, 4),
+            },
+            "div" | "rem" if !floats && parts.last().is_some_and(|t| *t != "f32") => self.int(
+                &parts[1..],
+                if parts[0] == "div" {
+                    IntOp::Div
+                } else {
+                    IntOp::Rem
+                },
+                3,
+            ),
+            "neg" | "abs"
+                if parts
+                    .last()
+                    .and_then(|t| Type::from_name(t))
+                    .is_some_and(|t| !t.is_float()) =>
+            {
+                let op = if parts[0] == "neg" {
+                    IntOp::Neg
+                } else {
+                    IntOp::Abs
+                };
+                self.int(&parts[1..], op, 2)
+            }
+            "brev" => self.int(&parts[1..], IntOp::Brev, 2),
+            "clz" => self.int(&parts[1..], IntOp::Clz, 2),
+            "bfind" => {
+                let shiftamt = parts.get(1) == Some(&"shiftamt");
+                let rest = if shiftamt { &parts[2..] } else { &parts[1..] };
+                self.int(rest, IntOp::Bfind { shiftamt }, 2)
+            }
+            "fma" => self.float(&parts, FloatOp::Fma, 4),
+            "sqrt" => self.float(&parts, FloatOp::Sqrt, 2),
+            "div" => self.float(&parts, FloatOp::Div, 3),
+            "add" | "sub" | "mul" | "min" | "max" | "neg" | "abs" if floats => {
+                let (op, n) = match parts[0] {
+                    "add" => (FloatOp::Add, 3),
+                    "sub" => (FloatOp::Sub, 3),
+                    "mul" => (FloatOp::Mul, 3),
+                    "min" => (FloatOp::Min, 3),
+                    "max" => (FloatOp::Max, 3),
+                    "neg" => (FloatOp::Neg, 2),
+                    _ => (FloatOp::Abs, 2),
+                };
+                self.float(&parts, op, n)
+            }
+            "setp" if parts.last() == Some(&"f64") => self.fsetp(&parts),
+            "add" | "sub" | "mul" if parts.get(1) == Some(&"rn") => {
+                // `.rn` is what the glue's f32 arithmetic does.
+                let mut t = self.opt.clone();
+                t.text = text.replacen(".rn", "", 1);
+                self.retyped(&t)
+            }
+            "selp" if parts.get(1) == Some(&"f64") => self.glue_any(&parts, "selp"),
+            _ => self.op(),
+        }
+    }
+
+    /// The case format's reader on another opcode spelling.
+    fn retyped(&self, t: &Token) -> PResult<Op> {
+        Build {
+            p: self.p,
+            opt: t,
+            raws: self.raws,
+        }
+        .op()
+    }
+
+    /// A source that may be of any declared type: register, immediate or
+    /// symbol, read as `ty`.
+    fn any_src(&self, i: usize, ty: Type) -> PResult<Operand> {
+        self.src(i, ty)
+    }
+
+    /// `selp.f64` (the case format's glue takes the eight fuzzed types).
+    fn glue_any(&self, parts: &[&str], _what: &str) -> PResult<Op> {
+        self.shape(parts, 2, "selp.type")?;
+        let ty = self.thread_type(parts[1])?;
+        self.count(4)?;
+        Ok(Op::Glue(Glue::Selp {
+            ty,
+            d: self.dest(0, ty)?,
+            a: self.any_src(1, ty)?,
+            b: self.any_src(2, ty)?,
+            c: self.src(3, Type::Pred)?,
+        }))
+    }
+
+    /// Any PTX type by name (the thread instructions take all of them).
+    fn thread_type(&self, m: &str) -> PResult<Type> {
+        match Type::from_name(m) {
+            Some(t) if t != Type::Pred => Ok(t),
+            _ => self.fail(format!("`{}`: unknown type `.{m}`", self.opt.text)),
+        }
+    }
+
+    fn thread(
+        &self,
+        kind: ThreadKind,
+        dests: Vec<(Dest, Type)>,
+        srcs: Vec<(Operand, Type)>,
+        addr: Option<Address>,
+    ) -> PResult<Op> {
+        Ok(Op::Thread(Thread {
+            kind,
+            opcode: self.opt.text.clone(),
+            dests,
+            srcs,
+            addr,
+        }))
+    }
+
+    /// `ld.space{.volatile,.relaxed...}.type d, [a];` / `st... [a], b;`
+    fn memory(&self, parts: &[&str]) -> PResult<Op> {
+        let ld = parts[0] == "ld";
+        let mut space = Space::Generic;
+        let mut ty = None;
+        for m in &parts[1..] {
+            if let Some(s) = Space::from_name(m) {
+                space = s;
+            } else if let Some(t) = Type::from_name(m) {
+                ty = Some(t);
+            } else if matches!(
+                *m,
+                "volatile"
+                    | "relaxed"
+                    | "weak"
+                    | "cta"
+                    | "gpu"
+                    | "sys"
+                    | "nc"
+                    | "ca"
+                    | "cg"
+                    | "cs"
+                    | "lu"
+                    | "cv"
+                    | "wb"
+                    | "wt"
+            ) {
+                // Memory-order and cache hints: one thread's view of its
+                // own accesses does not change.
+            } else if matches!(*m, "v2" | "v4" | "v8") {
+                return self.fail(format!(
+                    "not supported yet: vector access `{}`",
+                    self.opt.text
+                ));
+            } else {
+                return self.fail(format!("`{}`: unknown qualifier `.{m}`", self.opt.text));
+            }
+        }
+        let Some(ty) = ty.filter(|t| *t != Type::Pred) else {
+            return self.fail(format!("`{}`: no type", self.opt.text));
+        };
+        self.count(2)?;
+        let (ai, vi) = if ld { (1, 0) } else { (0, 1) };
+        let addr = self.address(ai, space)?;
+        if ld {
+            let d = self.wide_dest(vi, ty)?;
+            self.thread(ThreadKind::Ld(space), vec![(d, ty)], Vec::new(), Some(addr))
+        } else {
+            let a = self.wide_src(vi, ty)?;
+            self.thread(ThreadKind::St(space), Vec::new(), vec![(a, ty)], Some(addr))
+        }
+    }
+
+    /// A destination of a memory or conversion type: the register may be
+    /// wider than the type (`ld.global.u8 %r1` into a `.b32`), as PTX allows.
+    fn wide_dest(&self, i: usize, ty: Type) -> PResult<Dest> {
+        let r = &self.raws[i];
+        if r.tok.kind == Kind::Word && ty.bits() < 32 {
+            if let Ok(reg) = self.p.lookup(&r.tok) {
+                if self.p.case.program.decl(reg).ty.bits() >= ty.bits() {
+                    return Ok(Dest::Reg(reg));
+                }
+            }
+        }
+        self.dest(i, ty)
+    }
+
+    /// A source read as a narrower memory type (`st.global.u8 [a], %r1`).
+    fn wide_src(&self, i: usize, ty: Type) -> PResult<Operand> {
+        let r = &self.raws[i];
+        if r.tok.kind == Kind::Word && ty.bits() < 32 && !r.neg {
+            if let Ok(reg) = self.p.lookup(&r.tok) {
+                if self.p.case.program.decl(reg).ty.bits() >= ty.bits() {
+                    return Ok(Operand::Reg(reg));
+                }
+            }
+        }
+        self.src(i, ty)
+    }
+
+    /// Operand `i` as `[base+offset]` in `space`.
+    fn address(&self, i: usize, space: Space) -> PResult<Address> {
+        let r = &self.raws[i];
+        let Some((base, offset)) = &r.addr else {
+            return err(
+                &r.tok,
+                format!("expected an address `[...]`, found `{}`", r.tok.text),
+            );
+        };
+        let Some(base) = base else {
+            return Ok(Address {
+                base: None,
+                offset: *offset,
+            });
+        };
+        let scope = self.p.module.as_ref().expect("in a module");
+        if let Some((s, a)) = scope.symbol(&base.text) {
+            let fits = s == space
+                || (space == Space::Generic && matches!(s, Space::Global | Space::Const));
+            if !fits {
+                return err(
+                    base,
+                    format!(
+                        "`{}` is a .{} symbol, used in a .{} access",
+                        base.text,
+                        s.name(),
+                        space.name()
+                    ),
+                );
+            }
+            return Ok(Address {
+                base: None,
+                offset: a as i64 + offset,
+            });
+        }
+        let reg = self.p.lookup(base)?;
+        let ty = self.p.case.program.decl(reg).ty;
+        if ty.bits() < 32 || ty == Type::Pred || ty.is_float() {
+            return err(base, format!("address register `{}` is {ty}", base.text));
+        }
+        Ok(Address {
+            base: Some(reg),
+            offset: *offset,
+        })
+    }
+
+    /// `cvta{.to}.space.size d, a;`
+    fn cvta(&self, parts: &[&str]) -> PResult<Op> {
+        let to = parts.get(1) == Some(&"to");
+        let rest = if to { &parts[2..] } else { &parts[1..] };
+        let (Some(space), Some(ty)) = (
+            rest.first().and_then(|s| Space::from_name(s)),
+            rest.get(1).and_then(|t| Type::from_name(t)),
+        ) else {
+            return self.fail(format!(
+                "`{}`: expected cvta{{.to}}.space.u64",
+                self.opt.text
+            ));
+        };
+        if rest.len() != 2 || !matches!(ty, Type::U32 | Type::U64) || space == Space::Param {
+            return self.fail(format!(
+                "`{}`: expected cvta{{.to}}.{{global,shared,local,const}}.{{u32,u64}}",
+                self.opt.text
+            ));
+        }
+        self.count(2)?;
+        self.thread(
+            ThreadKind::Cvta { space, to },
+            vec![(self.dest(0, ty)?, ty)],
+            vec![(self.src(1, ty)?, ty)],
+            None,
+        )
+    }
+
+    /// `cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a;`
+    fn cvt(&self, parts: &[&str]) -> PResult<Op> {
+        let n = parts.len();
+        if n < 3 {
+            return self.fail(format!(
+                "`{}`: expected cvt{{.rnd}}{{.ftz}}{{.sat}}.dtype.atype",
+                self.opt.text
+            ));
+        }
+        let dty = self.thread_type(parts[n - 2])?;
+        let aty = self.thread_type(parts[n - 1])?;
+        let (mut rnd, mut int_round, mut ftz, mut sat) = (None, false, false, false);
+        for m in &parts[1..n - 2] {
+            if let Some((r, i)) = parse_rounding(m) {
+                rnd = Some(r);
+                int_round = i;
+            } else if *m == "ftz" {
+                ftz = true;
+            } else if *m == "sat" {
+                sat = true;
+            } else {
+                return self.fail(format!("`{}`: unknown modifier `.{m}`", self.opt.text));
+            }
+        }
+        let f2i = aty.is_float() && !dty.is_float();
+        let to_float = dty.is_float() && (!aty.is_float() || dty.bits() < aty.bits());
+        // ISA `cvt`: a rounding modifier is required for float→integer
+        // (`.rni`...), int→float and narrowing float→float (`.rn`...), and
+        // float→float of the same size takes only the integer ones.
+        match (rnd, int_round) {
+            (None, _) if f2i || to_float => {
+                return self.fail(format!(
+                    "`{}`: this conversion needs a rounding modifier",
+                    self.opt.text
+                ))
+            }
+            (Some(_), false) if f2i => {
+                return self.fail(format!(
+                    "`{}`: float→integer takes .rni/.rzi/.rmi/.rpi",
+                    self.opt.text
+                ))
+            }
+            (Some(_), true) if !aty.is_float() => {
+                return self.fail(format!(
+                    "`{}`: .rni/.rzi/.rmi/.rpi need a float source",
+                    self.opt.text
+                ))
+            }
+            (Some(_), _) if !aty.is_float() && !dty.is_float() => {
+                return self.fail(format!(
+                    "`{}`: integer conversions take no rounding",
+                    self.opt.text
+                ))
+            }
+            _ => {}
+        }
+        self.count(2)?;
+        self.thread(
+            ThreadKind::Cvt {
+                rnd,
+                int_round,
+                ftz,
+                sat,
+            },
+            vec![(self.wide_dest(0, dty)?, dty)],
+            vec![(self.wide_src(1, aty)?, aty)],
+            None,
+        )
+    }
+
+    /// `bar{.cta}.sync a{, b};`, `barrier{.cta}.sync{.aligned} a{, b};`
+    fn bar(&self, parts: &[&str]) -> PResult<Op> {
+        let quals: Vec<&str> = parts[1..]
+            .iter()
+            .copied()
+            .filter(|m| !matches!(*m, "cta" | "aligned"))
+            .collect();
+        if quals != ["sync"] {
+            return self.fail(format!(
+                "not supported yet: `{}` (only bar.sync / barrier.sync)",
+                self.opt.text
+            ));
+        }
+        if self.raws.len() == 2 {
+            return err(
+                &self.raws[1].tok,
+                format!("not supported yet: `{}` with a thread count", self.opt.text),
+            );
+        }
+        self.count(1)?;
+        self.thread(
+            ThreadKind::Bar,
+            Vec::new(),
+            vec![(self.src(0, Type::U32)?, Type::U32)],
+            None,
+        )
+    }
+
+    /// `mov` in a module: special registers, `{a, b}` packing, `.pred`
+    /// immediates and every type; the rest as the glue's `mov`.
+    fn module_mov(&self, parts: &[&str]) -> PResult<Op> {
+        self.shape(parts, 2, "mov.type")?;
+        let ty = match Type::from_name(parts[1]) {
+            Some(t) => t,
+            None => return self.fail(format!("`{}`: unknown type `.{}`", self.opt.text, parts[1])),
+        };
+        self.count(2)?;
+        let (d, a) = (&self.raws[0], &self.raws[1]);
+        if !d.group.is_empty() {
+            let srcs = vec![(self.src(1, ty)?, ty)];
+            let dests = self.group(&d.group, ty)?;
+            return self.thread(ThreadKind::Unpack, dests, srcs, None);
+        }
+        if !a.group.is_empty() {
+            let parts = self.group(&a.group, ty)?;
+            let srcs = parts
+                .into_iter()
+                .map(|(d, t)| match d {
+                    Dest::Reg(r) => (Operand::Reg(r), t),
+                    Dest::Sink => (Operand::Imm(0), t),
+                })
+                .collect();
+            return self.thread(ThreadKind::Pack, vec![(self.dest(0, ty)?, ty)], srcs, None);
+        }
+        if a.tok.kind == Kind::Word {
+            if let Some(s) = Special::ALL.iter().find(|s| s.name() == a.tok.text) {
+                return self.thread(
+                    ThreadKind::Special(*s),
+                    vec![(self.dest(0, ty)?, ty)],
+                    Vec::new(),
+                    None,
+                );
+            }
+            if a.tok.text.starts_with('%') && a.tok.text.contains('.')
+                || a.tok.text.starts_with("%lanemask")
+                || matches!(
+                    a.tok.text.as_str(),
+                    "%smid" | "%nsmid" | "%gridid" | "%clock" | "%clock64" | "%globaltimer"
+                )
+            {
+                return err(
+                    &a.tok,
+                    format!("not supported yet: special register `{}`", a.tok.text),
+                );
+            }
+        }
+        if ty == Type::Pred && a.tok.kind == Kind::Number {
+            // LLVM writes `mov.pred %p, -1` (true) and `0`.
+            let v = parse_value(&a.tok.text, Type::S32, Place::Operand)
+                .map_err(|m| super::ParseError::new(a.tok.line, a.tok.col, m))?;
+            return Ok(Op::Glue(Glue::Mov {
+                ty,
+                d: self.dest(0, ty)?,
+                a: Operand::Imm((v != 0) as u64),
+            }));
+        }
+        Ok(Op::Glue(Glue::Mov {
+            ty,
+            d: self.dest(0, ty)?,
+            a: self.any_src(1, ty)?,
+        }))
+    }
+
+    /// The members of `{a, b, ...}` for `mov.ty`: each a register of
+    /// `ty`'s width divided by the count (or `_`).
+    fn group(&self, toks: &[Token], ty: Type) -> PResult<Vec<(Dest, Type)>> {
+        let n = toks.len() as u32;
+        let part = match (ty.bits() / n.max(1), n) {
+            (32, 2) => Type::B32,
+            (16, 2) | (16, 4) => Type::B16,
+            (8, 4) => Type::B8,
+            _ => {
+                return err(
+                    &toks[0],
+                    format!("`{}` cannot be split into {n} parts", self.opt.text),
+                )
+            }
+        };
+        toks.iter()
+            .map(|t| Ok((self.dest_tok(t, part)?, part)))
+            .collect()
+    }
+
+    /// An integer instruction `op.ty d, a{, b{, c}}` (`n` operands).
+    fn int(&self, rest: &[&str], op: IntOp, n: usize) -> PResult<Op> {
+        if rest.len() != 1 {
+            return self.fail(format!("`{}`: expected one type", self.opt.text));
+        }
+        let ty = self.thread_type(rest[0])?;
+        if ty.is_float() {
+            return self.fail(format!("`{}`: an integer type is needed", self.opt.text));
+        }
+        self.count(n)?;
+        let wide = |t: Type| match (t.bits(), t.is_signed()) {
+            (16, true) => Type::S32,
+            (16, false) => Type::U32,
+            (32, true) => Type::S64,
+            (32, false) => Type::U64,
+            _ => t,
+        };
+        let (dty, cty) = match op {
+            IntOp::MulWide => (wide(ty), ty),
+            IntOp::MadWide => (wide(ty), wide(ty)),
+            IntOp::Clz | IntOp::Bfind { .. } => (Type::U32, ty),
+            _ => (ty, ty),
+        };
+        if matches!(op, IntOp::MulWide | IntOp::MadWide) && ty.bits() == 64 {
+            return self.fail(format!(
+                "`{}`: .wide takes 16- or 32-bit types",
+                self.opt.text
+            ));
+        }
+        let mut srcs = vec![(self.src(1, ty)?, ty)];
+        if n >= 3 {
+            srcs.push((self.src(2, ty)?, ty));
+        }
+        if n == 4 {
+            srcs.push((self.src(3, cty)?, cty));
+        }
+        self.thread(
+            ThreadKind::Int(op),
+            vec![(self.dest(0, dty)?, dty)],
+            srcs,
+            None,
+        )
+    }
+
+    /// A float instruction `op{.rnd}{.ftz}{.sat}.ty d, a{, b{, c}}`.
+    fn float(&self, parts: &[&str], op: FloatOp, n: usize) -> PResult<Op> {
+        let ty = self.thread_type(parts[parts.len() - 1])?;
+        if !ty.is_float() {
+            return self.fail(format!("`{}`: a float type is needed", self.opt.text));
+        }
+        let (mut rnd, mut ftz, mut sat) = (Rounding::Rn, false, false);
+        for m in &parts[1..parts.len() - 1] {
+            match (*m, parse_rounding(m)) {
+                (_, Some((r, false))) => rnd = r,
+                ("ftz", _) => ftz = true,
+                ("sat", _) => sat = true,
+                ("approx" | "full", _) => {
+                    return self.fail(format!("not supported yet: `{}`", self.opt.text))
+                }
+                _ => return self.fail(format!("`{}`: unknown modifier `.{m}`", self.opt.text)),
+            }
+        }
+        self.count(n)?;
+        let srcs = (1..n)
+            .map(|i| Ok((self.src(i, ty)?, ty)))
+            .collect::<PResult<Vec<_>>>()?;
+        self.thread(
+            ThreadKind::Float { op, rnd, ftz, sat },
+            vec![(self.dest(0, ty)?, ty)],
+            srcs,
+            None,
+        )
+    }
+
+    /// `setp.cmp.f64 p, a, b;`
+    fn fsetp(&self, parts: &[&str]) -> PResult<Op> {
+        if parts.len() != 3 {
+            return self.fail(format!(
+                "not supported yet: `{}` (setp.cmp.f64 only)",
+                self.opt.text
+            ));
+        }
+        let Some(cmp) = CmpOp::ALL.iter().copied().find(|c| c.name() == parts[1]) else {
+            return self.fail(format!("not supported yet: comparison `.{}`", parts[1]));
+        };
+        self.count(3)?;
+        self.thread(
+            ThreadKind::FSetp(cmp),
+            vec![(self.dest(0, Type::Pred)?, Type::Pred)],
+            vec![
+                (self.src(1, Type::F64)?, Type::F64),
+                (self.src(2, Type::F64)?, Type::F64),
+            ],
+            None,
+        )
+    }
+}
