@@ -42,6 +42,7 @@ mod builder;
 mod code;
 mod emit;
 pub mod inject;
+pub mod launch;
 mod layout;
 mod matching;
 mod redux;
