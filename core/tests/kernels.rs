@@ -80,3 +80,86 @@ fn hand_written_kernels_match_their_expected_outputs_on_the_interpreter() {
         .collect();
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
+
+/// A kernel storing `%tid.x` to `out[%tid.x]`: with a 32-word buffer and
+/// 40 threads, thread 32 stores past the end.
+const OOB: &str = "\
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry oob(.param .u64 oob_param_0)
+{
+\t.reg .b32 \t%r<3>;
+\t.reg .b64 \t%rd<5>;
+\tld.param.u64 \t%rd1, [oob_param_0];
+\tcvta.to.global.u64 \t%rd2, %rd1;
+\tmov.u32 \t%r1, %tid.x;
+\tmul.wide.u32 \t%rd3, %r1, 4;
+\tadd.s64 \t%rd4, %rd2, %rd3;
+\tst.global.u32 \t[%rd4], %r1;
+\tret;
+}
+";
+
+/// The OOB kernel's launch with `threads` threads.
+fn oob_launch(threads: u32) -> Launch {
+    Launch::parse(
+        &format!(
+            "kernel oob\nblock {threads}\nbuffer out fill 0 32\nparam oob_param_0 buffer out\n"
+        ),
+        "oob.launch",
+        Path::new("."),
+    )
+    .expect("a valid launch")
+}
+
+#[test]
+fn an_out_of_bounds_store_names_lane_thread_instruction_and_address() {
+    let m = parse_module(OOB).expect("valid PTX");
+    let out = run_launch(&m, &oob_launch(40)).expect("runs");
+    let (at, ub) = out.ub.expect("thread 32 stores past the buffer");
+    assert_eq!(at, "cta (0,0,0) warp 1");
+    assert_eq!(ub.rule.name(), "memory-out-of-bounds");
+    assert_eq!(ub.line, 13);
+    // Buffer 0 starts at 0x20_0000_0000 (ir::windows::BUFFERS); thread 32
+    // stores at byte 4 * 32 = 0x80.
+    assert!(
+        ub.message
+            .contains("lane 0 (%tid (32,0,0)), `st.global.u32 [%rd4], %r1;`")
+            && ub.message.contains("address 0x2000000080 (4 bytes)"),
+        "{}",
+        ub.message
+    );
+    // With 32 threads every store is in bounds: out[i] = i.
+    let out = run_launch(&m, &oob_launch(32)).expect("runs");
+    assert!(out.ub.is_none());
+    let want: Vec<String> = (0..32).map(|i| format!("{i:08x}")).collect();
+    assert_eq!(out.buffers[0].words(), want);
+}
+
+#[test]
+fn unsupported_instructions_and_directives_name_themselves_with_line_and_column() {
+    let atom = OOB.replace(
+        "st.global.u32 \t[%rd4], %r1;",
+        "atom.global.add.u32 \t%r2, [%rd4], %r1;",
+    );
+    let e = parse_module(&atom).expect_err("atom is not supported");
+    assert_eq!((e.line, e.col), (13, 2));
+    assert_eq!(e.msg, "not supported yet: `atom.global.add.u32`");
+    let rcp = OOB.replace("\tret;", "\trcp.approx.f32 \t%f1, %f1;\n\tret;");
+    let e = parse_module(&rcp).expect_err("rcp.approx is not supported");
+    assert_eq!((e.line, e.col), (14, 2));
+    assert!(
+        e.msg.starts_with("not supported yet: `rcp.approx.f32`"),
+        "{}",
+        e.msg
+    );
+    let alias = format!("{OOB}.alias foo, oob;\n");
+    let e = parse_module(&alias).expect_err(".alias is not supported");
+    assert_eq!((e.line, e.col), (16, 1));
+    assert_eq!(e.msg, "not supported yet at module level: `.alias`");
+    let special = OOB.replace("%tid.x;", "%smid;");
+    let e = parse_module(&special).expect_err("%smid is not supported");
+    assert_eq!((e.line, e.col), (10, 16));
+    assert_eq!(e.msg, "not supported yet: special register `%smid`");
+}

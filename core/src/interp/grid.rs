@@ -77,12 +77,17 @@ fn globals(m: &Module, l: &Launch) -> Result<Vec<Region>, LaunchError> {
     Ok(v)
 }
 
-/// Runs `launch` of a kernel of `module` on the reference interpreter.
+/// The kernel a launch names and the memory it starts with: its buffers
+/// and the module's variables at their generic addresses, and the
+/// parameter space (no shared memory yet: each CTA gets its own). Every
+/// engine that runs launches starts from this.
 ///
-/// Errors: the kernel or a parameter is missing, or a warp runs out of
-/// fuel (each warp has [`DEFAULT_FUEL`] warp steps). Undefined behaviour
-/// is an outcome ([`LaunchOutcome::ub`]).
-pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
+/// Errors: no such kernel, a parameter without a value or a value for no
+/// parameter, a block over 1024 threads.
+pub fn prepare<'m>(
+    module: &'m Module,
+    launch: &Launch,
+) -> Result<(&'m Kernel, Memory), LaunchError> {
     let Some(k) = module.kernel(&launch.kernel) else {
         let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
         return Err(LaunchError(format!(
@@ -91,7 +96,6 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
             names.join(", ")
         )));
     };
-    let prog = &k.program;
     let [bx, by, bz] = launch.block;
     let threads = bx as u64 * by as u64 * bz as u64;
     if threads > 1024 {
@@ -99,12 +103,45 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
             "a block of {threads} threads: the most a CTA has is 1024"
         )));
     }
-    let nwarps = threads.div_ceil(WARP as u64) as u32;
-    let mut mem = Memory {
+    let mem = Memory {
         globals: globals(module, launch)?,
         shared: None,
         param: Some(params(k, launch)?),
     };
+    Ok((k, mem))
+}
+
+/// The `%tid` of each lane of warp `warp` of a CTA of shape `block`, and
+/// the mask of its lanes that do not exist (past the block's threads).
+/// Threads are numbered x fastest, then y, then z, 32 to a warp.
+pub fn warp_threads(block: [u32; 3], warp: u32) -> ([[u32; 3]; WARP], u32) {
+    let [bx, by, bz] = block;
+    let threads = bx as u64 * by as u64 * bz as u64;
+    let mut tid = [[0u32; 3]; WARP];
+    let mut absent = 0u32;
+    for (l, t) in tid.iter_mut().enumerate() {
+        let lin = warp as u64 * WARP as u64 + l as u64;
+        if lin >= threads {
+            absent |= 1 << l;
+            continue;
+        }
+        let lin = lin as u32;
+        *t = [lin % bx, lin / bx % by, lin / (bx * by)];
+    }
+    (tid, absent)
+}
+
+/// Runs `launch` of a kernel of `module` on the reference interpreter.
+///
+/// Errors: the kernel or a parameter is missing, or a warp runs out of
+/// fuel (each warp has [`DEFAULT_FUEL`] warp steps). Undefined behaviour
+/// is an outcome ([`LaunchOutcome::ub`]).
+pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
+    let (k, mut mem) = prepare(module, launch)?;
+    let prog = &k.program;
+    let [bx, by, bz] = launch.block;
+    let threads = bx as u64 * by as u64 * bz as u64;
+    let nwarps = threads.div_ceil(WARP as u64) as u32;
     let nbuf = launch.buffers.len();
     let [gx, gy, gz] = launch.grid;
     let mut total = 0;
@@ -117,17 +154,9 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
                 let mut warps: Vec<Warp> = (0..nwarps)
                     .map(|wi| {
                         let mut w = Warp::new(prog, Trace::default());
-                        let mut tid = [[0u32; 3]; WARP];
-                        let mut absent = 0u32;
-                        for (l, t) in tid.iter_mut().enumerate() {
-                            let lin = wi as u64 * WARP as u64 + l as u64;
-                            if lin >= threads {
-                                absent |= 1 << l;
-                                w.lane[l] = Lane::Absent;
-                                continue;
-                            }
-                            let lin = lin as u32;
-                            *t = [lin % bx, lin / bx % by, lin / (bx * by)];
+                        let (tid, absent) = warp_threads(launch.block, wi);
+                        for l in super::lanes(absent) {
+                            w.lane[l] = Lane::Absent;
                         }
                         if absent != 0 {
                             w.conv.exit(u32::MAX, absent);

@@ -88,6 +88,11 @@ impl Region {
         self
     }
 
+    /// Whether stores are refused (`.const`).
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
     /// `n` undefined bytes.
     pub fn undefined(name: &str, base: u64, n: u64) -> Region {
         Region::new(name, base, vec![0; n as usize], vec![false; n as usize])

@@ -51,11 +51,11 @@ mod redux;
 pub(crate) mod schedule;
 mod shfl;
 mod target;
-mod thread;
+pub mod thread;
 mod ub;
 mod vote;
 
-pub use grid::run_launch;
+pub use grid::{prepare, run_launch, warp_threads};
 pub use ub::{Ub, UbRule};
 
 use crate::ir::*;

@@ -455,6 +455,66 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
     })
 }
 
+/// The value one lane computes for a computing thread-level instruction
+/// (`cvt`, [`ThreadKind::Int`], [`ThreadKind::Float`], `setp.f64`) from
+/// its source values (`args[i]` is source `i`'s bits, unused ones 0), or
+/// `None` where the ISA leaves the result unspecified (integer division
+/// by zero). The interpreter's semantics, for engines that call it rather
+/// than lower an instruction themselves (the JIT's directed roundings).
+pub fn eval(x: &Thread, args: [u64; 3]) -> Option<u64> {
+    let arg = |i: usize| x.srcs.get(i).map_or(0, |&(_, t)| args[i] & t.mask());
+    match x.kind {
+        ThreadKind::Cvt {
+            rnd,
+            int_round,
+            ftz,
+            sat,
+        } => Some(cvt(
+            arg(0),
+            x.srcs[0].1,
+            x.dests[0].1,
+            rnd,
+            int_round,
+            ftz,
+            sat,
+        )),
+        ThreadKind::Int(op) => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),
+        ThreadKind::Float {
+            op,
+            rnd,
+            ftz,
+            sat: s_,
+        } => {
+            let ty = x.dests[0].1;
+            Some(if ty == Type::F64 {
+                let f = |i| f64::from_bits(arg(i));
+                let r = f64_op(op, rnd, f(0), f(1), f(2));
+                (if s_ { sat(r) } else { r }).to_bits()
+            } else {
+                let f = |i| {
+                    let v = f32::from_bits(arg(i) as u32);
+                    if ftz {
+                        ftz32(v)
+                    } else {
+                        v
+                    }
+                };
+                let r = f32_op(op, rnd, f(0), f(1), f(2));
+                let r = if s_ { sat(r as f64) as f32 } else { r };
+                (if ftz { ftz32(r) } else { r }).to_bits() as u64
+            })
+        }
+        ThreadKind::FSetp(cmp) => Some(compare(cmp, Type::F64, arg(0), arg(1)) as u64),
+        ThreadKind::Special(_)
+        | ThreadKind::Pack
+        | ThreadKind::Unpack
+        | ThreadKind::Ld(_)
+        | ThreadKind::St(_)
+        | ThreadKind::Cvta { .. }
+        | ThreadKind::Bar => None,
+    }
+}
+
 /// Executes a computing thread-level instruction on `s.exec`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
     let mut results: Vec<Vec<(usize, Val)>> = vec![Vec::new(); x.dests.len()];
@@ -465,60 +525,18 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
             .iter()
             .zip(&ins)
             .all(|(&(_, t), v)| v.d & t.mask() == t.mask());
-        let arg = |i: usize| ins.get(i).map_or(0, |v| v.v & x.srcs[i].1.mask());
-        let known = |v: Option<u64>| match (full, v) {
-            (true, Some(v)) => Val::known(v),
-            _ => Val::unknown(),
-        };
         match x.kind {
             ThreadKind::Special(sr) => results[0].push((l, Val::known(special(w, sr, l)))),
-            ThreadKind::Cvt {
-                rnd,
-                int_round,
-                ftz,
-                sat,
-            } => {
-                let (aty, dty) = (x.srcs[0].1, x.dests[0].1);
-                results[0].push((
-                    l,
-                    known(Some(cvt(arg(0), aty, dty, rnd, int_round, ftz, sat))),
-                ));
-            }
-            ThreadKind::Int(op) => {
-                let ty = x.srcs[0].1;
-                results[0].push((l, known(int_op(op, ty, arg(0), arg(1), arg(2)))));
-            }
-            ThreadKind::Float {
-                op,
-                rnd,
-                ftz,
-                sat: s_,
-            } => {
-                let ty = x.dests[0].1;
-                let r = if ty == Type::F64 {
-                    let f = |i| f64::from_bits(arg(i));
-                    let r = f64_op(op, rnd, f(0), f(1), f(2));
-                    (if s_ { sat(r) } else { r }).to_bits()
-                } else {
-                    let f = |i| {
-                        let v = f32::from_bits(arg(i) as u32);
-                        if ftz {
-                            ftz32(v)
-                        } else {
-                            v
-                        }
-                    };
-                    let r = f32_op(op, rnd, f(0), f(1), f(2));
-                    let r = if s_ { sat(r as f64) as f32 } else { r };
-                    (if ftz { ftz32(r) } else { r }).to_bits() as u64
+            ThreadKind::Cvt { .. }
+            | ThreadKind::Int(_)
+            | ThreadKind::Float { .. }
+            | ThreadKind::FSetp(_) => {
+                let args = std::array::from_fn(|i| ins.get(i).map_or(0, |v| v.v));
+                let v = match (full, eval(x, args)) {
+                    (true, Some(v)) => Val::known(v),
+                    _ => Val::unknown(),
                 };
-                results[0].push((l, known(Some(r))));
-            }
-            ThreadKind::FSetp(cmp) => {
-                results[0].push((
-                    l,
-                    known(Some(compare(cmp, Type::F64, arg(0), arg(1)) as u64)),
-                ));
+                results[0].push((l, v));
             }
             ThreadKind::Pack => {
                 let (mut v, mut d, mut at) = (0u64, 0u64, 0);

@@ -7,9 +7,13 @@
 use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{Dest, Guard, Operand, Program, Reg, Type, WARP};
+
+/// A host function the generated code calls: four u64 arguments, a u64
+/// result, the C calling convention.
+pub type HostFn = extern "C" fn(u64, u64, u64, u64) -> u64;
 
 /// Memory flags for every state access: the buffer is valid, aligned and
 /// never traps.
@@ -392,6 +396,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 base
             }
         }
+    }
+
+    /// Calls the host function `f` with four i64 arguments and returns its
+    /// i64 result (the kernels' run-time calls, `runtime.rs`). The address
+    /// is a constant: the code needs no relocation.
+    pub fn call_host(&mut self, f: HostFn, args: [Value; 4]) -> Value {
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.extend([AbiParam::new(I64); 4]);
+        sig.returns.push(AbiParam::new(I64));
+        let sr = self.b.import_signature(sig);
+        let addr = self.b.ins().iconst(I64, f as usize as i64);
+        let call = self.b.ins().call_indirect(sr, addr, &args);
+        self.b.inst_results(call)[0]
     }
 
     /// The type a program register was declared with.

@@ -50,7 +50,7 @@ use super::builder::Emitter;
 use super::inject::{self, Bug};
 use super::layout::Layout;
 use super::rendezvous::{Group, Plan};
-use super::{activemask, alu, matching, redux, shfl, vote};
+use super::{activemask, alu, matching, redux, runtime, shfl, thread, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
@@ -88,6 +88,9 @@ struct Driver<'a, 'b> {
     runaway: Option<Block>,
     /// The stack slot holding every [`Mask`].
     masks: StackSlot,
+    /// A PTX module's kernel (it has thread-level instructions): its warp
+    /// may start with lanes that do not exist.
+    kernel: bool,
 }
 
 /// A lane mask kept in the function's stack slot of masks rather than in a
@@ -162,10 +165,10 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
         entries,
         runaway: None,
         masks,
+        kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
     };
     // Entry: every lane at pc 0, nothing parked, nothing exited.
     let zero = d.e.b.ins().iconst(I32, 0);
-    let all = d.e.b.ins().iconst(I32, -1);
     let mut next_mask = 0;
     let mut new_mask = |b: &mut FunctionBuilder<'_>| {
         let m = Mask(next_mask);
@@ -187,8 +190,11 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
     if !plan.groups.is_empty() {
         d.complete = Some(d.e.b.create_block());
     }
-    d.e.b.def_var(conv, all);
+    // Lanes marked exited before the run (a kernel's lanes that do not
+    // exist, in a partial warp) never run.
     let ex = d.e.load(I32, lay.exited as i32);
+    let present = d.e.b.ins().bnot(ex);
+    d.e.b.def_var(conv, present);
     d.e.b.def_var(exited, ex);
     let fu = d.e.load(I64, lay.fuel as i32);
     d.e.b.def_var(fuel, fu);
@@ -273,7 +279,9 @@ impl Driver<'_, '_> {
         let e = &mut self.e;
         e.b.switch_to_block(blk);
         let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
-        e.begin_segment(start == 0 && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
+        // A kernel's warp may start with lanes that do not exist.
+        let kernel = self.kernel;
+        e.begin_segment(start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
         // Merge the lanes parked here.
         let waiting = var.get(e.b, masks);
         let conv = e.b.use_var(e.conv);
@@ -328,6 +336,8 @@ impl Driver<'_, '_> {
                     self.arrive(inst, pc, end);
                     return;
                 }
+                Op::Thread(x) if x.is_barrier() => self.bar(inst, pc),
+                Op::Thread(x) => thread::emit(e, inst.guard, x, pc),
                 op => match inject::rewrite(prog, pc) {
                     Some(wrong) => collective_or_glue(e, inst.guard, &wrong),
                     None => collective_or_glue(e, inst.guard, op),
@@ -336,6 +346,20 @@ impl Driver<'_, '_> {
         }
         let next = self.parks[&end].0;
         self.e.b.ins().jump(next, &[]);
+    }
+
+    /// `bar.sync`: the run time blocks this warp's thread until every
+    /// running warp of the CTA arrives (`runtime::host_bar`, which also
+    /// checks that the whole non-exited warp is here).
+    fn bar(&mut self, inst: &Inst, pc: usize) {
+        let e = &mut self.e;
+        let mut l = e.lanes(inst.guard);
+        let exec = e.exec(&mut l);
+        let conv = l.conv;
+        let exited = e.b.use_var(self.exited);
+        let args = [exec, conv, exited].map(|v| e.b.ins().uextend(I64, v));
+        let pcv = e.b.ins().iconst(I64, pc as i64);
+        e.call_host(runtime::host_bar, [pcv, args[0], args[1], args[2]]);
     }
 
     /// Charges one step for the instruction at `pc`, or stops there.

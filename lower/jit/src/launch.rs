@@ -1,11 +1,140 @@
-//! Kernel launches on the JIT (issue #13): a PTX module's kernel, every
-//! warp of every CTA, with the launch's buffers.
+//! Kernel launches on the JIT (issue #13): a PTX module's kernel compiled
+//! once, then every CTA of the grid in turn, each warp of a CTA on its own
+//! thread (so that `bar.sync` can block it until the others arrive), with
+//! the launch's buffers in memory the warps share (`runtime.rs`).
+//!
+//! The JIT computes values only: it reports every byte of the buffers as
+//! defined; which bytes mean something is the reference's call
+//! (`warp_core::interp::run_launch`), and `warpdiff diff` compares on
+//! those. An access out of bounds, misaligned or to read-only memory ends
+//! the launch with an error naming lane, `%tid`, instruction and address.
 
-use warp_core::ir::Module;
-use warp_core::launch::{Launch, LaunchError, LaunchOutcome};
+use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
+use super::{write_le, JitProgram, Tuning};
+use std::sync::{Arc, Mutex};
+use warp_core::interp::memory::Region;
+use warp_core::interp::{prepare, warp_threads, DEFAULT_FUEL};
+use warp_core::ir::{Module, Special, WARP};
+use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
+
+/// The values of every special register on each lane of a warp, in the
+/// order of [`Special::ALL`].
+fn specials(launch: &Launch, tid: &[[u32; 3]; WARP], cta: [u32; 3], warp: u32) -> Vec<[u32; WARP]> {
+    let threads: u64 = launch.block.iter().map(|&d| d as u64).product();
+    let nwarps = threads.div_ceil(WARP as u64) as u32;
+    Special::ALL
+        .iter()
+        .map(|s| {
+            std::array::from_fn(|lane| {
+                let l = lane as u32;
+                match *s {
+                    Special::Tid(a) => tid[lane][a as usize],
+                    Special::Ntid(a) => launch.block[a as usize],
+                    Special::Ctaid(a) => cta[a as usize],
+                    Special::Nctaid(a) => launch.grid[a as usize],
+                    Special::WarpId => warp,
+                    Special::NWarpId => nwarps,
+                    Special::LanemaskEq => 1 << l,
+                    Special::LanemaskLe => u32::MAX >> (31 - l),
+                    Special::LanemaskLt => ((1u64 << l) - 1) as u32,
+                    Special::LanemaskGe => u32::MAX << l,
+                    Special::LanemaskGt => ((u32::MAX as u64) << (l + 1)) as u32,
+                }
+            })
+        })
+        .collect()
+}
 
 /// Runs `launch` of a kernel of `module` on the JIT.
 pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
-    let _ = (module, launch);
-    Err(LaunchError("jit: not lowered yet: PTX module kernels".into()))
+    let (k, mem) = prepare(module, launch)?;
+    let jit = JitProgram::compile_with(&k.program, Tuning::FastCompile)
+        .map_err(|e| LaunchError(format!("kernel `{}`: {e}", k.name)))?
+        .with_fuel(DEFAULT_FUEL);
+    let prog = Arc::new(k.program.clone());
+    let threads: u64 = launch.block.iter().map(|&d| d as u64).product();
+    let nwarps = threads.div_ceil(WARP as u64) as u32;
+    let nbuf = launch.buffers.len();
+    let mut mem = mem;
+    let [gx, gy, gz] = launch.grid;
+    for z in 0..gz {
+        for y in 0..gy {
+            for x in 0..gx {
+                mem.shared =
+                    (k.shared_size > 0).then(|| Region::undefined("shared", 0, k.shared_size));
+                let shared = Arc::new(Mutex::new(CtaMemory {
+                    mem: std::mem::take(&mut mem),
+                }));
+                let barrier = Arc::new(CtaBarrier::new(nwarps));
+                let errors: Vec<Option<String>> = std::thread::scope(|sc| {
+                    let handles: Vec<_> = (0..nwarps)
+                        .map(|wi| {
+                            let (jit, prog, shared, barrier) =
+                                (&jit, Arc::clone(&prog), Arc::clone(&shared), Arc::clone(&barrier));
+                            sc.spawn(move || {
+                                let (tid, absent) = warp_threads(launch.block, wi);
+                                let mut s = jit.new_state();
+                                if let Some(base) = jit.layout.specials {
+                                    for (i, vals) in specials(launch, &tid, [x, y, z], wi).iter().enumerate() {
+                                        for (lane, &v) in vals.iter().enumerate() {
+                                            let off = base as usize + i * 128 + lane * 4;
+                                            write_le(&mut s.buf, off, 4, v as u64);
+                                        }
+                                    }
+                                }
+                                runtime::enter(WarpContext {
+                                    prog,
+                                    mem: shared,
+                                    local: vec![vec![0; k.local_size as usize]; WARP],
+                                    tid,
+                                    barrier: Arc::clone(&barrier),
+                                    error: None,
+                                });
+                                let r = jit.call_from(&mut s, DEFAULT_FUEL, absent);
+                                barrier.finish();
+                                let ctx = runtime::leave();
+                                let at = format!("cta ({x},{y},{z}) warp {wi}");
+                                match (r, ctx.and_then(|c| c.error)) {
+                                    (_, Some(e)) => Some(format!("{at}: {e}")),
+                                    (Err(e), None) => Some(format!("{at}: {e}")),
+                                    (Ok(Some(pc)), None) => Some(format!(
+                                        "{at}: out of fuel after {DEFAULT_FUEL} warp steps at line {}",
+                                        jit.line(pc)
+                                    )),
+                                    (Ok(None), None) => None,
+                                }
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| {
+                            h.join()
+                                .unwrap_or_else(|_| Some("a warp's thread panicked".into()))
+                        })
+                        .collect()
+                });
+                if let Some(e) = errors.into_iter().flatten().next() {
+                    return Err(LaunchError(format!("jit: {e}")));
+                }
+                mem = Arc::try_unwrap(shared)
+                    .map_err(|_| LaunchError("jit: a warp kept the memory".into()))?
+                    .into_inner()
+                    .map_err(|_| LaunchError("jit: memory lock poisoned".into()))?
+                    .mem;
+            }
+        }
+    }
+    Ok(LaunchOutcome {
+        buffers: mem.globals[..nbuf]
+            .iter()
+            .map(|r| BufferOut {
+                name: r.name.clone(),
+                bytes: r.bytes.clone(),
+                defined: vec![true; r.bytes.len()],
+            })
+            .collect(),
+        ub: None,
+        steps: 0,
+    })
 }

@@ -2,7 +2,7 @@
 //! works on. All offsets are fixed per program, so every access is
 //! `state + constant` (or `+ lane * size` with the lane masked to 0..31).
 
-use warp_core::ir::{Program, Type, WARP};
+use warp_core::ir::{Op, Program, Special, ThreadKind, Type, WARP};
 
 /// Byte offsets into the state buffer.
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ pub struct Layout {
     /// On running out of fuel: the index of the instruction that would have
     /// run next (u32).
     pub fail_pc: u32,
+    /// The special registers of a kernel's warp (`%tid.x` ...), 32 × u32
+    /// each in the order of `Special::ALL`, when the program reads any.
+    pub specials: Option<u32>,
     /// Total size in bytes (a multiple of 16).
     pub size: u32,
 }
@@ -51,7 +54,16 @@ impl Layout {
         let fail_pc = off + 4;
         let fuel = off + 8;
         off += 16;
+        let reads_specials = prog
+            .insts
+            .iter()
+            .any(|i| matches!(&i.op, Op::Thread(x) if matches!(x.kind, ThreadKind::Special(_))));
+        let specials = reads_specials.then_some(off);
+        if reads_specials {
+            off += (Special::ALL.len() * 4 * WARP) as u32;
+        }
         Layout {
+            specials,
             regs,
             scratch,
             wmask,

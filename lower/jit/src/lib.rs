@@ -47,7 +47,9 @@ mod layout;
 mod matching;
 mod redux;
 mod rendezvous;
+pub mod runtime;
 mod shfl;
+mod thread;
 mod vote;
 
 use code::Code;
@@ -346,12 +348,23 @@ impl JitProgram {
     /// `Some(pc)` when the fuel ran out before instruction `pc`, an engine
     /// failure when the code ran away (a bug in its fuel accounting).
     fn call(&self, s: &mut WarpState, fuel: u64) -> Result<Option<usize>, RunError> {
+        self.call_from(s, fuel, 0)
+    }
+
+    /// [`JitProgram::call`] with the lanes of `absent` marked exited before
+    /// the run (a kernel's lanes that do not exist): they never run.
+    fn call_from(
+        &self,
+        s: &mut WarpState,
+        fuel: u64,
+        absent: u32,
+    ) -> Result<Option<usize>, RunError> {
         assert_eq!(
             s.buf.len() * 16,
             self.layout.size as usize,
             "state of another program"
         );
-        write_le(&mut s.buf, self.layout.exited as usize, 4, 0);
+        write_le(&mut s.buf, self.layout.exited as usize, 4, absent as u64);
         write_le(&mut s.buf, self.layout.fuel as usize, 8, fuel);
         match self.code.call(&mut s.buf) {
             0 => Ok(None),
@@ -555,19 +568,20 @@ impl Engine for JitEngine {
 
 const _: () = assert!(WARP == 32);
 
-/// Refuses a program with an instruction or register the JIT does not
-/// lower yet: PTX modules' thread-level instructions (memory, `cvt`,
-/// `bar.sync`, special registers ...) and their 8/16-bit and `.f64`
-/// registers (issue #13). The message names the instruction and its line.
+/// Refuses a program with an instruction the JIT does not lower: glue
+/// (`add`, `setp`, ...) on the 8/16-bit and `.f64` types of PTX modules,
+/// which the glue's lowering does not handle (`mov` and `selp`, which copy
+/// bits, excepted; the module front end reads `.f64` arithmetic and
+/// comparisons as thread-level instructions). The message names the
+/// instruction and its line.
 fn not_lowered(prog: &Program) -> Result<(), JitError> {
-    use warp_core::ir::{Op, Type};
-    if let Some(r) = prog.regs.iter().find(|r| Type::MODULE_ONLY.contains(&r.ty)) {
-        return Err(JitError::Failed(format!(
-            "not lowered yet: {} register `{}`",
-            r.ty, r.name
-        )));
-    }
-    match prog.insts.iter().find(|i| matches!(i.op, Op::Thread(_))) {
+    use warp_core::ir::{Glue, Op, Type};
+    let bad = prog.insts.iter().find(|i| match &i.op {
+        Op::Glue(Glue::Mov { .. } | Glue::Selp { .. }) => false,
+        Op::Glue(g) => Type::MODULE_ONLY.contains(&g.ty()),
+        _ => false,
+    });
+    match bad {
         Some(i) => Err(JitError::Failed(format!(
             "not lowered yet: `{}` (line {})",
             warp_core::text::inst_text(prog, i),

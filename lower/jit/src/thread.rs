@@ -1,0 +1,334 @@
+//! The thread-level instructions of PTX modules (issue #13), lowered per
+//! lane in a run-time lane loop:
+//!
+//! - inline: special registers (read from the warp state, where the launch
+//!   put them), `cvta`, the integer ops (`mul.wide`, `mad.lo/hi/wide`,
+//!   `div`/`rem` with a zero divisor giving 0 rather than a trap, `neg`,
+//!   `abs`, `brev`, `clz`, `bfind`), integer-to-integer `cvt` without
+//!   `.sat`, `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
+//! - as calls (`runtime.rs`): `ld` and `st` (bounds-checked host memory),
+//!   and the conversions and float operations with directed roundings,
+//!   `.ftz` or `.sat`, which call warp-core's scalar semantics
+//!   (`interp::thread::eval`) rather than an independent implementation.
+//!
+//! `bar.sync` is the driver's (`emit.rs`), since it needs the warp's
+//! exited lanes.
+
+use super::builder::{At, Emitter};
+use super::layout::wide;
+use super::runtime;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F64, I32, I64};
+use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
+use warp_core::ir::{
+    windows, CmpOp, Dest, FloatOp, Guard, IntOp, Operand, Rounding, Space, Special, Thread,
+    ThreadKind, Type,
+};
+
+/// Lowers one thread-level instruction (not `bar.sync`) at `pc`.
+pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Thread, pc: usize) {
+    let mut l = e.lanes(guard);
+    let exec = e.exec(&mut l);
+    match x.kind {
+        ThreadKind::Ld(_) | ThreadKind::St(_) => e.lane_loop(|e, at| memory(e, x, pc, at, exec)),
+        ThreadKind::Bar => unreachable!("the driver lowers bar.sync"),
+        _ => e.lane_loop(|e, at| {
+            let vals = compute(e, x, pc, at);
+            for (i, v) in vals.into_iter().enumerate() {
+                write(e, x.dests[i].0, at, exec, v);
+            }
+        }),
+    }
+}
+
+/// Operand `o` (read as `ty`) on lane `at` as an i64 holding its `ty` bits.
+fn read(e: &mut Emitter, o: Operand, ty: Type, at: At) -> Value {
+    let width = match o {
+        Operand::Reg(r) | Operand::NotPred(r) if wide(e.reg_type(r)) => 64,
+        Operand::Reg(_) | Operand::NotPred(_) => 32,
+        Operand::Imm(_) | Operand::LaneId if ty.bits() == 64 => 64,
+        Operand::Imm(_) | Operand::LaneId => 32,
+    };
+    let v = e.read_at(o, at, width);
+    let v = if width == 32 {
+        e.b.ins().uextend(I64, v)
+    } else {
+        v
+    };
+    mask(e, v, ty.bits())
+}
+
+/// `v` with only its low `bits` bits.
+fn mask(e: &mut Emitter, v: Value, bits: u32) -> Value {
+    if bits >= 64 {
+        v
+    } else {
+        e.b.ins().band_imm_s(v, ((1u64 << bits) - 1) as i64)
+    }
+}
+
+/// `v` sign-extended from `bits` to 64.
+fn sext(e: &mut Emitter, v: Value, bits: u32) -> Value {
+    if bits >= 64 {
+        return v;
+    }
+    let s = e.b.ins().ishl_imm_s(v, (64 - bits) as i64);
+    e.b.ins().sshr_imm_s(s, (64 - bits) as i64)
+}
+
+/// Writes i64 `v` to `d` on lane `at` where `exec` has it.
+fn write(e: &mut Emitter, d: Dest, at: At, exec: Value, v: Value) {
+    let Dest::Reg(r) = d else { return };
+    let ty = e.reg_type(r);
+    let v = mask(e, v, ty.bits());
+    let v = if wide(ty) {
+        v
+    } else {
+        e.b.ins().ireduce(I32, v)
+    };
+    e.write_at(d, at, exec, v);
+}
+
+/// `ld`/`st` on lane `at`, if it executes: a call into the run time.
+fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
+    let yes = e.b.create_block();
+    let done = e.b.create_block();
+    let bit = e.b.ins().ushr(exec, at.lane);
+    let bit = e.b.ins().band_imm_s(bit, 1);
+    e.b.ins().brif(bit, yes, &[], done, &[]);
+    e.b.switch_to_block(yes);
+    let a = x.addr.expect("ld/st have an address");
+    let addr = match a.base {
+        Some(r) => {
+            let ty = e.reg_type(r);
+            let v = read(e, Operand::Reg(r), ty, at);
+            e.b.ins().iadd_imm_s(v, a.offset)
+        }
+        None => e.b.ins().iconst(I64, a.offset),
+    };
+    let pcv = e.b.ins().iconst(I64, pc as i64);
+    let lane = e.b.ins().uextend(I64, at.lane);
+    match x.kind {
+        ThreadKind::Ld(_) => {
+            let zero = e.b.ins().iconst(I64, 0);
+            let v = e.call_host(runtime::host_ld, [pcv, lane, addr, zero]);
+            write(e, x.dests[0].0, at, exec, v);
+        }
+        _ => {
+            let (o, ty) = x.srcs[0];
+            let v = read(e, o, ty, at);
+            e.call_host(runtime::host_st, [pcv, lane, addr, v]);
+        }
+    }
+    e.b.ins().jump(done, &[]);
+    e.b.switch_to_block(done);
+}
+
+/// The results of a computing instruction on lane `at`, one i64 per
+/// destination.
+fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
+    let args: Vec<Value> = x.srcs.iter().map(|&(o, t)| read(e, o, t, at)).collect();
+    let host = |e: &mut Emitter| {
+        let pcv = e.b.ins().iconst(I64, pc as i64);
+        let zero = e.b.ins().iconst(I64, 0);
+        let a = |i: usize| args.get(i).copied().unwrap_or(zero);
+        vec![e.call_host(runtime::host_eval, [pcv, a(0), a(1), a(2)])]
+    };
+    match x.kind {
+        ThreadKind::Special(s) => {
+            let idx = Special::ALL.iter().position(|t| *t == s).expect("listed");
+            let base = e.lay.specials.expect("laid out when read") + (idx * 128) as u32;
+            let v =
+                e.b.ins()
+                    .load(I32, MemFlagsData::trusted(), at.p4, base as i32);
+            vec![e.b.ins().uextend(I64, v)]
+        }
+        ThreadKind::Cvta { space, to } => {
+            let base = match space {
+                Space::Shared => windows::SHARED,
+                Space::Local => windows::LOCAL,
+                Space::Global | Space::Const | Space::Param | Space::Generic => 0,
+            } as i64;
+            vec![e.b.ins().iadd_imm_s(args[0], if to { -base } else { base })]
+        }
+        ThreadKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
+        ThreadKind::Cvt {
+            rnd: None,
+            sat: false,
+            ftz: false,
+            ..
+        } if !x.srcs[0].1.is_float() && !x.dests[0].1.is_float() => {
+            let aty = x.srcs[0].1;
+            vec![if aty.is_signed() {
+                sext(e, args[0], aty.bits())
+            } else {
+                args[0]
+            }]
+        }
+        ThreadKind::Float {
+            op,
+            rnd: Rounding::Rn,
+            ftz: false,
+            sat: false,
+        } if x.dests[0].1 == Type::F64 && !matches!(op, FloatOp::Min | FloatOp::Max) => {
+            let f: Vec<Value> = args
+                .iter()
+                .map(|&v| e.b.ins().bitcast(F64, MemFlagsData::new(), v))
+                .collect();
+            let r = match op {
+                FloatOp::Add => e.b.ins().fadd(f[0], f[1]),
+                FloatOp::Sub => e.b.ins().fsub(f[0], f[1]),
+                FloatOp::Mul => e.b.ins().fmul(f[0], f[1]),
+                FloatOp::Div => e.b.ins().fdiv(f[0], f[1]),
+                FloatOp::Fma => e.b.ins().fma(f[0], f[1], f[2]),
+                FloatOp::Sqrt => e.b.ins().sqrt(f[0]),
+                FloatOp::Neg => e.b.ins().fneg(f[0]),
+                FloatOp::Abs => e.b.ins().fabs(f[0]),
+                FloatOp::Min | FloatOp::Max => unreachable!("excluded above"),
+            };
+            vec![e.b.ins().bitcast(I64, MemFlagsData::new(), r)]
+        }
+        ThreadKind::FSetp(cmp) => {
+            let a = e.b.ins().bitcast(F64, MemFlagsData::new(), args[0]);
+            let b = e.b.ins().bitcast(F64, MemFlagsData::new(), args[1]);
+            let cc = match cmp {
+                CmpOp::Eq => FloatCC::Equal,
+                CmpOp::Ne => FloatCC::OrderedNotEqual,
+                CmpOp::Lt => FloatCC::LessThan,
+                CmpOp::Le => FloatCC::LessThanOrEqual,
+                CmpOp::Gt => FloatCC::GreaterThan,
+                CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+            };
+            let c = e.b.ins().fcmp(cc, a, b);
+            vec![e.b.ins().uextend(I64, c)]
+        }
+        ThreadKind::Pack => {
+            let mut r = e.b.ins().iconst(I64, 0);
+            let mut shift = 0;
+            for (i, &(_, t)) in x.srcs.iter().enumerate() {
+                let v = e.b.ins().ishl_imm_s(args[i], shift);
+                r = e.b.ins().bor(r, v);
+                shift += t.bits() as i64;
+            }
+            vec![r]
+        }
+        ThreadKind::Unpack => {
+            let mut shift = 0;
+            x.dests
+                .iter()
+                .map(|&(_, t)| {
+                    let v = e.b.ins().ushr_imm_s(args[0], shift);
+                    shift += t.bits() as i64;
+                    mask(e, v, t.bits())
+                })
+                .collect()
+        }
+        ThreadKind::Cvt { .. } | ThreadKind::Float { .. } => host(e),
+        ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Bar => {
+            unreachable!("lowered elsewhere")
+        }
+    }
+}
+
+/// An integer operation on `ty` values (`args` masked to `ty`).
+fn int(e: &mut Emitter, op: IntOp, ty: Type, args: &[Value]) -> Value {
+    let bits = ty.bits();
+    let signed = ty.is_signed();
+    let ext = |e: &mut Emitter, v: Value| if signed { sext(e, v, bits) } else { v };
+    let a = ext(e, args[0]);
+    let b = args.get(1).map(|&v| ext(e, v));
+    match op {
+        IntOp::MulWide => e.b.ins().imul(a, b.expect("two operands")),
+        IntOp::MadLo => {
+            let p = e.b.ins().imul(a, b.expect("three operands"));
+            e.b.ins().iadd(p, args[2])
+        }
+        IntOp::MadHi => {
+            let b = b.expect("three operands");
+            let hi = if bits == 64 {
+                if signed {
+                    e.b.ins().smulhi(a, b)
+                } else {
+                    e.b.ins().umulhi(a, b)
+                }
+            } else {
+                let p = e.b.ins().imul(a, b);
+                if signed {
+                    e.b.ins().sshr_imm_s(p, bits as i64)
+                } else {
+                    e.b.ins().ushr_imm_s(p, bits as i64)
+                }
+            };
+            e.b.ins().iadd(hi, args[2])
+        }
+        IntOp::MadWide => {
+            let p = e.b.ins().imul(a, b.expect("three operands"));
+            e.b.ins().iadd(p, args[2])
+        }
+        IntOp::Div | IntOp::Rem => {
+            let b = b.expect("two operands");
+            // Division by zero is unspecified (the reference leaves it
+            // undefined): divide by 1 instead of trapping. `MIN / -1`
+            // (undefined too) must not trap either.
+            let zero = e.b.ins().icmp_imm_s(IntCC::Equal, b, 0);
+            let minus1 = e.b.ins().icmp_imm_s(IntCC::Equal, b, -1);
+            let odd = if signed {
+                e.b.ins().bor(zero, minus1)
+            } else {
+                zero
+            };
+            let one = e.b.ins().iconst(I64, 1);
+            let safe = e.b.ins().select(odd, one, b);
+            let r = match (op, signed) {
+                (IntOp::Div, true) => e.b.ins().sdiv(a, safe),
+                (IntOp::Div, false) => e.b.ins().udiv(a, safe),
+                (_, true) => e.b.ins().srem(a, safe),
+                (_, false) => e.b.ins().urem(a, safe),
+            };
+            if signed {
+                let alt = if op == IntOp::Div {
+                    e.b.ins().ineg(a)
+                } else {
+                    e.b.ins().iconst(I64, 0)
+                };
+                e.b.ins().select(minus1, alt, r)
+            } else {
+                r
+            }
+        }
+        IntOp::Neg => e.b.ins().ineg(a),
+        IntOp::Abs => e.b.ins().iabs(a),
+        IntOp::Brev => {
+            let r = e.b.ins().bitrev(args[0]);
+            e.b.ins().ushr_imm_s(r, (64 - bits) as i64)
+        }
+        IntOp::Clz => {
+            let r = e.b.ins().clz(args[0]);
+            e.b.ins().iadd_imm_s(r, -((64 - bits) as i64))
+        }
+        IntOp::Bfind { shiftamt } => {
+            // The highest bit that differs from the sign bit (signed) or is
+            // set (unsigned); 0xffffffff when there is none.
+            let v = if signed {
+                let neg = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, a, 0);
+                let inv = e.b.ins().bnot(args[0]);
+                let inv = mask(e, inv, bits);
+                e.b.ins().select(neg, inv, args[0])
+            } else {
+                args[0]
+            };
+            let lz = e.b.ins().clz(v);
+            let c63 = e.b.ins().iconst(I64, 63);
+            let pos = e.b.ins().isub(c63, lz);
+            let r = if shiftamt {
+                let top = e.b.ins().iconst(I64, bits as i64 - 1);
+                e.b.ins().isub(top, pos)
+            } else {
+                pos
+            };
+            let none = e.b.ins().icmp_imm_s(IntCC::Equal, v, 0);
+            let all = e.b.ins().iconst(I64, 0xffff_ffff);
+            e.b.ins().select(none, all, r)
+        }
+    }
+}
