@@ -396,6 +396,52 @@ fn special(w: &Warp, s: Special, lane: usize) -> u64 {
     }) as u64
 }
 
+/// `bfe`, `bfi`, `prmt` as the ISA pages' pseudocode writes them.
+fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> u64 {
+    let msb = ty.bits() as u64 - 1;
+    let bit = |x: u64, i: u64| x >> i & 1;
+    match op {
+        IntOp::Bfe => {
+            let (a, pos, len) = (args[0], args[1] & 0xff, args[2] & 0xff);
+            let sbit = if !ty.is_signed() || len == 0 {
+                0
+            } else {
+                bit(a, (pos + len - 1).min(msb))
+            };
+            (0..=msb).fold(0, |d, i| {
+                let v = if i < len && pos + i <= msb {
+                    bit(a, pos + i)
+                } else {
+                    sbit
+                };
+                d | v << i
+            })
+        }
+        IntOp::Bfi => {
+            let (a, mut f, pos, len) = (args[0], args[1], args[2] & 0xff, args[3] & 0xff);
+            let mut i = 0;
+            while i < len && pos + i <= msb {
+                f = (f & !(1 << (pos + i))) | bit(a, i) << (pos + i);
+                i += 1;
+            }
+            f
+        }
+        _ => {
+            let tmp = (args[1] & 0xffff_ffff) << 32 | (args[0] & 0xffff_ffff);
+            (0..4).fold(0, |d, i| {
+                let ctl = args[2] >> (4 * i) & 0xf;
+                let byte = tmp >> ((ctl & 7) * 8) & 0xff;
+                let byte = match (ctl & 8 != 0, byte & 0x80 != 0) {
+                    (false, _) => byte,
+                    (true, true) => 0xff,
+                    (true, false) => 0,
+                };
+                d | byte << (8 * i)
+            })
+        }
+    }
+}
+
 /// An integer operation on `ty` values (`c` for `mad`).
 fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
     let bits = ty.bits();
@@ -429,6 +475,7 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
             }
             (if op == IntOp::Div { q } else { ia % ib } as u64) & m
         }
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt => unreachable!("bit_field"),
         IntOp::Neg => (ia.wrapping_neg() as u64) & m,
         IntOp::Abs => (ia.unsigned_abs() as u64) & m,
         IntOp::Brev => (a & m).reverse_bits() >> (64 - bits),
@@ -459,9 +506,11 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
 /// (`cvt`, [`ThreadKind::Int`], [`ThreadKind::Float`], `setp.f64`) from
 /// its source values (`args[i]` is source `i`'s bits, unused ones 0), or
 /// `None` where the ISA leaves the result unspecified (integer division
-/// by zero). The interpreter's semantics, for engines that call it rather
+/// by zero). A result narrower than 64 bits comes back extended (signed
+/// types sign-extended); a register keeps the bits of its width. The
+/// interpreter's semantics, for engines that call it rather
 /// than lower an instruction themselves (the JIT's directed roundings).
-pub fn eval(x: &Thread, args: [u64; 3]) -> Option<u64> {
+pub fn eval(x: &Thread, args: [u64; 4]) -> Option<u64> {
     let arg = |i: usize| x.srcs.get(i).map_or(0, |&(_, t)| args[i] & t.mask());
     match x.kind {
         ThreadKind::Cvt {
@@ -469,15 +518,21 @@ pub fn eval(x: &Thread, args: [u64; 3]) -> Option<u64> {
             int_round,
             ftz,
             sat,
-        } => Some(cvt(
-            arg(0),
-            x.srcs[0].1,
-            x.dests[0].1,
-            rnd,
-            int_round,
-            ftz,
-            sat,
-        )),
+        } => {
+            // A result narrower than its register is sign-extended for a
+            // signed type, zero-extended otherwise (ISA "Operand Size
+            // Exceeding Instruction-Type Size", as `ld` does).
+            let dty = x.dests[0].1;
+            let r = cvt(arg(0), x.srcs[0].1, dty, rnd, int_round, ftz, sat);
+            Some(if dty.is_signed() {
+                signed(r, dty) as u64
+            } else {
+                r
+            })
+        }
+        ThreadKind::Int(op @ (IntOp::Bfe | IntOp::Bfi | IntOp::Prmt)) => Some(
+            bit_field(op, x.dests[0].1, [arg(0), arg(1), arg(2), arg(3)]) & x.dests[0].1.mask(),
+        ),
         ThreadKind::Int(op) => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),
         ThreadKind::Float {
             op,

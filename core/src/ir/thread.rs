@@ -231,6 +231,16 @@ pub enum IntOp {
     Brev,
     /// `clz`: leading zeros (a `.u32` count).
     Clz,
+    /// `bfe`: extract `c & 0xff` bits from position `b & 0xff` of `a`,
+    /// sign-extended for the signed types (`b`, `c` are `.u32`).
+    Bfe,
+    /// `bfi f, a, b, c, d`: `b` with `d & 0xff` low bits of `a` inserted at
+    /// position `c & 0xff` (`c`, `d` are `.u32`).
+    Bfi,
+    /// `prmt.b32 d, a, b, c` (default mode): byte `i` of `d` is the byte of
+    /// `{b, a}` that nibble `i` of `c` selects, sign-replicated when its
+    /// bit 3 is set.
+    Prmt,
     /// `bfind`: the position of the most significant non-sign bit
     /// (`0xffffffff` if none); `.shiftamt`: its left-shift amount.
     Bfind {

@@ -671,6 +671,14 @@ impl Build<'_> {
             return Ok(Operand::NotPred(self.reg_of(t, Type::Pred)?));
         }
         match t.kind {
+            // PTX modules: LLVM writes predicate immediates (`mov.pred %p,
+            // -1`, `vote.sync.ballot.b32 %r, 1, -1`); nonzero is true.
+            Kind::Number if want == Type::Pred && self.p.module.is_some() => {
+                match parse_value(&t.text, Type::S64, Place::Operand) {
+                    Ok(v) => Ok(Operand::Imm((v != 0) as u64)),
+                    Err(m) => err(t, m),
+                }
+            }
             Kind::Number => match parse_value(&t.text, want, Place::Operand) {
                 Ok(v) => Ok(Operand::Imm(v)),
                 Err(m) => err(t, m),

@@ -8,7 +8,6 @@
 
 use super::lex::{Kind, Token};
 use super::parse::{err, Build, PResult};
-use super::value::{parse_value, Place};
 use crate::ir::*;
 
 /// The float functions that need a libm-quality approximation: an honest
@@ -22,9 +21,6 @@ const UNSUPPORTED: &[&str] = &[
     "call",
     "atom",
     "red",
-    "bfe",
-    "bfi",
-    "prmt",
     "shf",
     "fns",
     "dp4a",
@@ -129,6 +125,10 @@ impl Build<'_> {
                 self.int(&parts[1..], op, 2)
             }
             "brev" => self.int(&parts[1..], IntOp::Brev, 2),
+            "bfe" => self.int(&parts[1..], IntOp::Bfe, 4),
+            "bfi" => self.int(&parts[1..], IntOp::Bfi, 5),
+            "prmt" if parts.len() == 2 => self.int(&parts[1..], IntOp::Prmt, 4),
+            "prmt" => self.fail(format!("not supported yet: `{text}` (prmt modes)")),
             "clz" => self.int(&parts[1..], IntOp::Clz, 2),
             "bfind" => {
                 let shiftamt = parts.get(1) == Some(&"shiftamt");
@@ -516,16 +516,6 @@ impl Build<'_> {
                 );
             }
         }
-        if ty == Type::Pred && a.tok.kind == Kind::Number {
-            // LLVM writes `mov.pred %p, -1` (true) and `0`.
-            let v = parse_value(&a.tok.text, Type::S32, Place::Operand)
-                .map_err(|m| super::ParseError::new(a.tok.line, a.tok.col, m))?;
-            return Ok(Op::Glue(Glue::Mov {
-                ty,
-                d: self.dest(0, ty)?,
-                a: Operand::Imm((v != 0) as u64),
-            }));
-        }
         Ok(Op::Glue(Glue::Mov {
             ty,
             d: self.dest(0, ty)?,
@@ -576,6 +566,33 @@ impl Build<'_> {
             IntOp::Clz | IntOp::Bfind { .. } => (Type::U32, ty),
             _ => (ty, ty),
         };
+        if matches!(op, IntOp::Bfe | IntOp::Bfi | IntOp::Prmt) {
+            // bfe a, b, c / bfi a, b, c, d: the position and length are .u32.
+            let types: &[Type] = match op {
+                IntOp::Bfe => &[ty, Type::U32, Type::U32],
+                IntOp::Bfi => &[ty, ty, Type::U32, Type::U32],
+                _ => &[ty, ty, ty],
+            };
+            let bad = match op {
+                IntOp::Prmt => ty.bits() != 32,
+                IntOp::Bfi => !ty.is_bits() || ty.bits() < 32,
+                _ => ty.bits() < 32,
+            };
+            if bad {
+                return self.fail(format!("`{}`: no such form", self.opt.text));
+            }
+            let srcs = types
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| Ok((self.src(i + 1, t)?, t)))
+                .collect::<PResult<Vec<_>>>()?;
+            return self.thread(
+                ThreadKind::Int(op),
+                vec![(self.dest(0, ty)?, ty)],
+                srcs,
+                None,
+            );
+        }
         if matches!(op, IntOp::MulWide | IntOp::MadWide) && ty.bits() == 64 {
             return self.fail(format!(
                 "`{}`: .wide takes 16- or 32-bit types",

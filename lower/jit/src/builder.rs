@@ -11,10 +11,6 @@ use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Valu
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{Dest, Guard, Operand, Program, Reg, Type, WARP};
 
-/// A host function the generated code calls: four u64 arguments, a u64
-/// result, the C calling convention.
-pub type HostFn = extern "C" fn(u64, u64, u64, u64) -> u64;
-
 /// Memory flags for every state access: the buffer is valid, aligned and
 /// never traps.
 pub fn mf() -> MemFlagsData {
@@ -398,16 +394,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
     }
 
-    /// Calls the host function `f` with four i64 arguments and returns its
-    /// i64 result (the kernels' run-time calls, `runtime.rs`). The address
-    /// is a constant: the code needs no relocation.
-    pub fn call_host(&mut self, f: HostFn, args: [Value; 4]) -> Value {
+    /// Calls the host function at `f` (an `extern "C" fn` of as many u64
+    /// arguments as `args`, returning a u64) and returns its i64 result (the
+    /// kernels' run-time calls, `runtime.rs`). The address is a constant:
+    /// the code needs no relocation.
+    pub fn call_host(&mut self, f: usize, args: &[Value]) -> Value {
         let mut sig = Signature::new(self.b.func.signature.call_conv);
-        sig.params.extend([AbiParam::new(I64); 4]);
+        sig.params.extend(args.iter().map(|_| AbiParam::new(I64)));
         sig.returns.push(AbiParam::new(I64));
         let sr = self.b.import_signature(sig);
-        let addr = self.b.ins().iconst(I64, f as usize as i64);
-        let call = self.b.ins().call_indirect(sr, addr, &args);
+        let addr = self.b.ins().iconst(I64, f as i64);
+        let call = self.b.ins().call_indirect(sr, addr, args);
         self.b.inst_results(call)[0]
     }
 

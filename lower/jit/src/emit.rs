@@ -359,7 +359,10 @@ impl Driver<'_, '_> {
         let exited = e.b.use_var(self.exited);
         let args = [exec, conv, exited].map(|v| e.b.ins().uextend(I64, v));
         let pcv = e.b.ins().iconst(I64, pc as i64);
-        e.call_host(runtime::host_bar, [pcv, args[0], args[1], args[2]]);
+        e.call_host(
+            runtime::host_bar as *const () as usize,
+            &[pcv, args[0], args[1], args[2]],
+        );
     }
 
     /// Charges one step for the instruction at `pc`, or stops there.

@@ -274,10 +274,10 @@ pub extern "C" fn host_st(pc: u64, lane: u64, addr: u64, value: u64) -> u64 {
 /// (directed roundings, `.ftz`, `.sat`, narrow conversions): warp-core's
 /// scalar semantics ([`warp_core::interp::thread::eval`]); an unspecified
 /// result is 0.
-pub extern "C" fn host_eval(pc: u64, a: u64, b: u64, c3: u64) -> u64 {
+pub extern "C" fn host_eval(pc: u64, a: u64, b: u64, c3: u64, d: u64) -> u64 {
     with(|c| {
         let x = thread_at(&c.prog, pc)?;
-        Ok(warp_core::interp::thread::eval(x, [a, b, c3]).unwrap_or(0))
+        Ok(warp_core::interp::thread::eval(x, [a, b, c3, d]).unwrap_or(0))
     })
 }
 

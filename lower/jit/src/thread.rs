@@ -8,7 +8,8 @@
 //!   `.sat`, `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
 //! - as calls (`runtime.rs`): `ld` and `st` (bounds-checked host memory),
 //!   and the conversions and float operations with directed roundings,
-//!   `.ftz` or `.sat`, which call warp-core's scalar semantics
+//!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`, which call warp-core's
+//!   scalar semantics
 //!   (`interp::thread::eval`) rather than an independent implementation.
 //!
 //! `bar.sync` is the driver's (`emit.rs`), since it needs the warp's
@@ -111,13 +112,19 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
     match x.kind {
         ThreadKind::Ld(_) => {
             let zero = e.b.ins().iconst(I64, 0);
-            let v = e.call_host(runtime::host_ld, [pcv, lane, addr, zero]);
+            let v = e.call_host(
+                runtime::host_ld as *const () as usize,
+                &[pcv, lane, addr, zero],
+            );
             write(e, x.dests[0].0, at, exec, v);
         }
         _ => {
             let (o, ty) = x.srcs[0];
             let v = read(e, o, ty, at);
-            e.call_host(runtime::host_st, [pcv, lane, addr, v]);
+            e.call_host(
+                runtime::host_st as *const () as usize,
+                &[pcv, lane, addr, v],
+            );
         }
     }
     e.b.ins().jump(done, &[]);
@@ -132,7 +139,10 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
         let pcv = e.b.ins().iconst(I64, pc as i64);
         let zero = e.b.ins().iconst(I64, 0);
         let a = |i: usize| args.get(i).copied().unwrap_or(zero);
-        vec![e.call_host(runtime::host_eval, [pcv, a(0), a(1), a(2)])]
+        vec![e.call_host(
+            runtime::host_eval as *const () as usize,
+            &[pcv, a(0), a(1), a(2), a(3)],
+        )]
     };
     match x.kind {
         ThreadKind::Special(s) => {
@@ -151,6 +161,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
             } as i64;
             vec![e.b.ins().iadd_imm_s(args[0], if to { -base } else { base })]
         }
+        ThreadKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt) => host(e),
         ThreadKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
         ThreadKind::Cvt {
             rnd: None,
@@ -158,11 +169,19 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
             ftz: false,
             ..
         } if !x.srcs[0].1.is_float() && !x.dests[0].1.is_float() => {
-            let aty = x.srcs[0].1;
-            vec![if aty.is_signed() {
+            // The source extended to 64 bits, then cut to the destination
+            // type and extended again as a signed or unsigned value of it.
+            let (aty, dty) = (x.srcs[0].1, x.dests[0].1);
+            let v = if aty.is_signed() {
                 sext(e, args[0], aty.bits())
             } else {
                 args[0]
+            };
+            let v = mask(e, v, dty.bits());
+            vec![if dty.is_signed() {
+                sext(e, v, dty.bits())
+            } else {
+                v
             }]
         }
         ThreadKind::Float {
@@ -296,6 +315,7 @@ fn int(e: &mut Emitter, op: IntOp, ty: Type, args: &[Value]) -> Value {
                 r
             }
         }
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt => unreachable!("called into the run time"),
         IntOp::Neg => e.b.ins().ineg(a),
         IntOp::Abs => e.b.ins().iabs(a),
         IntOp::Brev => {

@@ -98,3 +98,70 @@ fn an_out_of_bounds_store_on_the_jit_names_lane_thread_instruction_and_address()
         e.0
     );
 }
+
+#[test]
+fn thread_level_instructions_on_the_jit_compute_what_the_isa_pages_say() {
+    // core/tests/data/thread_ops.txt: instructions with immediate operands
+    // and the bits worked out by hand. One kernel runs them all and stores
+    // each destination to its own 8-byte slot.
+    let table = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../core/tests/data/thread_ops.txt"),
+    )
+    .expect("readable");
+    let cases: Vec<(&str, Option<u64>)> = table
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (inst, want) = l.split_once(" => ").expect("`inst => bits`");
+            (
+                inst,
+                (want != "-").then(|| u64::from_str_radix(want, 16).expect("hex")),
+            )
+        })
+        .collect();
+    let mut body = String::new();
+    for (i, (inst, _)) in cases.iter().enumerate() {
+        let dest = inst.split_whitespace().nth(1).expect("a destination");
+        let dest = dest.trim_end_matches(',');
+        body.push_str(&format!("\t{inst};\n"));
+        let off = 8 * i;
+        body.push_str(&match &dest[..3] {
+            "%rd" | "%fd" => format!("\tst.global.b64 \t[%rd9+{off}], {dest};\n"),
+            "%p1" => {
+                format!("\tselp.b32 \t%r1, 1, 0, %p1;\n\tst.global.b32 \t[%rd9+{off}], %r1;\n")
+            }
+            _ => format!("\tst.global.b32 \t[%rd9+{off}], {dest};\n"),
+        });
+    }
+    let src = format!(
+        ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{{\n\
+         \t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .f32 %f<2>;\n\
+         \t.reg .b64 %rd<10>;\n\t.reg .f64 %fd<2>;\n\tld.param.u64 \t%rd9, [k_param_0];\n{body}\tret;\n}}\n"
+    );
+    let m = parse_module(&src).unwrap_or_else(|e| panic!("{e}"));
+    let l = Launch::parse(
+        &format!(
+            "kernel k\nblock 1\nbuffer out fill 0 {}\nparam k_param_0 buffer out\n",
+            2 * cases.len()
+        ),
+        "k.launch",
+        Path::new("."),
+    )
+    .expect("valid");
+    let out = warp_jit::launch::run_launch(&m, &l).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = &out.buffers[0].bytes;
+    let mut fails = Vec::new();
+    for (i, (inst, want)) in cases.iter().enumerate() {
+        let Some(want) = want else { continue };
+        let got = u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+        let is64 = matches!(
+            &inst.split_whitespace().nth(1).expect("dest")[..3],
+            "%rd" | "%fd"
+        );
+        let got = if is64 { got } else { got & 0xffff_ffff };
+        if got != *want {
+            fails.push(format!("`{inst}`: got {got:x}, want {want:x}"));
+        }
+    }
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+}
