@@ -163,3 +163,30 @@ fn unsupported_instructions_and_directives_name_themselves_with_line_and_column(
     assert_eq!((e.line, e.col), (10, 16));
     assert_eq!(e.msg, "not supported yet: special register `%smid`");
 }
+
+#[test]
+fn a_call_is_inlined_or_refused_at_its_line_and_column() {
+    let src = std::fs::read_to_string(corpus().join("call_inline.ptx")).expect("readable");
+    let m = parse_module(&src).expect("the call inlines");
+    let k = m.kernel("call_inline").expect("the kernel");
+    assert!(
+        k.program.regs.iter().any(|r| r.name == "_Z7add_onei.1.%r2"),
+        "the callee's registers, renamed into the kernel"
+    );
+    // The callee defined after its caller: refused, at the function name.
+    let start = src.find(".func").expect("a .func");
+    let end = src.find("\t// .globl").expect("the kernel");
+    let moved = format!("{}{}{}", &src[..start], &src[end..], &src[start..end]);
+    let e = parse_module(&moved).expect_err("a call before the definition");
+    let line = moved[..moved.find("\t_Z7add_onei, ").expect("the call")]
+        .lines()
+        .count()
+        + 1;
+    assert_eq!((e.line as usize, e.col), (line, 2));
+    assert!(
+        e.msg
+            .starts_with("not supported yet: `call _Z7add_onei` before its `.func` definition"),
+        "{}",
+        e.msg
+    );
+}

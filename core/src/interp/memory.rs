@@ -327,7 +327,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
             let (a, ty) = x.srcs[0];
             let size = (ty.bits() as u64).div_ceil(8);
             // (place index, offset) → (lane, byte) written by this instruction.
-            let mut written: Vec<(u64, u8, bool)> = Vec::new();
+            let mut written: Vec<((u64, u64), u8, bool)> = Vec::new();
             for l in lanes(s.exec) {
                 let addr =
                     address(w, x.addr.expect("st has an address"), l).map_err(|f| fail(w, l, f))?;
@@ -341,8 +341,13 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
                 for i in 0..size as usize {
                     let byte = (val.v >> (8 * i)) as u8;
                     let def = (val.d >> (8 * i)) & 0xff == 0xff;
-                    let key = r.base.wrapping_add(off + i as u64)
-                        ^ (matches!(place, Place::Local) as u64) << 63;
+                    // Lanes' local spaces are their own: a byte is one
+                    // lane's there, shared by every lane elsewhere.
+                    let owner = match place {
+                        Place::Local => l as u64 + 1,
+                        Place::Global(_) | Place::Shared | Place::Param => 0,
+                    };
+                    let key = (owner, r.base.wrapping_add(off + i as u64));
                     let clash = written.iter().any(|&(k, b, _)| k == key && b != byte);
                     written.push((key, byte, def));
                     r.bytes[off as usize + i] = byte;

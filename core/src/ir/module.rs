@@ -72,6 +72,9 @@ pub struct Kernel {
     pub line: u32,
     /// Parameters, in order, with their offsets.
     pub params: Vec<Param>,
+    /// A `.func`'s return values (`.func (.param .b32 r) f(...)`), laid
+    /// out after the parameters; empty for a kernel.
+    pub returns: Vec<Param>,
     /// Bytes of the parameter space.
     pub param_size: u64,
     /// The body.

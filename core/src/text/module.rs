@@ -21,6 +21,10 @@ pub(super) struct Scope {
     /// `(name, space, address)`: an offset in its space for `.param`,
     /// `.shared` and `.local`, a generic address for `.global`/`.const`.
     symbols: Vec<(String, Space, u64)>,
+    /// The `.func`s defined so far (a `call` inlines one).
+    pub(super) funcs: Vec<Kernel>,
+    /// Calls inlined so far (to name each copy's registers apart).
+    pub(super) calls: u32,
 }
 
 impl Scope {
@@ -91,6 +95,11 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
                 if t.text == ".entry" {
                     m.kernels.push(k);
                 } else {
+                    p.module
+                        .as_mut()
+                        .expect("in a module")
+                        .funcs
+                        .push(k.clone());
                     m.funcs.push(k);
                 }
             }
@@ -363,9 +372,9 @@ fn param_list(p: &mut Parser) -> PResult<Vec<Param>> {
 /// `.entry NAME (params) directives { body }` or a `.func`.
 fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Kernel> {
     let dir = p.next("`.entry`")?;
+    let mut returns = Vec::new();
     if dir.text == ".func" && p.is_punct("(") {
-        // The return parameter list.
-        param_list(p)?;
+        returns = param_list(p)?;
     }
     let name = p.next("a kernel name")?;
     if name.kind != Kind::Word || name.text.starts_with('.') {
@@ -386,6 +395,7 @@ fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Ker
                 name: name.text,
                 line: dir.line,
                 params,
+                returns,
                 param_size: 0,
                 program: Default::default(),
                 shared: Vec::new(),
@@ -395,9 +405,14 @@ fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Ker
             });
         }
     }
+    // Return values go after the parameters in the function's param space.
+    let base = align_up(params.last().map_or(0, |q| q.offset + q.size), 8);
+    for r in &mut returns {
+        r.offset += base;
+    }
     let saved = p.module.clone();
     let scope = p.module.as_mut().expect("in a module");
-    for q in &params {
+    for q in params.iter().chain(&returns) {
         scope.symbols.push((q.name.clone(), Space::Param, q.offset));
     }
     p.case.program = crate::ir::Program {
@@ -409,12 +424,19 @@ fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Ker
     let mut local = Vec::new();
     body(p, &mut shared, &mut local)?;
     p.resolve_labels()?;
+    // Keep what the body added to the module scope (inlined calls' count);
+    // drop its own symbols.
+    let calls = p.module.as_ref().map_or(0, |s| s.calls);
     p.module = saved;
+    if let Some(s) = p.module.as_mut() {
+        s.calls = calls;
+    }
     let param_size = params.last().map_or(0, |q| q.offset + q.size);
     Ok(Kernel {
         name: name.text,
         line: dir.line,
         params,
+        returns,
         param_size,
         program: std::mem::take(&mut p.case.program),
         shared_size: shared_end(&shared),
@@ -446,7 +468,8 @@ fn body(p: &mut Parser, shared: &mut Vec<Variable>, local: &mut Vec<Variable>) -
                 p.pos += 1;
                 p.reg_decl()?;
             }
-            (Kind::Word, ".shared") | (Kind::Word, ".local") => {
+            // A call site's `.param`s are per-thread storage: local.
+            (Kind::Word, ".shared") | (Kind::Word, ".local") | (Kind::Word, ".param") => {
                 p.pos += 1;
                 let (list, space) = if t.text == ".shared" {
                     (&mut *shared, Space::Shared)

@@ -426,6 +426,9 @@ impl Parser {
         if semi.kind != Kind::Punct || semi.text != ";" {
             return err(&semi, format!("expected `,` or `;`, found `{}`", semi.text));
         }
+        if self.module.is_some() && opt.text.split('.').next() == Some("call") {
+            return self.inline_call(guard, &opt, &raws);
+        }
         let b = Build {
             p: self,
             opt: &opt,
@@ -449,7 +452,7 @@ impl Parser {
 
     pub(super) fn raw_operand(&mut self) -> PResult<Raw> {
         let neg = self.eat_punct("!");
-        if self.is_punct("[") || self.is_punct("{") {
+        if self.is_punct("[") || self.is_punct("{") || self.is_punct("(") {
             return self.raw_bracketed(neg);
         }
         let tok = self.next("an operand")?;
@@ -480,7 +483,11 @@ impl Parser {
             addr: None,
             group: Vec::new(),
         };
-        if open.text == "{" {
+        if open.text == "{" || open.text == "(" {
+            let close = if open.text == "{" { "}" } else { ")" };
+            if close == ")" && self.eat_punct(")") {
+                return Ok(raw);
+            }
             loop {
                 let t = self.next("a register")?;
                 if t.kind != Kind::Word {
@@ -491,7 +498,7 @@ impl Parser {
                     break;
                 }
             }
-            self.expect_punct("}")?;
+            self.expect_punct(close)?;
             return Ok(raw);
         }
         let first = self.next("an address")?;

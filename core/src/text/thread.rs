@@ -18,7 +18,6 @@ const APPROX: &[&str] = &[
 
 /// The opcodes this front end knows of but does not implement yet.
 const UNSUPPORTED: &[&str] = &[
-    "call",
     "atom",
     "red",
     "shf",
@@ -259,7 +258,7 @@ impl Build<'_> {
         };
         self.count(2)?;
         let (ai, vi) = if ld { (1, 0) } else { (0, 1) };
-        let addr = self.address(ai, space)?;
+        let (addr, space) = self.address(ai, space)?;
         if ld {
             let d = self.wide_dest(vi, ty)?;
             self.thread(ThreadKind::Ld(space), vec![(d, ty)], Vec::new(), Some(addr))
@@ -296,8 +295,10 @@ impl Build<'_> {
         self.src(i, ty)
     }
 
-    /// Operand `i` as `[base+offset]` in `space`.
-    fn address(&self, i: usize, space: Space) -> PResult<Address> {
+    /// Operand `i` as `[base+offset]` in `space`, and the space the
+    /// access really goes to: a call site's `.param` (`st.param [param0]`)
+    /// is per-thread storage, so its accesses go to `.local`.
+    fn address(&self, i: usize, space: Space) -> PResult<(Address, Space)> {
         let r = &self.raws[i];
         let Some((base, offset)) = &r.addr else {
             return err(
@@ -306,40 +307,46 @@ impl Build<'_> {
             );
         };
         let Some(base) = base else {
-            return Ok(Address {
+            let a = Address {
                 base: None,
                 offset: *offset,
-            });
+            };
+            return Ok((a, space));
         };
         let scope = self.p.module.as_ref().expect("in a module");
         if let Some((s, a)) = scope.symbol(&base.text) {
-            let fits = s == space
-                || (space == Space::Generic && matches!(s, Space::Global | Space::Const));
-            if !fits {
-                return err(
-                    base,
-                    format!(
-                        "`{}` is a .{} symbol, used in a .{} access",
-                        base.text,
-                        s.name(),
-                        space.name()
-                    ),
-                );
-            }
-            return Ok(Address {
+            let effective = match (s, space) {
+                (s, sp) if s == sp => s,
+                (Space::Global | Space::Const, Space::Generic) => Space::Generic,
+                (Space::Local, Space::Param) => Space::Local,
+                _ => {
+                    return err(
+                        base,
+                        format!(
+                            "`{}` is a .{} symbol, used in a .{} access",
+                            base.text,
+                            s.name(),
+                            space.name()
+                        ),
+                    )
+                }
+            };
+            let a = Address {
                 base: None,
                 offset: a as i64 + offset,
-            });
+            };
+            return Ok((a, effective));
         }
         let reg = self.p.lookup(base)?;
         let ty = self.p.case.program.decl(reg).ty;
         if ty.bits() < 32 || ty == Type::Pred || ty.is_float() {
             return err(base, format!("address register `{}` is {ty}", base.text));
         }
-        Ok(Address {
+        let a = Address {
             base: Some(reg),
             offset: *offset,
-        })
+        };
+        Ok((a, space))
     }
 
     /// `cvta{.to}.space.size d, a;`
