@@ -27,7 +27,7 @@
 use super::bits::{binary_defined, combine, compare_defined, select, unary_defined, Val};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
 use super::{lanes, Step, Warp};
-use crate::ir::{BinOp, CmpOp, Dest, Glue, Op, Operand, Reg, Type, UnOp};
+use crate::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Op, Operand, Reg, Type, UnOp};
 
 fn f32_result(x: f32) -> u64 {
     if x.is_nan() {
@@ -179,6 +179,32 @@ pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
         CmpOp::Le => o != Ordering::Greater,
         CmpOp::Gt => o == Ordering::Greater,
         CmpOp::Ge => o != Ordering::Less,
+    }
+}
+
+/// The values one lane computes for glue instruction `g` from its
+/// sources' bits (in [`Op::sources`] order), one per destination (`setp`:
+/// `p`, then `q`). The reference's semantics, for engines that call it
+/// rather than lower a form themselves (the JIT's 16-bit glue).
+pub fn eval(g: &Glue, args: &[u64]) -> [u64; 2] {
+    let arg = |i: usize| args.get(i).copied().unwrap_or(0);
+    match *g {
+        Glue::Mov { ty, .. } => [arg(0) & ty.mask(), 0],
+        Glue::Bin { op, ty, .. } => [binary(op, ty, arg(0), arg(1)), 0],
+        Glue::Un { op, ty, .. } => [unary(op, ty, arg(0)), 0],
+        Glue::Setp {
+            cmp, combine, ty, ..
+        } => {
+            let r = compare(cmp, ty, arg(0) & ty.mask(), arg(1) & ty.mask());
+            let with = |x: bool| match combine {
+                None => x,
+                Some((BoolOp::And, _)) => x && arg(2) & 1 == 1,
+                Some((BoolOp::Or, _)) => x || arg(2) & 1 == 1,
+                Some((BoolOp::Xor, _)) => x ^ (arg(2) & 1 == 1),
+            };
+            [with(r) as u64, with(!r) as u64]
+        }
+        Glue::Selp { ty, .. } => [if arg(2) & 1 == 1 { arg(0) } else { arg(1) } & ty.mask(), 0],
     }
 }
 

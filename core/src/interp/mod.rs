@@ -39,7 +39,7 @@
 //! follow the PTX ISA pages' formulas.
 
 mod activemask;
-mod alu;
+pub mod alu;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;

@@ -714,8 +714,21 @@ impl Build<'_> {
 
     /// The instruction type named by a modifier, restricted to `allowed`.
     pub(super) fn ty(&self, m: &str, allowed: &[Type]) -> PResult<Type> {
+        // PTX modules: the 16-bit integer types wherever the 32-bit ones
+        // are allowed (`add.s16`, `setp.lt.u16`, `selp.b16`).
+        let wider = |t: Type| match t {
+            Type::B16 => Some(Type::B32),
+            Type::U16 => Some(Type::U32),
+            Type::S16 => Some(Type::S32),
+            _ => None,
+        };
         match m.strip_prefix("").and_then(Type::from_name) {
             Some(t) if allowed.contains(&t) => Ok(t),
+            Some(t)
+                if self.p.module.is_some() && wider(t).is_some_and(|w| allowed.contains(&w)) =>
+            {
+                Ok(t)
+            }
             _ => {
                 let names: Vec<String> = allowed.iter().map(|t| t.to_string()).collect();
                 self.fail(format!(

@@ -337,6 +337,7 @@ impl Driver<'_, '_> {
                     return;
                 }
                 Op::Thread(x) if x.is_barrier() => self.bar(inst, pc),
+                Op::Glue(g) if thread::narrow_glue(g) => thread::emit_glue(e, inst.guard, g, pc),
                 Op::Thread(x) => thread::emit(e, inst.guard, x, pc),
                 op => match inject::rewrite(prog, pc) {
                     Some(wrong) => collective_or_glue(e, inst.guard, &wrong),

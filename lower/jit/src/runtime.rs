@@ -281,6 +281,21 @@ pub extern "C" fn host_eval(pc: u64, a: u64, b: u64, c3: u64, d: u64) -> u64 {
     })
 }
 
+/// 16-bit glue (`add.s16` ...): the reference's scalar semantics
+/// ([`warp_core::interp::alu::eval`]); `setp`'s `p` in bit 0, `q` in bit 1.
+pub extern "C" fn host_glue(pc: u64, a: u64, b: u64, c3: u64) -> u64 {
+    with(|c| match c.prog.insts.get(pc as usize).map(|i| &i.op) {
+        Some(Op::Glue(g)) => {
+            let [p, q] = warp_core::interp::alu::eval(g, &[a, b, c3]);
+            Ok(match g {
+                warp_core::ir::Glue::Setp { .. } => p | q << 1,
+                _ => p,
+            })
+        }
+        _ => Err(format!("jit: no glue instruction at index {pc}")),
+    })
+}
+
 /// `bar.sync` for a warp whose running group `conv` executes it on
 /// `exec`: the whole warp that has not exited must be there (a barrier
 /// that only part of a warp reaches is not lowered yet).

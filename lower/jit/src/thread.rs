@@ -22,8 +22,8 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F64, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{
-    windows, CmpOp, Dest, FloatOp, Guard, IntOp, Operand, Rounding, Space, Special, Thread,
-    ThreadKind, Type,
+    windows, CmpOp, Dest, FloatOp, Glue, Guard, IntOp, Op, Operand, Rounding, Space, Special,
+    Thread, ThreadKind, Type,
 };
 
 /// Lowers one thread-level instruction (not `bar.sync`) at `pc`.
@@ -40,6 +40,43 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Thread, pc: usize) {
             }
         }),
     }
+}
+
+/// Whether `g` is glue on a 16-bit type (PTX modules' `add.s16`,
+/// `setp.lt.u16` ...): the vector lowering of `alu.rs` works on 32 bits, so
+/// these go through [`emit_glue`].
+pub fn narrow_glue(g: &Glue) -> bool {
+    g.ty().bits() == 16
+}
+
+/// Lowers 16-bit glue at `pc` per lane, as a call to the reference's
+/// scalar semantics (`interp::alu::eval`); `setp`'s two results come back
+/// as bits 0 and 1.
+pub fn emit_glue(e: &mut Emitter, guard: Option<Guard>, g: &Glue, pc: usize) {
+    let mut l = e.lanes(guard);
+    let exec = e.exec(&mut l);
+    let op = Op::Glue(*g);
+    let srcs = op.sources();
+    let dests = op.dests();
+    e.lane_loop(|e, at| {
+        let pcv = e.b.ins().iconst(I64, pc as i64);
+        let zero = e.b.ins().iconst(I64, 0);
+        let mut args = [pcv, zero, zero, zero];
+        for (i, &(o, ty, _)) in srcs.iter().enumerate().take(3) {
+            args[i + 1] = read(e, o, ty, at);
+        }
+        let r = e.call_host(runtime::host_glue as *const () as usize, &args);
+        match dests.as_slice() {
+            [(p, _), (q, _)] => {
+                let pv = e.b.ins().band_imm_s(r, 1);
+                let qv = e.b.ins().ushr_imm_s(r, 1);
+                write(e, *p, at, exec, pv);
+                write(e, *q, at, exec, qv);
+            }
+            [(d, _)] => write(e, *d, at, exec, r),
+            _ => {}
+        }
+    });
 }
 
 /// Operand `o` (read as `ty`) on lane `at` as an i64 holding its `ty` bits.
