@@ -45,13 +45,62 @@ fn specials(launch: &Launch, tid: &[[u32; 3]; WARP], cta: [u32; 3], warp: u32) -
         .collect()
 }
 
-/// Runs `launch` of a kernel of `module` on the JIT.
+/// A kernel of a module compiled once, to launch many times.
+pub struct CompiledKernel<'m> {
+    module: &'m Module,
+    name: String,
+    jit: JitProgram,
+    prog: Arc<warp_core::ir::Program>,
+}
+
+impl<'m> CompiledKernel<'m> {
+    /// Compiles kernel `name` of `module`.
+    pub fn compile(module: &'m Module, name: &str) -> Result<CompiledKernel<'m>, LaunchError> {
+        let Some(k) = module.kernel(name) else {
+            let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+            return Err(LaunchError(format!(
+                "no kernel `{name}` in the module (it has: {})",
+                names.join(", ")
+            )));
+        };
+        let jit = JitProgram::compile_with(&k.program, Tuning::FastCompile)
+            .map_err(|e| LaunchError(format!("kernel `{}`: {e}", k.name)))?
+            .with_fuel(DEFAULT_FUEL);
+        Ok(CompiledKernel {
+            module,
+            name: name.to_string(),
+            jit,
+            prog: Arc::new(k.program.clone()),
+        })
+    }
+
+    /// Runs one launch (its `kernel` must name this kernel).
+    pub fn launch(&self, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
+        if launch.kernel != self.name {
+            return Err(LaunchError(format!(
+                "a launch of `{}` on the compiled kernel `{}`",
+                launch.kernel, self.name
+            )));
+        }
+        let (k, mem) = prepare(self.module, launch)?;
+        run(&self.jit, &self.prog, k, mem, launch)
+    }
+}
+
+/// Runs `launch` of a kernel of `module` on the JIT (compiling it first:
+/// see [`CompiledKernel`] to launch one kernel many times).
 pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
-    let (k, mem) = prepare(module, launch)?;
-    let jit = JitProgram::compile_with(&k.program, Tuning::FastCompile)
-        .map_err(|e| LaunchError(format!("kernel `{}`: {e}", k.name)))?
-        .with_fuel(DEFAULT_FUEL);
-    let prog = Arc::new(k.program.clone());
+    CompiledKernel::compile(module, &launch.kernel)?.launch(launch)
+}
+
+/// Every CTA of `launch` on compiled code.
+fn run(
+    jit: &JitProgram,
+    prog: &Arc<warp_core::ir::Program>,
+    k: &warp_core::ir::Kernel,
+    mem: warp_core::interp::memory::Memory,
+    launch: &Launch,
+) -> Result<LaunchOutcome, LaunchError> {
     let threads: u64 = launch.block.iter().map(|&d| d as u64).product();
     let nwarps = threads.div_ceil(WARP as u64) as u32;
     let nbuf = launch.buffers.len();
@@ -69,8 +118,8 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
                 let errors: Vec<Option<String>> = std::thread::scope(|sc| {
                     let handles: Vec<_> = (0..nwarps)
                         .map(|wi| {
-                            let (jit, prog, shared, barrier) =
-                                (&jit, Arc::clone(&prog), Arc::clone(&shared), Arc::clone(&barrier));
+                            let (prog, shared, barrier) =
+                                (Arc::clone(prog), Arc::clone(&shared), Arc::clone(&barrier));
                             sc.spawn(move || {
                                 let (tid, absent) = warp_threads(launch.block, wi);
                                 let mut s = jit.new_state();
