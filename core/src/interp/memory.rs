@@ -301,57 +301,69 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
     };
     match x.kind {
         ThreadKind::Ld(space) => {
-            let (d, ty) = x.dests[0];
+            let ty = x.dests[0].1;
             let size = (ty.bits() as u64).div_ceil(8);
-            let mut results = Vec::new();
+            let n = x.dests.len() as u64;
+            let mut results = vec![Vec::new(); x.dests.len()];
             for l in lanes(s.exec) {
-                let addr =
+                let base =
                     address(w, x.addr.expect("ld has an address"), l).map_err(|f| fail(w, l, f))?;
-                let ctx = w.kernel.as_mut().expect("a kernel");
-                let (place, off) =
-                    access(ctx, space, addr, size, l, false).map_err(|f| fail(w, l, f))?;
-                let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
-                let (mut v, mut def) = (0u64, 0u64);
-                for i in 0..size as usize {
-                    v |= (r.bytes[off as usize + i] as u64) << (8 * i);
-                    if r.defined[off as usize + i] {
-                        def |= 0xff << (8 * i);
+                vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                for (k, out) in results.iter_mut().enumerate() {
+                    let addr = base.wrapping_add(k as u64 * size);
+                    let ctx = w.kernel.as_mut().expect("a kernel");
+                    let (place, off) =
+                        access(ctx, space, addr, size, l, false).map_err(|f| fail(w, l, f))?;
+                    let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
+                    let (mut v, mut def) = (0u64, 0u64);
+                    for i in 0..size as usize {
+                        v |= (r.bytes[off as usize + i] as u64) << (8 * i);
+                        if r.defined[off as usize + i] {
+                            def |= 0xff << (8 * i);
+                        }
                     }
+                    out.push((l, extend(Val { v, d: def }, ty)));
                 }
-                results.push((l, extend(Val { v, d: def }, ty)));
             }
-            w.write_all(d, &results);
+            for (k, r) in results.iter().enumerate() {
+                w.write_all(x.dests[k].0, r);
+            }
             Ok(())
         }
         ThreadKind::St(space) => {
-            let (a, ty) = x.srcs[0];
+            let ty = x.srcs[0].1;
             let size = (ty.bits() as u64).div_ceil(8);
-            // (place index, offset) → (lane, byte) written by this instruction.
+            let n = x.srcs.len() as u64;
+            // (owner, address) → byte written by this instruction.
             let mut written: Vec<((u64, u64), u8, bool)> = Vec::new();
             for l in lanes(s.exec) {
-                let addr =
+                let base =
                     address(w, x.addr.expect("st has an address"), l).map_err(|f| fail(w, l, f))?;
-                let val = w.read(a, l);
-                let ctx = w.kernel.as_mut().expect("a kernel");
-                let (place, off) = match access(ctx, space, addr, size, l, true) {
-                    Ok(x) => x,
-                    Err(f) => return Err(fail(w, l, f)),
-                };
-                let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
-                for i in 0..size as usize {
-                    let byte = (val.v >> (8 * i)) as u8;
-                    let def = (val.d >> (8 * i)) & 0xff == 0xff;
-                    // Lanes' local spaces are their own: a byte is one
-                    // lane's there, shared by every lane elsewhere.
-                    let owner = match place {
-                        Place::Local => l as u64 + 1,
-                        Place::Global(_) | Place::Shared | Place::Param => 0,
+                vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                for (k, &(a, _)) in x.srcs.iter().enumerate() {
+                    let addr = base.wrapping_add(k as u64 * size);
+                    let val = w.read(a, l);
+                    let ctx = w.kernel.as_mut().expect("a kernel");
+                    let (place, off) = match access(ctx, space, addr, size, l, true) {
+                        Ok(x) => x,
+                        Err(f) => return Err(fail(w, l, f)),
                     };
-                    let key = (owner, r.base.wrapping_add(off + i as u64));
-                    let clash = written.iter().any(|&(k, b, _)| k == key && b != byte);
-                    written.push((key, byte, def));
-                    r.bytes[off as usize + i] = byte;
-                    r.defined[off as usize + i] = def && !clash;
+                    let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
+                    for i in 0..size as usize {
+                        let byte = (val.v >> (8 * i)) as u8;
+                        let def = (val.d >> (8 * i)) & 0xff == 0xff;
+                        // Lanes' local spaces are their own: a byte is one
+                        // lane's there, shared by every lane elsewhere.
+                        let owner = match place {
+                            Place::Local => l as u64 + 1,
+                            Place::Global(_) | Place::Shared | Place::Param => 0,
+                        };
+                        let key = (owner, r.base.wrapping_add(off + i as u64));
+                        let clash = written.iter().any(|&(k, b, _)| k == key && b != byte);
+                        written.push((key, byte, def));
+                        r.bytes[off as usize + i] = byte;
+                        r.defined[off as usize + i] = def && !clash;
+                    }
                 }
             }
             Ok(())
@@ -388,6 +400,20 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
         }
         _ => unreachable!("memory::exec runs ld, st and cvta"),
     }
+}
+
+/// A `.v2`/`.v4` access must be aligned to the whole vector's size.
+fn vector_aligned(addr: u64, size: u64, n: u64) -> Result<(), Fault> {
+    if n > 1 && !addr.is_multiple_of(size * n) {
+        return Err((
+            UbRule::MemoryMisaligned,
+            format!(
+                "address {addr:#x} is not aligned to the vector's size ({} bytes)",
+                size * n
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A loaded `ty` value as its register holds it: zero- or sign-extended.

@@ -254,9 +254,11 @@ pub enum IntOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ThreadKind {
     /// `ld.space.type d, [addr];` (the destination register may be wider
-    /// than the memory type: zero- or sign-extended by the type).
+    /// than the memory type: zero- or sign-extended by the type), or
+    /// `ld.space.v2/.v4.type {d0, d1, ...}, [addr]`: element `k` from byte
+    /// `k * size`, the whole vector aligned to its size.
     Ld(Space),
-    /// `st.space.type [addr], a;`
+    /// `st.space.type [addr], a;` or `st.space.v2/.v4.type [addr], {a, b, ...}`.
     St(Space),
     /// `cvta.space.size d, a` (`to == false`: a space address to generic)
     /// or `cvta.to.space.size d, a` (generic to the space).

@@ -173,10 +173,15 @@ fn thread_text(prog: &Program, x: &Thread) -> String {
     let mut operands = Vec::new();
     match x.kind {
         ThreadKind::Unpack => operands.push(format!("{{{}}}", dests.join(", "))),
+        ThreadKind::Ld(_) if dests.len() > 1 => operands.push(format!("{{{}}}", dests.join(", "))),
         _ => operands.extend(dests),
     }
     match x.kind {
         ThreadKind::Ld(_) => operands.extend(addr),
+        ThreadKind::St(_) if srcs.len() > 1 => {
+            operands.extend(addr);
+            operands.push(format!("{{{}}}", srcs.join(", ")));
+        }
         ThreadKind::St(_) => operands.extend(addr.into_iter().chain(srcs)),
         ThreadKind::Pack => operands.push(format!("{{{}}}", srcs.join(", "))),
         ThreadKind::Special(s) => operands.push(s.name()),

@@ -220,6 +220,7 @@ impl Build<'_> {
         let ld = parts[0] == "ld";
         let mut space = Space::Generic;
         let mut ty = None;
+        let mut n = 1;
         for m in &parts[1..] {
             if let Some(s) = Space::from_name(m) {
                 space = s;
@@ -244,7 +245,9 @@ impl Build<'_> {
             ) {
                 // Memory-order and cache hints: one thread's view of its
                 // own accesses does not change.
-            } else if matches!(*m, "v2" | "v4" | "v8") {
+            } else if matches!(*m, "v2" | "v4") {
+                n = if *m == "v2" { 2 } else { 4 };
+            } else if *m == "v8" {
                 return self.fail(format!(
                     "not supported yet: vector access `{}`",
                     self.opt.text
@@ -259,6 +262,35 @@ impl Build<'_> {
         self.count(2)?;
         let (ai, vi) = if ld { (1, 0) } else { (0, 1) };
         let (addr, space) = self.address(ai, space)?;
+        if n > 1 {
+            // `ld.v4.u32 {a, b, c, d}, [x]`: element k at byte k * size.
+            let r = &self.raws[vi];
+            if r.group.len() != n {
+                return err(
+                    &r.tok,
+                    format!("`{}` takes a group of {n} registers", self.opt.text),
+                );
+            }
+            let mut regs = Vec::new();
+            for t in &r.group {
+                regs.push(match self.dest_tok(t, ty)? {
+                    Dest::Reg(x) => (Dest::Reg(x), Operand::Reg(x)),
+                    Dest::Sink => (Dest::Sink, Operand::Imm(0)),
+                });
+            }
+            let kind = if ld {
+                ThreadKind::Ld(space)
+            } else {
+                ThreadKind::St(space)
+            };
+            return if ld {
+                let dests = regs.iter().map(|&(d, _)| (d, ty)).collect();
+                self.thread(kind, dests, Vec::new(), Some(addr))
+            } else {
+                let srcs = regs.iter().map(|&(_, o)| (o, ty)).collect();
+                self.thread(kind, Vec::new(), srcs, Some(addr))
+            };
+        }
         if ld {
             let d = self.wide_dest(vi, ty)?;
             self.thread(ThreadKind::Ld(space), vec![(d, ty)], Vec::new(), Some(addr))

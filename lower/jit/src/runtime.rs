@@ -203,9 +203,9 @@ fn fault(c: &WarpContext, pc: u64, lane: u64, msg: String) -> String {
     )
 }
 
-/// `ld` for one lane: the value, zero- or sign-extended from the memory
-/// type to 64 bits.
-pub extern "C" fn host_ld(pc: u64, lane: u64, addr: u64, _unused: u64) -> u64 {
+/// Element `k` of `ld` for one lane (at `base + k * size`): the value,
+/// zero- or sign-extended from the memory type to 64 bits.
+pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
     with(|c| {
         let x = thread_at(&c.prog, pc)?.clone();
         let ThreadKind::Ld(space) = x.kind else {
@@ -213,6 +213,15 @@ pub extern "C" fn host_ld(pc: u64, lane: u64, addr: u64, _unused: u64) -> u64 {
         };
         let ty = x.dests[0].1;
         let size = (ty.bits() as u64).div_ceil(8);
+        let n = x.dests.len() as u64;
+        if n > 1 && !base.is_multiple_of(size * n) {
+            let m = format!(
+                "address {base:#x} is not aligned to the vector's size ({} bytes)",
+                size * n
+            );
+            return Err(fault(c, pc, lane, m));
+        }
+        let addr = base.wrapping_add(k * size);
         let mem = Arc::clone(&c.mem);
         let mut g = mem
             .lock()
@@ -238,14 +247,23 @@ pub extern "C" fn host_ld(pc: u64, lane: u64, addr: u64, _unused: u64) -> u64 {
     })
 }
 
-/// `st` for one lane.
-pub extern "C" fn host_st(pc: u64, lane: u64, addr: u64, value: u64) -> u64 {
+/// Element `k` of `st` for one lane (at `base + k * size`).
+pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> u64 {
     with(|c| {
         let x = thread_at(&c.prog, pc)?.clone();
         let ThreadKind::St(space) = x.kind else {
             return Err(format!("jit: host_st at a `{}`", x.opcode));
         };
         let size = (x.srcs[0].1.bits() as u64).div_ceil(8);
+        let n = x.srcs.len() as u64;
+        if n > 1 && !base.is_multiple_of(size * n) {
+            let m = format!(
+                "address {base:#x} is not aligned to the vector's size ({} bytes)",
+                size * n
+            );
+            return Err(fault(c, pc, lane, m));
+        }
+        let addr = base.wrapping_add(k * size);
         let mem = Arc::clone(&c.mem);
         let mut g = mem
             .lock()

@@ -146,22 +146,23 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
     };
     let pcv = e.b.ins().iconst(I64, pc as i64);
     let lane = e.b.ins().uextend(I64, at.lane);
+    // Element k of a .v2/.v4 access is at byte k * size.
     match x.kind {
         ThreadKind::Ld(_) => {
-            let zero = e.b.ins().iconst(I64, 0);
-            let v = e.call_host(
-                runtime::host_ld as *const () as usize,
-                &[pcv, lane, addr, zero],
-            );
-            write(e, x.dests[0].0, at, exec, v);
+            for (k, &(d, _)) in x.dests.iter().enumerate() {
+                let kv = e.b.ins().iconst(I64, k as i64);
+                let f = runtime::host_ld as *const () as usize;
+                let v = e.call_host(f, &[pcv, lane, addr, kv]);
+                write(e, d, at, exec, v);
+            }
         }
         _ => {
-            let (o, ty) = x.srcs[0];
-            let v = read(e, o, ty, at);
-            e.call_host(
-                runtime::host_st as *const () as usize,
-                &[pcv, lane, addr, v],
-            );
+            for (k, &(o, ty)) in x.srcs.iter().enumerate() {
+                let v = read(e, o, ty, at);
+                let kv = e.b.ins().iconst(I64, k as i64);
+                let f = runtime::host_st as *const () as usize;
+                e.call_host(f, &[pcv, lane, addr, v, kv]);
+            }
         }
     }
     e.b.ins().jump(done, &[]);
