@@ -396,7 +396,7 @@ fn special(w: &Warp, s: Special, lane: usize) -> u64 {
     }) as u64
 }
 
-/// `bfe`, `bfi`, `prmt` as the ISA pages' pseudocode writes them.
+/// `bfe`, `bfi`, `prmt`, `shf` as the ISA pages' pseudocode writes them.
 fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> u64 {
     let msb = ty.bits() as u64 - 1;
     let bit = |x: u64, i: u64| x >> i & 1;
@@ -425,6 +425,19 @@ fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> u64 {
                 i += 1;
             }
             f
+        }
+        IntOp::Shf { left, clamp } => {
+            let n = if clamp {
+                (args[2] & 0xffff_ffff).min(32)
+            } else {
+                args[2] & 31
+            };
+            let both = (args[1] & 0xffff_ffff) << 32 | (args[0] & 0xffff_ffff);
+            if left {
+                (both << n) >> 32 & 0xffff_ffff
+            } else {
+                (both >> n) & 0xffff_ffff
+            }
         }
         _ => {
             let tmp = (args[1] & 0xffff_ffff) << 32 | (args[0] & 0xffff_ffff);
@@ -475,7 +488,7 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
             }
             (if op == IntOp::Div { q } else { ia % ib } as u64) & m
         }
-        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt => unreachable!("bit_field"),
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } => unreachable!("bit_field"),
         IntOp::Neg => (ia.wrapping_neg() as u64) & m,
         IntOp::Abs => (ia.unsigned_abs() as u64) & m,
         IntOp::Brev => (a & m).reverse_bits() >> (64 - bits),
@@ -530,7 +543,7 @@ pub fn eval(x: &Thread, args: [u64; 4]) -> Option<u64> {
                 r
             })
         }
-        ThreadKind::Int(op @ (IntOp::Bfe | IntOp::Bfi | IntOp::Prmt)) => Some(
+        ThreadKind::Int(op @ (IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. })) => Some(
             bit_field(op, x.dests[0].1, [arg(0), arg(1), arg(2), arg(3)]) & x.dests[0].1.mask(),
         ),
         ThreadKind::Int(op) => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),

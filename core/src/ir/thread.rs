@@ -241,6 +241,15 @@ pub enum IntOp {
     /// `{b, a}` that nibble `i` of `c` selects, sign-replicated when its
     /// bit 3 is set.
     Prmt,
+    /// `shf.{l,r}{.clamp,.wrap}.b32 d, a, b, c`: funnel shift of the 64
+    /// bits `{b, a}` by `c` (`.clamp`: at most 32; `.wrap`: `c & 31`); `.l`
+    /// keeps the upper 32 bits, `.r` the lower.
+    Shf {
+        /// `.l` (else `.r`).
+        left: bool,
+        /// `.clamp` (else `.wrap`).
+        clamp: bool,
+    },
     /// `bfind`: the position of the most significant non-sign bit
     /// (`0xffffffff` if none); `.shiftamt`: its left-shift amount.
     Bfind {

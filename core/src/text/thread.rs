@@ -20,7 +20,6 @@ const APPROX: &[&str] = &[
 const UNSUPPORTED: &[&str] = &[
     "atom",
     "red",
-    "shf",
     "fns",
     "dp4a",
     "dp2a",
@@ -125,6 +124,20 @@ impl Build<'_> {
             }
             "brev" => self.int(&parts[1..], IntOp::Brev, 2),
             "bfe" => self.int(&parts[1..], IntOp::Bfe, 4),
+            "shf"
+                if parts.len() == 4
+                    && matches!(parts[1], "l" | "r")
+                    && matches!(parts[2], "clamp" | "wrap") =>
+            {
+                self.int(
+                    &parts[3..],
+                    IntOp::Shf {
+                        left: parts[1] == "l",
+                        clamp: parts[2] == "clamp",
+                    },
+                    4,
+                )
+            }
             "bfi" => self.int(&parts[1..], IntOp::Bfi, 5),
             "prmt" if parts.len() == 2 => self.int(&parts[1..], IntOp::Prmt, 4),
             "prmt" => self.fail(format!("not supported yet: `{text}` (prmt modes)")),
@@ -605,15 +618,19 @@ impl Build<'_> {
             IntOp::Clz | IntOp::Bfind { .. } => (Type::U32, ty),
             _ => (ty, ty),
         };
-        if matches!(op, IntOp::Bfe | IntOp::Bfi | IntOp::Prmt) {
+        if matches!(
+            op,
+            IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }
+        ) {
             // bfe a, b, c / bfi a, b, c, d: the position and length are .u32.
             let types: &[Type] = match op {
                 IntOp::Bfe => &[ty, Type::U32, Type::U32],
                 IntOp::Bfi => &[ty, ty, Type::U32, Type::U32],
+                IntOp::Shf { .. } => &[ty, ty, Type::U32],
                 _ => &[ty, ty, ty],
             };
             let bad = match op {
-                IntOp::Prmt => ty.bits() != 32,
+                IntOp::Prmt | IntOp::Shf { .. } => ty != Type::B32,
                 IntOp::Bfi => !ty.is_bits() || ty.bits() < 32,
                 _ => ty.bits() < 32,
             };

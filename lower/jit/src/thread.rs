@@ -8,7 +8,7 @@
 //!   `.sat`, `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
 //! - as calls (`runtime.rs`): `ld` and `st` (bounds-checked host memory),
 //!   and the conversions and float operations with directed roundings,
-//!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`, which call warp-core's
+//!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`/`shf`, which call warp-core's
 //!   scalar semantics
 //!   (`interp::thread::eval`) rather than an independent implementation.
 //!
@@ -199,7 +199,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
             } as i64;
             vec![e.b.ins().iadd_imm_s(args[0], if to { -base } else { base })]
         }
-        ThreadKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt) => host(e),
+        ThreadKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }) => host(e),
         ThreadKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
         ThreadKind::Cvt {
             rnd: None,
@@ -353,7 +353,9 @@ fn int(e: &mut Emitter, op: IntOp, ty: Type, args: &[Value]) -> Value {
                 r
             }
         }
-        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt => unreachable!("called into the run time"),
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } => {
+            unreachable!("called into the run time")
+        }
         IntOp::Neg => e.b.ins().ineg(a),
         IntOp::Abs => e.b.ins().iabs(a),
         IntOp::Brev => {
