@@ -190,3 +190,57 @@ fn a_call_is_inlined_or_refused_at_its_line_and_column() {
         e.msg
     );
 }
+
+/// Every `.ptx` of `corpus/kernels/` and `corpus/kernels/nvcc/`.
+fn modules() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in [corpus(), corpus().join("nvcc")] {
+        for e in std::fs::read_dir(dir).expect("readable") {
+            let p = e.expect("readable").path();
+            if p.extension().is_some_and(|x| x == "ptx") {
+                v.push(p);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+#[test]
+fn damaged_modules_give_errors_with_positions_not_panics() {
+    // Each corpus module with one line deleted, and cut short at every
+    // 5th character: the front end returns a module or an error whose line
+    // and column lie in the text (a panic fails the test).
+    let mut errors = 0;
+    for p in modules() {
+        let src = std::fs::read_to_string(&p).expect("readable");
+        let lines: Vec<&str> = src.lines().collect();
+        let mut variants: Vec<String> = (0..lines.len())
+            .map(|i| {
+                let mut l = lines.clone();
+                l.remove(i);
+                l.join("\n")
+            })
+            .collect();
+        variants.extend(
+            src.char_indices()
+                .step_by(5)
+                .map(|(i, _)| src[..i].to_string()),
+        );
+        for v in variants {
+            if let Err(e) = parse_module(&v) {
+                errors += 1;
+                let n_lines = v.lines().count().max(1) as u32;
+                assert!(
+                    e.line >= 1 && e.line <= n_lines + 1 && e.col >= 1,
+                    "{}: error position {}:{} outside the text: {}",
+                    p.display(),
+                    e.line,
+                    e.col,
+                    e.msg
+                );
+            }
+        }
+    }
+    assert!(errors > 1000, "damage is mostly caught: {errors} errors");
+}

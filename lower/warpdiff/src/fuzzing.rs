@@ -336,13 +336,16 @@ pub fn diff_target(data: &[u8]) {
     }
 }
 
-/// The libFuzzer target `parse`: arbitrary text into the parser; whatever
+/// The libFuzzer target `parse`: arbitrary text into the PTX module front
+/// end (an error, never a panic) and the case parser; whatever
 /// parses must print and parse back to the same case, and run on the
 /// interpreter without panicking.
 pub fn parse_target(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // The PTX module front end: any text gives a module or an error.
+    let _ = warp_core::text::parse_module(text);
     let Ok(case) = warp_core::text::parse(text) else {
         return;
     };
