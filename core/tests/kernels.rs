@@ -244,3 +244,62 @@ fn damaged_modules_give_errors_with_positions_not_panics() {
     }
     assert!(errors > 1000, "damage is mostly caught: {errors} errors");
 }
+
+/// Threads 0..31 write `sbuf[t]`; threads 32..63 read `sbuf[t - 32]`
+/// (`BARRIER` replaced by `bar.sync 0;` or nothing) and store it.
+const HANDOFF: &str = "\
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry handoff(.param .u64 handoff_param_0)
+{
+\t.reg .pred \t%p<2>;
+\t.reg .b32 \t%r<6>;
+\t.reg .b64 \t%rd<4>;
+\t.shared .align 4 .b8 sbuf[128];
+\tld.param.u64 \t%rd1, [handoff_param_0];
+\tcvta.to.global.u64 \t%rd2, %rd1;
+\tmov.u32 \t%r1, %tid.x;
+\tand.b32 \t%r2, %r1, 31;
+\tshl.b32 \t%r3, %r2, 2;
+\tmov.u32 \t%r4, sbuf;
+\tadd.s32 \t%r5, %r4, %r3;
+\tsetp.lt.u32 \t%p1, %r1, 32;
+\t@%p1 st.shared.u32 \t[%r5], %r1;
+\tBARRIER
+\t@%p1 bra \t$L__BB0_2;
+\tld.shared.u32 \t%r4, [%r5];
+\tmul.wide.u32 \t%rd3, %r2, 4;
+\tadd.s64 \t%rd3, %rd2, %rd3;
+\tst.global.u32 \t[%rd3], %r4;
+$L__BB0_2:
+\tret;
+}
+";
+
+#[test]
+fn shared_memory_between_warps_needs_a_barrier_else_it_is_a_race() {
+    let l = Launch::parse(
+        "kernel handoff\nblock 64\nbuffer out fill aaaaaaaa 32\nparam handoff_param_0 buffer out\n",
+        "handoff.launch",
+        Path::new("."),
+    )
+    .expect("valid");
+    // With the barrier: thread 32 + i reads what thread i wrote.
+    let m = parse_module(&HANDOFF.replace("BARRIER", "bar.sync \t0;")).expect("valid");
+    let out = run_launch(&m, &l).expect("runs");
+    assert!(out.ub.is_none(), "{:?}", out.ub);
+    let want: Vec<String> = (0..32).map(|i| format!("{i:08x}")).collect();
+    assert_eq!(out.buffers[0].words(), want);
+    // Without it, warp 1 reads bytes warp 0 wrote with nothing between.
+    let m = parse_module(&HANDOFF.replace("BARRIER", "")).expect("valid");
+    let out = run_launch(&m, &l).expect("runs");
+    let (at, ub) = out.ub.expect("a data race");
+    assert_eq!(at, "cta (0,0,0) warp 1");
+    assert_eq!(ub.rule.name(), "memory-race");
+    assert!(
+        ub.message.contains("`ld.shared.u32 %r4, [%r5];`"),
+        "{}",
+        ub.message
+    );
+}
