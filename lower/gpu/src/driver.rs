@@ -1,6 +1,7 @@
 //! Every raw call into the CUDA driver, and so every `unsafe` block of the
 //! GPU backend: loading the driver library, contexts, module loading and
-//! PTX compiling (with the compiler's error log), kernel lookup and launch.
+//! PTX compiling (with the compiler's error log), kernel lookup, the
+//! driver's parameter layout of a kernel, and launches.
 //! The rest of the crate (`#![deny(unsafe_code)]` at its root) uses the
 //! safe functions here and cudarc's safe API.
 
@@ -206,6 +207,84 @@ pub fn launch(
             0,
             stream.cu_stream(),
             &mut params,
+        )
+    }
+    .map_err(|e| format!("{e:?}"))
+}
+
+/// More parameters than any kernel has (CUDA allows 32,764 bytes of them);
+/// [`param_sizes`] stops asking there.
+const MAX_PARAMS: usize = 8192;
+
+/// Each parameter's size in bytes, in order, as the driver laid out the
+/// kernel `f` (`cuFuncGetParamInfo`, CUDA 12.4 and later); `None` where
+/// this driver cannot say. The context of `f`'s module must be bound to
+/// the current thread.
+pub fn param_sizes(f: Function) -> Option<Vec<usize>> {
+    let mut sizes = Vec::new();
+    for i in 0..MAX_PARAMS {
+        // cudarc panics when the driver library lacks the symbol (older
+        // drivers): that is "cannot say", not a crash.
+        let asked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let (mut offset, mut size) = (0usize, 0usize);
+            // SAFETY: `f` is a kernel of a loaded module (a `Function` is
+            // only made by `RawModule::function`); the driver writes two
+            // `usize`s, both locals alive for the call.
+            let r = unsafe { sys::cuFuncGetParamInfo(f.0, i, &mut offset, &mut size) };
+            (r, size)
+        }));
+        match asked {
+            Ok((sys::CUresult::CUDA_SUCCESS, size)) => sizes.push(size),
+            // Past the last parameter.
+            Ok((sys::CUresult::CUDA_ERROR_INVALID_VALUE, _)) => return Some(sizes),
+            Ok(_) | Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Launches `f` on `grid` blocks of `block` threads on `stream`;
+/// `params` holds each parameter's bytes, in order.
+///
+/// Where the driver reports the kernel's parameter layout
+/// ([`param_sizes`]) the launch is refused unless `params` has exactly
+/// that many parameters of exactly those sizes; where it cannot, the
+/// caller promises that `params` is what the kernel's PTX declares (the
+/// module's `.entry` parameter list, parsed from the same text). Pointer
+/// parameters are device addresses the kernel may read and write: a wrong
+/// one faults on the GPU (an error of the launch's stream), not here.
+pub fn launch_with_params(
+    f: Function,
+    grid: [u32; 3],
+    block: [u32; 3],
+    stream: &CudaStream,
+    params: &[Vec<u8>],
+) -> Result<(), String> {
+    if let Some(i) = params.iter().position(Vec::is_empty) {
+        return Err(format!("parameter {i} has no bytes"));
+    }
+    if let Some(sizes) = param_sizes(f) {
+        let given: Vec<usize> = params.iter().map(Vec::len).collect();
+        if given != sizes {
+            return Err(format!(
+                "the kernel takes parameters of {sizes:?} bytes (as the driver laid it out), the launch gives {given:?}"
+            ));
+        }
+    }
+    let mut pointers: Vec<*mut c_void> = params.iter().map(|p| p.as_ptr() as *mut c_void).collect();
+    // SAFETY: `f` is a kernel of a module alive for this call; `pointers`
+    // holds one pointer per parameter, each to that parameter's bytes (a
+    // `Vec` alive for the call, of the size the driver's layout gives, or
+    // where it cannot say, the size the kernel's PTX declares: see above).
+    // The driver copies the values at the launch and only reads them.
+    unsafe {
+        cudarc::driver::result::launch_kernel(
+            f.0,
+            (grid[0], grid[1], grid[2]),
+            (block[0], block[1], block[2]),
+            0,
+            stream.cu_stream(),
+            &mut pointers,
         )
     }
     .map_err(|e| format!("{e:?}"))

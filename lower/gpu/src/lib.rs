@@ -10,13 +10,16 @@
 //!   optionally in [`farm`] helper processes) and launches them through the
 //!   CUDA driver, with a deadline; [`driver`] holds every raw driver call
 //!   and so every `unsafe` block of the crate.
+//! - [`kernel`] launches a kernel of a PTX module as written (issue #13):
+//!   the text as given, its buffers and parameters, with the deadline.
 //! - [`batch`] compares a batch's results with the reference;
 //!   [`engine`] opens the process's GPUs with a [`GpuConfig`]
 //!   ([`config`]) and makes the GPU an [`Engine`](warp_core::engine::Engine).
 //! - `sim` (fault-injection builds only) is a simulated GPU that faults on
 //!   command, to test the fault paths without hardware.
 //!
-//! Imports go one way: `engine` → `run` → `farm`, `driver`; `batch` →
+//! Imports go one way: `engine` → `run` → `farm`, `driver`; `kernel` →
+//! `driver`, `config`; `batch` →
 //! `device`; `run`, `sim` → `device`, `emit`, `config`; no module imports
 //! `engine`.
 
@@ -30,6 +33,7 @@ pub mod driver;
 pub mod emit;
 pub mod engine;
 pub mod farm;
+pub mod kernel;
 pub mod run;
 #[cfg(feature = "inject-bugs")]
 pub mod sim;
@@ -41,3 +45,4 @@ pub use emit::{
     out_words, EmitError, Job, KernelInfo, Module, BLOCK_THREADS, LEGACY_TARGET, LEGACY_VERSION,
     TARGET, VERSION,
 };
+pub use kernel::{KernelError, KernelGpu};

@@ -36,7 +36,8 @@ pub enum Command {
     /// 3 undefined behaviour; the highest applies)
     Run(RunArgs),
     /// Run files on every engine and compare each with the reference on its
-    /// defined lanes (exit: 1 divergence, else 2 error, else 3 UB, else 0)
+    /// defined lanes, or a kernel launch on its defined bytes (exit:
+    /// 1 divergence or an engine failed, else 2 error, else 3 UB, else 0)
     Diff(DiffArgs),
     /// Generate random cases, check them on the engines and reduce each
     /// divergence into the corpus (exit 1 if one was found)
@@ -168,7 +169,12 @@ pub struct DiffArgs {
     /// External engine options
     #[command(flatten)]
     pub ext: ExtArgs,
-    /// The .ptx case files
+    /// Kernel launch options (a PTX module instead of case files; every
+    /// engine's buffers are compared with the reference's on each byte it
+    /// defines; --expect and --out belong to `run`)
+    #[command(flatten)]
+    pub kernel: KernelArgs,
+    /// The .ptx case files (or one PTX module, with --launch or --kernel)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }

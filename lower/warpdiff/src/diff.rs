@@ -1,6 +1,7 @@
 //! `warpdiff diff`: run each file on every engine named (by default every
 //! built-in one) and compare with the reference interpreter on its defined
-//! lanes.
+//! lanes. A PTX module with `--launch`/`--kernel` is compared by
+//! [`crate::diff_kernel`].
 
 use crate::cli::DiffArgs;
 use crate::engines::{flatten, EngineSet, ENGINES};
@@ -17,6 +18,9 @@ use warp_core::oracle::compile_guarded;
 /// divergence that the file records as known
 /// ([`warp_core::corpus::KNOWN_GPU_DIVERGENCE`]) is shown, not counted.
 pub fn diff(a: &DiffArgs) -> u8 {
+    if a.kernel.wanted() {
+        return crate::diff_kernel::diff(a);
+    }
     let set = match EngineSet::open(&flatten(&a.engines, ENGINES), &a.ext.options()) {
         Ok(s) => s,
         Err(m) => {

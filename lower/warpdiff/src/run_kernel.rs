@@ -1,16 +1,27 @@
 //! `warpdiff run kernel.ptx --launch kernel.launch` (or `--kernel NAME
 //! --grid X --block X --buffer ... --param ...`): launch a PTX module's
-//! kernel and print every buffer after the run (issue #13).
+//! kernel on one engine (`--engine interp|jit|gpu`) and print every buffer
+//! after the run (issue #13).
 
 use crate::cli::{KernelArgs, RunArgs};
-use crate::engines::EngineSpec;
+use crate::kernel_engines::{self, KernelRunError};
 use crate::{errln, outln};
 use std::path::Path;
+use warp_core::ir::Module;
 use warp_core::launch::{compare, parse_dims, parse_expected, Buffer, Launch, ParamValue};
 use warp_core::text::parse_module;
 
+/// Reads and parses a PTX module file: its text (what the GPU compiles)
+/// and the module; the error names the file, line and column.
+pub fn read_module(file: &Path) -> Result<(String, Module), String> {
+    let name = file.display().to_string();
+    let src = std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let module = parse_module(&src).map_err(|e| e.with_file(&name))?;
+    Ok((src, module))
+}
+
 /// The launch the flags describe, starting from the `--launch` file's.
-fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
+pub fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
     let mut l = match &k.launch {
         Some(p) => {
             let text = std::fs::read_to_string(p)
@@ -106,29 +117,27 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         return Err("a kernel launch takes one PTX module file".into());
     };
     let name = file.display().to_string();
-    match &o.engine {
-        EngineSpec::Builtin(e) if *e == "interp" => {}
-        other => {
-            return Err(format!(
-                "{name}: engine `{}` does not run PTX modules yet (not lowered yet: ld/st, cvta, cvt, bar.sync, special registers and the other thread-level instructions); use --engine interp",
-                match other {
-                    EngineSpec::Builtin(e) => e.to_string(),
-                    EngineSpec::Cmd(c) => format!("cmd:{c}"),
-                }
-            ))
-        }
-    }
-    let src = std::fs::read_to_string(file).map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let module = parse_module(&src).map_err(|e| e.with_file(&name))?;
+    let engine = kernel_engines::kernel_engine(&o.engine)?;
+    let (src, module) = read_module(file)?;
     let launch = launch_of(&o.kernel)?;
-    let out =
-        warp_core::interp::run_launch(&module, &launch).map_err(|e| format!("{name}: {e}"))?;
+    let out = match kernel_engines::run(engine, &src, &module, &launch) {
+        Ok(out) => out,
+        Err(KernelRunError::Skip(m)) => {
+            return Err(format!("{name}: {engine} cannot run here: {m}"))
+        }
+        Err(KernelRunError::Failed(m)) => return Err(format!("{name}: {m}")),
+    };
+    let steps = if engine == "gpu" {
+        String::new()
+    } else {
+        format!(", {} warp steps", out.steps)
+    };
     outln!(
-        "== {name} kernel {} grid {:?} block {:?} (interp, {} warp steps) ==",
+        "== {name} kernel {} grid {:?} block {:?} ({}{steps}) ==",
         launch.kernel,
         launch.grid,
         launch.block,
-        out.steps
+        kernel_engines::describe(engine),
     );
     if let Some((at, ub)) = &out.ub {
         outln!("{name}:{}: {at}: {ub}", ub.line);
