@@ -127,10 +127,11 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         }
         Err(KernelRunError::Failed(m)) => return Err(format!("{name}: {m}")),
     };
-    let steps = if engine == "gpu" {
-        String::new()
-    } else {
+    // Only the interpreter counts warp steps.
+    let steps = if engine == "interp" {
         format!(", {} warp steps", out.steps)
+    } else {
+        String::new()
     };
     outln!(
         "== {name} kernel {} grid {:?} block {:?} ({}{steps}) ==",
