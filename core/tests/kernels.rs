@@ -303,3 +303,29 @@ fn shared_memory_between_warps_needs_a_barrier_else_it_is_a_race() {
         ub.message
     );
 }
+
+#[test]
+fn predicate_immediates_as_llvm_writes_them_read_nonzero_as_true() {
+    // `mov.pred %p, -1` and a vote on an immediate predicate: every lane
+    // votes true, so the ballot is the 24 lanes that exist.
+    let src = OOB
+        .replace(
+            "\t.reg .b32 \t%r<3>;",
+            "\t.reg .b32 \t%r<3>;\n\t.reg .pred \t%p<3>;",
+        )
+        .replace(
+            "\tmov.u32 \t%r1, %tid.x;",
+            "\tmov.pred \t%p1, -1;\n\tvote.sync.ballot.b32 \t%r2, 1, -1;\n\
+             \t@%p1 mov.u32 \t%r1, %r2;",
+        )
+        .replace(
+            "mul.wide.u32 \t%rd3, %r1, 4;",
+            "mov.u32 \t%r2, %tid.x;\n\tmul.wide.u32 \t%rd3, %r2, 4;",
+        );
+    let m = parse_module(&src).unwrap_or_else(|e| panic!("{e}"));
+    let out = run_launch(&m, &oob_launch(24)).expect("runs");
+    assert!(out.ub.is_none(), "{:?}", out.ub);
+    let words = out.buffers[0].words();
+    assert!(words[..24].iter().all(|w| w == "00ffffff"), "{words:?}");
+    assert!(words[24..].iter().all(|w| w == "00000000"), "{words:?}");
+}
