@@ -26,6 +26,7 @@
 //! ```
 
 use crate::interp::Ub;
+use crate::ir::{Kernel, Module};
 use std::fmt;
 use std::path::Path;
 
@@ -164,6 +165,69 @@ fn words(ws: &[&str]) -> Result<Vec<u8>, String> {
 }
 
 impl Launch {
+    /// The kernel this launch names in `module`, and each of the kernel's
+    /// parameters' values in the kernel's order: what every engine starts
+    /// from. Errors: no such kernel, a block over 1024 threads or with an
+    /// empty dimension, a parameter without a value or a value for no
+    /// parameter, a buffer index past the buffers.
+    pub fn bind<'m>(
+        &self,
+        module: &'m Module,
+    ) -> Result<(&'m Kernel, Vec<ParamValue>), LaunchError> {
+        let Some(k) = module.kernel(&self.kernel) else {
+            let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
+            return Err(LaunchError(format!(
+                "no kernel `{}` in the module (it has: {})",
+                self.kernel,
+                names.join(", ")
+            )));
+        };
+        let threads: u64 = self.block.iter().map(|&d| u64::from(d)).product();
+        if threads > 1024 {
+            return Err(LaunchError(format!(
+                "kernel `{}`: a block of {threads} threads: the most a CTA has is 1024",
+                k.name
+            )));
+        }
+        if self.grid.contains(&0) || self.block.contains(&0) {
+            return Err(LaunchError(format!(
+                "kernel `{}`: grid {:?} block {:?} has an empty dimension",
+                k.name, self.grid, self.block
+            )));
+        }
+        for (n, _) in &self.params {
+            if !k.params.iter().any(|p| p.name == *n) {
+                let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
+                return Err(LaunchError(format!(
+                    "kernel `{}` has no parameter `{n}` (it has: {})",
+                    k.name,
+                    names.join(", ")
+                )));
+            }
+        }
+        let mut values = Vec::with_capacity(k.params.len());
+        for p in &k.params {
+            let Some((_, v)) = self.params.iter().find(|(n, _)| *n == p.name) else {
+                return Err(LaunchError(format!(
+                    "kernel `{}`: parameter `{}` has no value (give `param {} buffer NAME` or `param {} value V`)",
+                    k.name, p.name, p.name, p.name
+                )));
+            };
+            if let ParamValue::Buffer(i) = v {
+                if *i >= self.buffers.len() {
+                    return Err(LaunchError(format!(
+                        "kernel `{}`: parameter `{}` names buffer {i}, and the launch has {}",
+                        k.name,
+                        p.name,
+                        self.buffers.len()
+                    )));
+                }
+            }
+            values.push(v.clone());
+        }
+        Ok((k, values))
+    }
+
     /// Parses a `.launch` file's text; `dir` is where `file` buffers are
     /// read from. Errors name `file:line:col`.
     pub fn parse(src: &str, file: &str, dir: &Path) -> Result<Launch, String> {

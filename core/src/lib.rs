@@ -27,6 +27,7 @@ pub mod gen;
 pub mod idioms;
 pub mod interp;
 pub mod ir;
+pub mod kernel_corpus;
 pub mod launch;
 pub mod oracle;
 pub mod phases;

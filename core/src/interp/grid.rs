@@ -17,17 +17,12 @@ use super::{target, Warp, DEFAULT_FUEL};
 use crate::ir::{windows, Kernel, Module, WARP};
 use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
 
-/// The parameter space of a launch: each `.param`'s value at its offset.
-fn params(k: &Kernel, l: &Launch) -> Result<Region, LaunchError> {
+/// The parameter space of a launch: each `.param`'s value (`values`, in
+/// the kernel's order) at its offset.
+fn params(k: &Kernel, values: &[ParamValue]) -> Region {
     let mut bytes = vec![0u8; k.param_size as usize];
     let mut defined = vec![false; k.param_size as usize];
-    for p in &k.params {
-        let Some((_, v)) = l.params.iter().find(|(n, _)| *n == p.name) else {
-            return Err(LaunchError(format!(
-                "kernel `{}`: parameter `{}` has no value (give `param {} buffer NAME` or `param {} value V`)",
-                k.name, p.name, p.name, p.name
-            )));
-        };
+    for (p, v) in k.params.iter().zip(values) {
         let v = match v {
             ParamValue::Buffer(i) => windows::BUFFERS + *i as u64 * windows::BUFFER_STRIDE,
             ParamValue::Value(v) => *v,
@@ -37,17 +32,7 @@ fn params(k: &Kernel, l: &Launch) -> Result<Region, LaunchError> {
         bytes[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
         defined[at..at + n].iter_mut().for_each(|d| *d = true);
     }
-    for (n, _) in &l.params {
-        if !k.params.iter().any(|p| p.name == *n) {
-            let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
-            return Err(LaunchError(format!(
-                "kernel `{}` has no parameter `{n}` (it has: {})",
-                k.name,
-                names.join(", ")
-            )));
-        }
-    }
-    Ok(Region::new("param", 0, bytes, defined))
+    Region::new("param", 0, bytes, defined)
 }
 
 /// The launch's global memory: its buffers, then the module's variables.
@@ -82,31 +67,16 @@ fn globals(m: &Module, l: &Launch) -> Result<Vec<Region>, LaunchError> {
 /// parameter space (no shared memory yet: each CTA gets its own). Every
 /// engine that runs launches starts from this.
 ///
-/// Errors: no such kernel, a parameter without a value or a value for no
-/// parameter, a block over 1024 threads.
+/// Errors: those of [`Launch::bind`].
 pub fn prepare<'m>(
     module: &'m Module,
     launch: &Launch,
 ) -> Result<(&'m Kernel, Memory), LaunchError> {
-    let Some(k) = module.kernel(&launch.kernel) else {
-        let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
-        return Err(LaunchError(format!(
-            "no kernel `{}` in the module (it has: {})",
-            launch.kernel,
-            names.join(", ")
-        )));
-    };
-    let [bx, by, bz] = launch.block;
-    let threads = bx as u64 * by as u64 * bz as u64;
-    if threads > 1024 {
-        return Err(LaunchError(format!(
-            "a block of {threads} threads: the most a CTA has is 1024"
-        )));
-    }
+    let (k, values) = launch.bind(module)?;
     let mem = Memory {
         globals: globals(module, launch)?,
         shared: None,
-        param: Some(params(k, launch)?),
+        param: Some(params(k, &values)),
     };
     Ok((k, mem))
 }

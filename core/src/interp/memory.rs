@@ -153,6 +153,20 @@ enum Place {
 /// A failed access: the rule and the message's tail.
 type Fault = (UbRule, String);
 
+/// The space an access to `addr` in `space` really goes to, and the
+/// address there: a generic address in the shared or local window is an
+/// offset in that space, any other generic (or `.const`) address a
+/// global one (buffers and variables sit at their generic addresses).
+pub fn resolve(space: Space, addr: u64) -> (Space, u64) {
+    let in_window = |base: u64| addr >= base && addr - base < windows::WINDOW;
+    match space {
+        Space::Generic if in_window(windows::SHARED) => (Space::Shared, addr - windows::SHARED),
+        Space::Generic if in_window(windows::LOCAL) => (Space::Local, addr - windows::LOCAL),
+        Space::Generic | Space::Const => (Space::Global, addr),
+        s => (s, addr),
+    }
+}
+
 fn locate(
     ctx: &Ctx,
     space: Space,
@@ -166,13 +180,7 @@ fn locate(
             format!("address {addr:#x} ({size} bytes) is outside {what}"),
         ))
     };
-    let in_window = |base: u64| addr >= base && addr - base < windows::WINDOW;
-    let (space, addr) = match space {
-        Space::Generic if in_window(windows::SHARED) => (Space::Shared, addr - windows::SHARED),
-        Space::Generic if in_window(windows::LOCAL) => (Space::Local, addr - windows::LOCAL),
-        Space::Generic | Space::Const => (Space::Global, addr),
-        s => (s, addr),
-    };
+    let (space, addr) = resolve(space, addr);
     match space {
         Space::Global => match ctx.mem.globals.iter().position(|r| r.contains(addr, size)) {
             Some(i) => Ok((Place::Global(i), addr - ctx.mem.globals[i].base)),

@@ -83,45 +83,9 @@ enum Arg {
 /// kernel's order.
 fn plan<'m>(module: &'m Module, launch: &Launch) -> Result<(&'m Kernel, Vec<Arg>), KernelError> {
     let refuse = KernelError::Refused;
-    let Some(k) = module.kernel(&launch.kernel) else {
-        let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
-        return Err(refuse(format!(
-            "no kernel `{}` in the module (it has: {})",
-            launch.kernel,
-            names.join(", ")
-        )));
-    };
-    let threads: u64 = launch.block.iter().map(|&d| u64::from(d)).product();
-    if threads > 1024 {
-        return Err(refuse(format!(
-            "kernel `{}`: a block of {threads} threads: the most a CTA has is 1024",
-            k.name
-        )));
-    }
-    if launch.grid.contains(&0) || launch.block.contains(&0) {
-        return Err(refuse(format!(
-            "kernel `{}`: grid {:?} block {:?} has an empty dimension",
-            k.name, launch.grid, launch.block
-        )));
-    }
-    for (n, _) in &launch.params {
-        if !k.params.iter().any(|p| p.name == *n) {
-            let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
-            return Err(refuse(format!(
-                "kernel `{}` has no parameter `{n}` (it has: {})",
-                k.name,
-                names.join(", ")
-            )));
-        }
-    }
+    let (k, values) = launch.bind(module).map_err(|e| refuse(e.0))?;
     let mut args = Vec::with_capacity(k.params.len());
-    for p in &k.params {
-        let Some((_, v)) = launch.params.iter().find(|(n, _)| *n == p.name) else {
-            return Err(refuse(format!(
-                "kernel `{}`: parameter `{}` has no value (give `param {} buffer NAME` or `param {} value V`)",
-                k.name, p.name, p.name, p.name
-            )));
-        };
+    for (p, v) in k.params.iter().zip(&values) {
         let size = usize::try_from(p.size)
             .ok()
             .filter(|&s| s > 0 && s <= 32 * 1024)
@@ -132,18 +96,10 @@ fn plan<'m>(module: &'m Module, launch: &Launch) -> Result<(&'m Kernel, Vec<Arg>
                 ))
             })?;
         args.push(match v {
-            ParamValue::Buffer(index) if *index < launch.buffers.len() => Arg::Buffer {
+            ParamValue::Buffer(index) => Arg::Buffer {
                 index: *index,
                 size,
             },
-            ParamValue::Buffer(index) => {
-                return Err(refuse(format!(
-                    "kernel `{}`: parameter `{}` names buffer {index}, and the launch has {}",
-                    k.name,
-                    p.name,
-                    launch.buffers.len()
-                )))
-            }
             ParamValue::Value(v) => Arg::Bytes(sized(*v, size)),
         });
     }

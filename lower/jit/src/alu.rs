@@ -6,7 +6,7 @@
 //! 64-bit operations, per-lane shift amounts, `mul.hi` and `popc` run per
 //! lane on scalars.
 
-use super::builder::{At, Emitter, Lanes};
+use super::builder::{float_cc, At, Emitter, Lanes};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
@@ -167,18 +167,6 @@ fn int_cc(cmp: CmpOp, signed: bool) -> IntCC {
         (CmpOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
         (CmpOp::Gt, false) => IntCC::UnsignedGreaterThan,
         (CmpOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
-    }
-}
-
-/// PTX's f32 comparisons are ordered: false when either side is NaN.
-fn float_cc(cmp: CmpOp) -> FloatCC {
-    match cmp {
-        CmpOp::Eq => FloatCC::Equal,
-        CmpOp::Ne => FloatCC::OrderedNotEqual,
-        CmpOp::Lt => FloatCC::LessThan,
-        CmpOp::Le => FloatCC::LessThanOrEqual,
-        CmpOp::Gt => FloatCC::GreaterThan,
-        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
     }
 }
 

@@ -5,11 +5,24 @@
 //! control flow and tells it where the running group is.
 
 use super::layout::{wide, Layout};
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
-use warp_core::ir::{Dest, Guard, Operand, Program, Reg, Type, WARP};
+use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
+
+/// PTX's float comparisons (`setp` on `.f32` and `.f64`) are ordered:
+/// false when either side is NaN, `ne` included.
+pub fn float_cc(cmp: CmpOp) -> FloatCC {
+    match cmp {
+        CmpOp::Eq => FloatCC::Equal,
+        CmpOp::Ne => FloatCC::OrderedNotEqual,
+        CmpOp::Lt => FloatCC::LessThan,
+        CmpOp::Le => FloatCC::LessThanOrEqual,
+        CmpOp::Gt => FloatCC::GreaterThan,
+        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+    }
+}
 
 /// Memory flags for every state access: the buffer is valid, aligned and
 /// never traps.

@@ -18,8 +18,8 @@
 
 use std::cell::RefCell;
 use std::sync::{Arc, Condvar, Mutex};
-use warp_core::interp::memory::Memory;
-use warp_core::ir::{windows, Op, Program, Space, ThreadKind, WARP};
+use warp_core::interp::memory::{resolve, Memory};
+use warp_core::ir::{Op, Program, Space, ThreadKind, WARP};
 use warp_core::text::inst_text;
 
 /// Memory every warp of a CTA shares.
@@ -151,13 +151,7 @@ fn locate<'m>(
             "address {addr:#x} is not aligned to the access size ({size} bytes)"
         ));
     }
-    let in_window = |base: u64| addr >= base && addr - base < windows::WINDOW;
-    let (space, a) = match space {
-        Space::Generic if in_window(windows::SHARED) => (Space::Shared, addr - windows::SHARED),
-        Space::Generic if in_window(windows::LOCAL) => (Space::Local, addr - windows::LOCAL),
-        Space::Generic | Space::Const => (Space::Global, addr),
-        s => (s, addr),
-    };
+    let (space, a) = resolve(space, addr);
     let fits = |len: usize, a: u64| a.checked_add(size).is_some_and(|e| e <= len as u64);
     let oob = |what: &str| {
         Err(format!(
@@ -203,6 +197,27 @@ fn fault(c: &WarpContext, pc: u64, lane: u64, msg: String) -> String {
     )
 }
 
+/// The address of element `k` of an `n`-element access of `size`-byte
+/// elements at `base`; a vector must be aligned to its whole size.
+fn element(
+    c: &WarpContext,
+    pc: u64,
+    lane: u64,
+    base: u64,
+    size: u64,
+    n: u64,
+    k: u64,
+) -> Result<u64, String> {
+    if n > 1 && !base.is_multiple_of(size * n) {
+        let m = format!(
+            "address {base:#x} is not aligned to the vector's size ({} bytes)",
+            size * n
+        );
+        return Err(fault(c, pc, lane, m));
+    }
+    Ok(base.wrapping_add(k * size))
+}
+
 /// Element `k` of `ld` for one lane (at `base + k * size`): the value,
 /// zero- or sign-extended from the memory type to 64 bits.
 pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
@@ -213,15 +228,7 @@ pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
         };
         let ty = x.dests[0].1;
         let size = (ty.bits() as u64).div_ceil(8);
-        let n = x.dests.len() as u64;
-        if n > 1 && !base.is_multiple_of(size * n) {
-            let m = format!(
-                "address {base:#x} is not aligned to the vector's size ({} bytes)",
-                size * n
-            );
-            return Err(fault(c, pc, lane, m));
-        }
-        let addr = base.wrapping_add(k * size);
+        let addr = element(c, pc, lane, base, size, x.dests.len() as u64, k)?;
         let mem = Arc::clone(&c.mem);
         let mut g = mem
             .lock()
@@ -255,15 +262,7 @@ pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> 
             return Err(format!("jit: host_st at a `{}`", x.opcode));
         };
         let size = (x.srcs[0].1.bits() as u64).div_ceil(8);
-        let n = x.srcs.len() as u64;
-        if n > 1 && !base.is_multiple_of(size * n) {
-            let m = format!(
-                "address {base:#x} is not aligned to the vector's size ({} bytes)",
-                size * n
-            );
-            return Err(fault(c, pc, lane, m));
-        }
-        let addr = base.wrapping_add(k * size);
+        let addr = element(c, pc, lane, base, size, x.srcs.len() as u64, k)?;
         let mem = Arc::clone(&c.mem);
         let mut g = mem
             .lock()

@@ -15,15 +15,15 @@
 //! `bar.sync` is the driver's (`emit.rs`), since it needs the warp's
 //! exited lanes.
 
-use super::builder::{At, Emitter};
+use super::builder::{float_cc, At, Emitter};
 use super::layout::wide;
 use super::runtime;
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F64, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{
-    windows, CmpOp, Dest, FloatOp, Glue, Guard, IntOp, Op, Operand, Rounding, Space, Special,
-    Thread, ThreadKind, Type,
+    windows, Dest, FloatOp, Glue, Guard, IntOp, Op, Operand, Rounding, Space, Special, Thread,
+    ThreadKind, Type,
 };
 
 /// Lowers one thread-level instruction (not `bar.sync`) at `pc`.
@@ -248,14 +248,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
         ThreadKind::FSetp(cmp) => {
             let a = e.b.ins().bitcast(F64, MemFlagsData::new(), args[0]);
             let b = e.b.ins().bitcast(F64, MemFlagsData::new(), args[1]);
-            let cc = match cmp {
-                CmpOp::Eq => FloatCC::Equal,
-                CmpOp::Ne => FloatCC::OrderedNotEqual,
-                CmpOp::Lt => FloatCC::LessThan,
-                CmpOp::Le => FloatCC::LessThanOrEqual,
-                CmpOp::Gt => FloatCC::GreaterThan,
-                CmpOp::Ge => FloatCC::GreaterThanOrEqual,
-            };
+            let cc = float_cc(cmp);
             let c = e.b.ins().fcmp(cc, a, b);
             vec![e.b.ins().uextend(I64, c)]
         }
