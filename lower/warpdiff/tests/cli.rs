@@ -1,33 +1,13 @@
 //! `warpdiff run --json` end to end: a normal file, a file with UB and a file
 //! with a parse error in one call; exit statuses; `.expect` mismatches.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpdiff-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
+use common::{warpdiff, write};
 
-fn write(d: &std::path::Path, name: &str, text: &str) -> String {
-    let p = d.join(name);
-    std::fs::write(&p, text).expect("write");
-    p.display().to_string()
-}
-
-fn warpdiff(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
-        .args(args)
-        // No GPU for these runs, whatever the host has.
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf8"),
-        String::from_utf8(out.stderr).expect("utf8"),
-    )
+/// A scratch directory for test `name`.
+fn dir(name: &str) -> std::path::PathBuf {
+    common::dir("cli", name)
 }
 
 #[test]

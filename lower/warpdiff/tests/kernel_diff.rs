@@ -4,33 +4,13 @@
 //! the GPU engine is skipped with its reason, undefined behaviour and bad
 //! arguments give their exit statuses.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("warpdiff-kdiff-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
+use common::{warpdiff, write};
 
-fn write(d: &Path, name: &str, text: &str) -> String {
-    let p = d.join(name);
-    std::fs::write(&p, text).expect("write");
-    p.display().to_string()
-}
-
-fn warpdiff(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
-        .args(args)
-        // No GPU for these runs, whatever the host has.
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf8"),
-        String::from_utf8(out.stderr).expect("utf8"),
-    )
+/// A scratch directory for test `name`.
+fn dir(name: &str) -> std::path::PathBuf {
+    common::dir("kdiff", name)
 }
 
 /// Every lane stores its %tid.x to word 0 (one store of one instruction:

@@ -4,26 +4,15 @@
 //! hand: `%bd0` starts 1 and ends 0, `%p0` starts 0 and ends 1, no lane
 //! exits.
 
+mod common;
+
+use common::warpdiff;
 use std::path::PathBuf;
-use std::process::Command;
 
 const CASE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../corpus/shl.b64-8b46bd59.ptx"
 );
-
-fn warpdiff(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
-        .args(args)
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("warpdiff-repro-{name}-{}", std::process::id()));
