@@ -35,7 +35,7 @@ fn check_all(dir: &Path, ext: &str) -> (Vec<String>, usize) {
 #[test]
 fn nvcc_kernels_match_the_h200_on_the_interpreter() {
     let (fails, n) = check_all(&corpus().join("nvcc"), "gpu.txt");
-    assert_eq!(n, 4, "the four nvcc kernels");
+    assert!(n >= 10, "the ten nvcc-built kernels, found {n}");
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
 

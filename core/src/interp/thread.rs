@@ -120,6 +120,20 @@ fn to_f32(hi: f64, lo: f64, rnd: Rounding) -> f32 {
         }
         return c;
     }
+    if rnd == Rounding::Rn {
+        // `hi as f32` rounds hi correctly; it is wrong for hi + lo only
+        // when hi lies exactly halfway between two f32s and lo, the part
+        // of the exact value below hi's precision, breaks the tie (lo
+        // cannot carry the value across any other midpoint).
+        let dh = hi - c as f64;
+        if dh != 0.0 && lo != 0.0 {
+            let n = next_f32(c, dh > 0.0);
+            if n as f64 - hi == dh && (lo > 0.0) == (dh > 0.0) {
+                return n;
+            }
+        }
+        return c;
+    }
     // d = exact − c, whose sign is all that matters.
     let d = (hi - c as f64) + lo;
     if d == 0.0 {

@@ -40,7 +40,6 @@ const UNSUPPORTED: &[&str] = &[
     "slct",
     "sad",
     "lop3",
-    "bar.warp.sync",
     "nanosleep",
     "trap",
     "brkpt",
@@ -86,6 +85,7 @@ impl Build<'_> {
             "ld" | "st" => self.memory(&parts),
             "cvta" => self.cvta(&parts),
             "cvt" => self.cvt(&parts),
+            "bar" if parts[1..] == ["warp", "sync"] => self.warp_sync(),
             "bar" | "barrier" => self.bar(&parts),
             "ret" => {
                 self.shape(&parts, 1, "ret")?;
@@ -327,17 +327,36 @@ impl Build<'_> {
         self.dest(i, ty)
     }
 
-    /// A source read as a narrower memory type (`st.global.u8 [a], %r1`).
+    /// A source register wider than the instruction type (`st.global.u8
+    /// [a], %r1`, `st.global.u32 [a], %rd1`): PTX's relaxed type-checking
+    /// lets an integer or bit-type instruction read its low bits.
     fn wide_src(&self, i: usize, ty: Type) -> PResult<Operand> {
         let r = &self.raws[i];
-        if r.tok.kind == Kind::Word && ty.bits() < 32 && !r.neg {
+        if r.tok.kind == Kind::Word && !ty.is_float() && !r.neg {
             if let Ok(reg) = self.p.lookup(&r.tok) {
-                if self.p.case.program.decl(reg).ty.bits() >= ty.bits() {
+                let have = self.p.case.program.decl(reg).ty;
+                if have != Type::Pred && !have.is_float() && have.bits() >= ty.bits() {
                     return Ok(Operand::Reg(reg));
                 }
             }
         }
         self.src(i, ty)
+    }
+
+    /// `bar.warp.sync membermask;` (nvcc's `__syncwarp()`): "wait until all
+    /// threads corresponding to membermask have executed a bar.warp.sync
+    /// with the same membermask value", undefined if the executing thread
+    /// is not in it. That is the wait of a `.sync` collective with no
+    /// result, so it is read as `vote.sync.any.pred _, 1, membermask` (its
+    /// diagnostics print that form).
+    fn warp_sync(&self) -> PResult<Op> {
+        self.count(1)?;
+        Ok(Op::Vote(Vote {
+            mode: VoteMode::Any,
+            d: Dest::Sink,
+            a: Operand::Imm(1),
+            membermask: Some(self.src(0, Type::B32)?),
+        }))
     }
 
     /// Operand `i` as `[base+offset]` in `space`, and the space the

@@ -39,7 +39,7 @@ fn every_corpus_kernel_matches_its_expected_output_on_the_gpu() {
     let (nvcc_fails, nvcc) = check_all(&gpu, &corpus().join("nvcc"), "gpu.txt");
     fails.extend(nvcc_fails);
     assert!(hand >= 8, "at least 8 hand-written kernels");
-    assert_eq!(nvcc, 4, "the four nvcc kernels");
+    assert!(nvcc >= 10, "the ten nvcc-built kernels, found {nvcc}");
     assert!(!gpu.is_dead());
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
