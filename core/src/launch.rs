@@ -9,6 +9,7 @@
 //! kernel warp_sum_xor
 //! grid 1                          # X[,Y[,Z]]
 //! block 64
+//! shared 256                      # bytes of dynamic shared memory (optional)
 //! buffer in u32 ffffffd9 fffffffe 00000023 ...   # 32-bit words, hex
 //! buffer out fill aaaaaaaa 64                    # 64 words of aaaaaaaa
 //! buffer raw file input.bin                      # bytes of a file (beside the .launch)
@@ -57,6 +58,9 @@ pub struct Launch {
     pub grid: [u32; 3],
     /// Threads per CTA per dimension.
     pub block: [u32; 3],
+    /// Bytes of dynamic shared memory per CTA (what `.extern .shared`
+    /// arrays address; 0 when the kernel has none).
+    pub shared: u32,
     /// The buffers, in order (buffer `k` is at
     /// [`windows::BUFFERS`](crate::ir::windows::BUFFERS) `+ k *`
     /// [`BUFFER_STRIDE`](crate::ir::windows::BUFFER_STRIDE)).
@@ -235,6 +239,7 @@ impl Launch {
             kernel: String::new(),
             grid: [1; 3],
             block: [1; 3],
+            shared: 0,
             buffers: Vec::new(),
             params: Vec::new(),
         };
@@ -251,6 +256,9 @@ impl Launch {
                 ("kernel", [name]) => l.kernel = name.to_string(),
                 ("grid", [d]) => l.grid = parse_dims(d).map_err(bad)?,
                 ("block", [d]) => l.block = parse_dims(d).map_err(bad)?,
+                ("shared", [n]) => {
+                    l.shared = n.parse().map_err(|_| bad(format!("bad byte count `{n}`")))?
+                }
                 ("buffer", [name, "u32", ws @ ..]) => l.buffers.push(Buffer {
                     name: name.to_string(),
                     bytes: words(ws).map_err(bad)?,
@@ -281,7 +289,7 @@ impl Launch {
                 }
                 _ => {
                     return Err(bad(format!(
-                        "unknown or malformed line `{}` (expected kernel, grid, block, buffer NAME u32|fill|file ..., param NAME buffer|value ...)",
+                        "unknown or malformed line `{}` (expected kernel, grid, block, shared, buffer NAME u32|fill|file ..., param NAME buffer|value ...)",
                         text.trim()
                     )))
                 }

@@ -76,6 +76,7 @@ pub fn prepare<'m>(
     let mem = Memory {
         globals: globals(module, launch)?,
         shared: None,
+        dynamic: None,
         param: Some(params(k, &values)),
     };
     Ok((k, mem))
@@ -119,8 +120,7 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
-                mem.shared =
-                    (k.shared_size > 0).then(|| Region::undefined("shared", 0, k.shared_size));
+                mem.next_cta(k.shared_size, launch.shared);
                 let mut warps: Vec<Warp> = (0..nwarps)
                     .map(|wi| {
                         let mut w = Warp::new(prog, Trace::default());

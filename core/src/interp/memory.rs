@@ -111,8 +111,22 @@ pub struct Memory {
     pub globals: Vec<Region>,
     /// The CTA's shared space (offset 0 up).
     pub shared: Option<Region>,
+    /// The CTA's dynamic shared memory (at
+    /// [`windows::DYNAMIC_SHARED`] in the shared space).
+    pub dynamic: Option<Region>,
     /// The kernel's parameters (offset 0 up).
     pub param: Option<Region>,
+}
+
+impl Memory {
+    /// Fresh, undefined shared memory for the next CTA: `size` bytes of
+    /// static variables and `dynamic` bytes of dynamic shared memory (at
+    /// [`windows::DYNAMIC_SHARED`]).
+    pub fn next_cta(&mut self, size: u64, dynamic: u32) {
+        self.shared = (size > 0).then(|| Region::undefined("shared", 0, size));
+        self.dynamic = (dynamic > 0)
+            .then(|| Region::undefined("dynamic shared", windows::DYNAMIC_SHARED, dynamic as u64));
+    }
 }
 
 /// What a kernel's warp knows besides its registers: its place in the
@@ -146,6 +160,7 @@ pub struct Ctx {
 enum Place {
     Global(usize),
     Shared,
+    Dynamic,
     Param,
     Local,
 }
@@ -186,13 +201,14 @@ fn locate(
             Some(i) => Ok((Place::Global(i), addr - ctx.mem.globals[i].base)),
             None => oob("every buffer and .global/.const variable"),
         },
-        Space::Shared => match &ctx.mem.shared {
-            Some(r) if r.contains(addr, size) => Ok((Place::Shared, addr)),
-            Some(r) => oob(&format!(
-                "the CTA's {} bytes of shared memory",
-                r.bytes.len()
+        Space::Shared => match (&ctx.mem.shared, &ctx.mem.dynamic) {
+            (Some(r), _) if r.contains(addr, size) => Ok((Place::Shared, addr)),
+            (_, Some(d)) if d.contains(addr, size) => Ok((Place::Dynamic, addr - d.base)),
+            (s, d) => oob(&format!(
+                "the CTA's {} bytes of shared memory and {} of dynamic shared memory",
+                s.as_ref().map_or(0, |r| r.bytes.len()),
+                d.as_ref().map_or(0, |r| r.bytes.len())
             )),
-            None => oob("shared memory (the kernel declares none)"),
         },
         Space::Param => match &ctx.mem.param {
             Some(r) if r.contains(addr, size) => Ok((Place::Param, addr)),
@@ -210,6 +226,7 @@ fn region<'a>(ctx: &'a mut Ctx, place: &Place, lane: usize) -> &'a mut Region {
     match place {
         Place::Global(i) => &mut ctx.mem.globals[*i],
         Place::Shared => ctx.mem.shared.as_mut().expect("located"),
+        Place::Dynamic => ctx.mem.dynamic.as_mut().expect("located"),
         Place::Param => ctx.mem.param.as_mut().expect("located"),
         Place::Local => &mut ctx.local[lane],
     }
@@ -364,7 +381,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
                         // lane's there, shared by every lane elsewhere.
                         let owner = match place {
                             Place::Local => l as u64 + 1,
-                            Place::Global(_) | Place::Shared | Place::Param => 0,
+                            Place::Global(_) | Place::Shared | Place::Dynamic | Place::Param => 0,
                         };
                         let key = (owner, r.base.wrapping_add(off + i as u64));
                         let clash = written.iter().any(|&(k, b, _)| k == key && b != byte);

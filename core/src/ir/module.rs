@@ -31,6 +31,10 @@ pub mod windows {
     pub const LOCAL: u64 = 0x0000_7100_0000_0000;
     /// The size of the shared and local windows (4 GiB).
     pub const WINDOW: u64 = 0x0000_0001_0000_0000;
+    /// The offset in a CTA's shared space where `.extern .shared` arrays
+    /// (the launch's dynamic shared memory, `Launch::shared` bytes) start:
+    /// after any static shared memory a kernel can have.
+    pub const DYNAMIC_SHARED: u64 = 0x0100_0000;
 }
 
 /// A `.param` of a kernel.

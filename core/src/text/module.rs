@@ -106,9 +106,16 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
             ".shared" => {
                 p.pos += 1;
                 let base = shared_end(&shared);
-                let v = variable(&mut p, &t, base, false)?;
-                declare(&mut p, &v, Space::Shared)?;
-                shared.push(v);
+                let mut v = variable(&mut p, &t, base, false)?;
+                if v.size == 0 {
+                    // `.extern .shared .align 16 .b8 smem[];`: the launch's
+                    // dynamic shared memory, after every static variable.
+                    v.address = windows::DYNAMIC_SHARED;
+                    declare(&mut p, &v, Space::Shared)?;
+                } else {
+                    declare(&mut p, &v, Space::Shared)?;
+                    shared.push(v);
+                }
             }
             ".global" | ".const" => {
                 p.pos += 1;
@@ -241,6 +248,7 @@ fn variable(p: &mut Parser, dir: &Token, base: u64, init_ok: bool) -> PResult<Va
             };
             let elem = (ty.bits() as u64).div_ceil(8);
             let mut n = None;
+            let bracket = p.is_punct("[");
             if p.eat_punct("[") {
                 if !p.is_punct("]") {
                     n = Some(count(&p.next("an array length")?, "an array length")?);
@@ -258,6 +266,8 @@ fn variable(p: &mut Parser, dir: &Token, base: u64, init_ok: bool) -> PResult<Va
             let len = match (n, &init) {
                 (Some(n), _) => n,
                 (None, Some(v)) => v.len() as u64 / elem,
+                // `.extern .shared .b8 smem[];`: sized by the launch.
+                (None, None) if bracket => 0,
                 (None, None) => 1,
             };
             let size = len * elem;

@@ -257,6 +257,7 @@ pub fn launch_with_params(
     f: Function,
     grid: [u32; 3],
     block: [u32; 3],
+    shared_bytes: u32,
     stream: &CudaStream,
     params: &[Vec<u8>],
 ) -> Result<(), String> {
@@ -282,7 +283,7 @@ pub fn launch_with_params(
             f.0,
             (grid[0], grid[1], grid[2]),
             (block[0], block[1], block[2]),
-            0,
+            shared_bytes,
             stream.cu_stream(),
             &mut pointers,
         )

@@ -214,8 +214,14 @@ impl KernelGpu {
                 Arg::Bytes(b) => b,
             })
             .collect();
-        let launched =
-            driver::launch_with_params(f, launch.grid, launch.block, &self.stream, &params);
+        let launched = driver::launch_with_params(
+            f,
+            launch.grid,
+            launch.block,
+            launch.shared,
+            &self.stream,
+            &params,
+        );
         drop(guards);
         launched.map_err(|e| {
             refused(
@@ -358,6 +364,7 @@ mod tests {
             kernel: "k".into(),
             grid: [1; 3],
             block: [32, 1, 1],
+            shared: 0,
             buffers: vec![Buffer {
                 name: "out".into(),
                 bytes: vec![0; 16],

@@ -12,7 +12,6 @@
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
 use super::{write_le, JitProgram, Tuning};
 use std::sync::{Arc, Mutex};
-use warp_core::interp::memory::Region;
 use warp_core::interp::{prepare, warp_threads, DEFAULT_FUEL};
 use warp_core::ir::{Module, Special, WARP};
 use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
@@ -109,8 +108,7 @@ fn run(
     for z in 0..gz {
         for y in 0..gy {
             for x in 0..gx {
-                mem.shared =
-                    (k.shared_size > 0).then(|| Region::undefined("shared", 0, k.shared_size));
+                mem.next_cta(k.shared_size, launch.shared);
                 let shared = Arc::new(Mutex::new(CtaMemory {
                     mem: std::mem::take(&mut mem),
                 }));

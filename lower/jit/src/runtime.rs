@@ -169,10 +169,18 @@ fn locate<'m>(
             }
             oob("every buffer and .global/.const variable")
         }
-        Space::Shared => match mem.shared.as_mut() {
-            Some(r) if fits(r.bytes.len(), a) => Ok((&mut r.bytes, a as usize, false)),
-            _ => oob("the CTA's shared memory"),
-        },
+        Space::Shared => {
+            if let Some(r) = mem.shared.as_mut().filter(|r| fits(r.bytes.len(), a)) {
+                return Ok((&mut r.bytes, a as usize, false));
+            }
+            match mem.dynamic.as_mut() {
+                Some(d) if a >= d.base && fits(d.bytes.len(), a - d.base) => {
+                    let off = (a - d.base) as usize;
+                    Ok((&mut d.bytes, off, false))
+                }
+                _ => oob("the CTA's shared and dynamic shared memory"),
+            }
+        }
         Space::Param => match mem.param.as_mut() {
             Some(r) if fits(r.bytes.len(), a) => Ok((&mut r.bytes, a as usize, true)),
             _ => oob("the kernel's parameters"),

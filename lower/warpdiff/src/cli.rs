@@ -130,6 +130,10 @@ pub struct KernelArgs {
     /// Threads per CTA per dimension
     #[arg(long, value_name = "X[,Y,Z]")]
     pub block: Option<String>,
+    /// Bytes of dynamic shared memory per CTA (what `.extern .shared`
+    /// arrays address)
+    #[arg(long, value_name = "BYTES")]
+    pub shared: Option<u32>,
     /// A buffer: NAME=u32:W0,W1,... (hex words), NAME=fill:WORD*COUNT or
     /// NAME=file:PATH (raw bytes); repeatable
     #[arg(long = "buffer", value_name = "NAME=...")]

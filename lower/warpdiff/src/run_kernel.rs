@@ -33,6 +33,7 @@ pub fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
             kernel: String::new(),
             grid: [1; 3],
             block: [1; 3],
+            shared: 0,
             buffers: Vec::new(),
             params: Vec::new(),
         },
@@ -42,6 +43,9 @@ pub fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
     }
     if let Some(g) = &k.grid {
         l.grid = parse_dims(g).map_err(|m| format!("--grid {m}"))?;
+    }
+    if let Some(n) = k.shared {
+        l.shared = n;
     }
     if let Some(b) = &k.block {
         l.block = parse_dims(b).map_err(|m| format!("--block {m}"))?;
