@@ -107,7 +107,30 @@ pub fn warp_threads(block: [u32; 3], warp: u32) -> ([[u32; 3]; WARP], u32) {
 /// Errors: the kernel or a parameter is missing, or a warp runs out of
 /// fuel (each warp has [`DEFAULT_FUEL`] warp steps). Undefined behaviour
 /// is an outcome ([`LaunchOutcome::ub`]).
+///
+/// As for one warp (`Interp::run`), when the first run leaves values
+/// defined only in part for want of knowing which lanes come to an
+/// instruction later (`activemask` after a divergence, say), a second run
+/// of the whole launch, taking the same path, knows it.
 pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
+    let (first, traces) = pass(module, launch, None)?;
+    if first.ub.is_some() || !traces.iter().any(Trace::has_questions) {
+        return Ok(first);
+    }
+    let answered = traces.iter().map(Trace::answered).collect();
+    Ok(pass(module, launch, Some(answered))?.0)
+}
+
+/// One run of the whole launch; `answers` are the traces of a first run's
+/// warps answered (in CTA, then warp order), for a second. Returns the
+/// outcome and every warp's trace (none when the run hit UB).
+fn pass(
+    module: &Module,
+    launch: &Launch,
+    answers: Option<Vec<Trace>>,
+) -> Result<(LaunchOutcome, Vec<Trace>), LaunchError> {
+    let mut given = answers.map(|v| v.into_iter());
+    let mut traces = Vec::new();
     let (k, mut mem) = prepare(module, launch)?;
     let prog = &k.program;
     let [bx, by, bz] = launch.block;
@@ -123,7 +146,8 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
                 mem.next_cta(k.shared_size, launch.shared);
                 let mut warps: Vec<Warp> = (0..nwarps)
                     .map(|wi| {
-                        let mut w = Warp::new(prog, Trace::default());
+                        let trace = given.as_mut().and_then(|t| t.next()).unwrap_or_default();
+                        let mut w = Warp::new(prog, trace);
                         let (tid, absent) = warp_threads(launch.block, wi);
                         for l in super::lanes(absent) {
                             w.lane[l] = Lane::Absent;
@@ -154,11 +178,12 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
                 let mut epoch = 0;
                 let here = |wi: usize| format!("cta ({x},{y},{z}) warp {wi}");
                 let ub_out = |mem: &Memory, at: String, ub, total| {
-                    Ok(LaunchOutcome {
+                    let out = LaunchOutcome {
                         buffers: outputs(mem, nbuf),
                         ub: Some((at, ub)),
                         steps: total,
-                    })
+                    };
+                    Ok((out, Vec::new()))
                 };
                 if let Some(ub) = target::check(prog) {
                     return ub_out(&mem, here(0), ub, total);
@@ -197,15 +222,17 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
                     }
                     epoch += 1;
                 }
+                traces.extend(warps.iter_mut().map(|w| std::mem::take(&mut w.conv.trace)));
                 cta += 1;
             }
         }
     }
-    Ok(LaunchOutcome {
+    let out = LaunchOutcome {
         buffers: outputs(&mem, nbuf),
         ub: None,
         steps: total,
-    })
+    };
+    Ok((out, traces))
 }
 
 /// The first `n` global regions (the launch's buffers) as outputs.
