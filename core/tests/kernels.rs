@@ -294,3 +294,15 @@ fn predicate_immediates_as_llvm_writes_them_read_nonzero_as_true() {
     assert!(words[..24].iter().all(|w| w == "00ffffff"), "{words:?}");
     assert!(words[24..].iter().all(|w| w == "00000000"), "{words:?}");
 }
+
+#[test]
+fn a_module_given_as_a_case_file_says_how_to_run_it() {
+    let e = warp_core::text::parse(OOB).expect_err("a module is not a case file");
+    assert_eq!((e.line, e.col), (4, 1));
+    assert!(
+        e.msg.contains("this looks like a PTX module")
+            && e.msg.contains("--launch FILE or --kernel NAME"),
+        "{}",
+        e.msg
+    );
+}

@@ -222,6 +222,16 @@ impl Parser {
                     return err(&t, "`.stop` given twice");
                 }
             }
+            other @ (".visible" | ".entry" | ".func" | ".extern" | ".weak" | ".global"
+            | ".const" | ".shared") => {
+                return err(
+                    &t,
+                    format!(
+                        "unknown directive `{other}` in a case file: this looks like a PTX module; \
+                         run a kernel of it with --launch FILE or --kernel NAME"
+                    ),
+                )
+            }
             other => return err(&t, format!("unknown directive `{other}`")),
         }
         Ok(())
