@@ -169,7 +169,7 @@ impl Build<'_> {
                 t.text = text.replacen(".rn", "", 1);
                 self.retyped(&t)
             }
-            "selp" if parts.get(1) == Some(&"f64") => self.glue_any(&parts, "selp"),
+            "selp" if parts.get(1) == Some(&"f64") => self.selp_f64(&parts),
             _ => self.op(),
         }
     }
@@ -184,22 +184,16 @@ impl Build<'_> {
         .op()
     }
 
-    /// A source that may be of any declared type: register, immediate or
-    /// symbol, read as `ty`.
-    fn any_src(&self, i: usize, ty: Type) -> PResult<Operand> {
-        self.src(i, ty)
-    }
-
     /// `selp.f64` (the case format's glue takes the eight fuzzed types).
-    fn glue_any(&self, parts: &[&str], _what: &str) -> PResult<Op> {
+    fn selp_f64(&self, parts: &[&str]) -> PResult<Op> {
         self.shape(parts, 2, "selp.type")?;
         let ty = self.thread_type(parts[1])?;
         self.count(4)?;
         Ok(Op::Glue(Glue::Selp {
             ty,
             d: self.dest(0, ty)?,
-            a: self.any_src(1, ty)?,
-            b: self.any_src(2, ty)?,
+            a: self.src(1, ty)?,
+            b: self.src(2, ty)?,
             c: self.src(3, Type::Pred)?,
         }))
     }
@@ -590,7 +584,7 @@ impl Build<'_> {
         Ok(Op::Glue(Glue::Mov {
             ty,
             d: self.dest(0, ty)?,
-            a: self.any_src(1, ty)?,
+            a: self.src(1, ty)?,
         }))
     }
 
