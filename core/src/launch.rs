@@ -31,6 +31,12 @@ use crate::ir::{Kernel, Module};
 use std::fmt;
 use std::path::Path;
 
+/// The most shared memory (static and dynamic) a CTA has on sm_90.
+pub const MAX_SHARED: u64 = 227 * 1024;
+
+/// The most local memory a thread has.
+pub const MAX_LOCAL: u64 = 512 * 1024;
+
 /// A buffer the launch passes: its name and initial bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Buffer {
@@ -169,6 +175,18 @@ fn words(ws: &[&str]) -> Result<Vec<u8>, String> {
 }
 
 impl Launch {
+    /// A launch of `kernel` on one thread, with no buffers or parameters.
+    pub fn new(kernel: &str) -> Launch {
+        Launch {
+            kernel: kernel.to_string(),
+            grid: [1; 3],
+            block: [1; 3],
+            shared: 0,
+            buffers: Vec::new(),
+            params: Vec::new(),
+        }
+    }
+
     /// The kernel this launch names in `module`, and each of the kernel's
     /// parameters' values in the kernel's order: what every engine starts
     /// from. Errors: no such kernel, a block over 1024 threads or with an
@@ -209,6 +227,21 @@ impl Launch {
                 )));
             }
         }
+        // sm_90's limits: 227 KiB of shared memory per CTA, 512 KiB of
+        // local memory per thread.
+        let shared = k.shared_size + u64::from(self.shared);
+        if shared > MAX_SHARED {
+            return Err(LaunchError(format!(
+                "kernel `{}`: {shared} bytes of shared memory per CTA ({} static, {} dynamic); the most an sm_90 CTA has is {MAX_SHARED}",
+                k.name, k.shared_size, self.shared
+            )));
+        }
+        if k.local_size > MAX_LOCAL {
+            return Err(LaunchError(format!(
+                "kernel `{}`: {} bytes of local memory per thread; the most is {MAX_LOCAL}",
+                k.name, k.local_size
+            )));
+        }
         let mut values = Vec::with_capacity(k.params.len());
         for p in &k.params {
             let Some((_, v)) = self.params.iter().find(|(n, _)| *n == p.name) else {
@@ -235,14 +268,7 @@ impl Launch {
     /// Parses a `.launch` file's text; `dir` is where `file` buffers are
     /// read from. Errors name `file:line:col`.
     pub fn parse(src: &str, file: &str, dir: &Path) -> Result<Launch, String> {
-        let mut l = Launch {
-            kernel: String::new(),
-            grid: [1; 3],
-            block: [1; 3],
-            shared: 0,
-            buffers: Vec::new(),
-            params: Vec::new(),
-        };
+        let mut l = Launch::new("");
         let mut pending: Vec<(String, String, usize)> = Vec::new();
         for (i, raw) in src.lines().enumerate() {
             let line = i + 1;

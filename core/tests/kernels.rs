@@ -306,3 +306,25 @@ fn a_module_given_as_a_case_file_says_how_to_run_it() {
         e.msg
     );
 }
+
+#[test]
+fn oversized_memory_is_refused_with_its_place_not_allocated() {
+    // A 4 GiB variable: an error at its line, no 4 GiB allocation.
+    let big = OOB.replace(
+        ".visible .entry",
+        ".global .align 4 .b8 huge[4294967296];\n.visible .entry",
+    );
+    let e = parse_module(&big).expect_err("too big");
+    assert_eq!((e.line, e.col), (4, 22));
+    assert!(e.msg.contains("`huge` has 4294967296 bytes"), "{}", e.msg);
+    // 228 KiB of dynamic shared memory: more than an sm_90 CTA has.
+    let m = parse_module(OOB).expect("valid");
+    let mut l = oob_launch(32);
+    l.shared = 228 * 1024;
+    let e = run_launch(&m, &l).expect_err("too much shared memory");
+    assert!(
+        e.0.contains("233472 bytes of shared memory per CTA"),
+        "{}",
+        e.0
+    );
+}

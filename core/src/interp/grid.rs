@@ -13,6 +13,7 @@
 use super::converge::Trace;
 use super::memory::{Ctx, Memory, Region};
 use super::schedule::{advance, release_barrier, Advance, Lane};
+use super::thread::WarpPlace;
 use super::{target, Warp, DEFAULT_FUEL};
 use crate::ir::{windows, Kernel, Module, WARP};
 use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
@@ -82,26 +83,6 @@ pub fn prepare<'m>(
     Ok((k, mem))
 }
 
-/// The `%tid` of each lane of warp `warp` of a CTA of shape `block`, and
-/// the mask of its lanes that do not exist (past the block's threads).
-/// Threads are numbered x fastest, then y, then z, 32 to a warp.
-pub fn warp_threads(block: [u32; 3], warp: u32) -> ([[u32; 3]; WARP], u32) {
-    let [bx, by, bz] = block;
-    let threads = bx as u64 * by as u64 * bz as u64;
-    let mut tid = [[0u32; 3]; WARP];
-    let mut absent = 0u32;
-    for (l, t) in tid.iter_mut().enumerate() {
-        let lin = warp as u64 * WARP as u64 + l as u64;
-        if lin >= threads {
-            absent |= 1 << l;
-            continue;
-        }
-        let lin = lin as u32;
-        *t = [lin % bx, lin / bx % by, lin / (bx * by)];
-    }
-    (tid, absent)
-}
-
 /// Runs `launch` of a kernel of `module` on the reference interpreter.
 ///
 /// Errors: the kernel or a parameter is missing, or a warp runs out of
@@ -148,7 +129,8 @@ fn pass(
                     .map(|wi| {
                         let trace = given.as_mut().and_then(|t| t.next()).unwrap_or_default();
                         let mut w = Warp::new(prog, trace);
-                        let (tid, absent) = warp_threads(launch.block, wi);
+                        let place = WarpPlace::new(launch, [x, y, z], wi);
+                        let absent = place.absent;
                         for l in super::lanes(absent) {
                             w.lane[l] = Lane::Absent;
                         }
@@ -161,13 +143,8 @@ fn pass(
                         w.kernel = Some(Box::new(Ctx {
                             mem: Memory::default(),
                             local,
-                            tid,
-                            ntid: launch.block,
-                            ctaid: [x, y, z],
-                            nctaid: launch.grid,
+                            place,
                             cta,
-                            warp: wi,
-                            nwarps,
                             epoch: 0,
                         }));
                         w

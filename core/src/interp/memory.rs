@@ -28,7 +28,7 @@
 
 use super::bits::Val;
 use super::{lanes, Step, Ub, UbRule, Warp};
-use crate::ir::{windows, Address, Operand, Space, Thread, ThreadKind, Type, WARP};
+use crate::ir::{windows, Address, Operand, Space, Thread, ThreadKind, Type};
 use crate::text::inst_text;
 
 /// Who accessed a byte: CTA (+1, 0 = nobody), warp in the CTA, barrier
@@ -138,20 +138,10 @@ pub struct Ctx {
     pub mem: Memory,
     /// Each lane's local space.
     pub local: Vec<Region>,
-    /// `%tid` of each lane.
-    pub tid: [[u32; 3]; WARP],
-    /// `%ntid`.
-    pub ntid: [u32; 3],
-    /// `%ctaid`.
-    pub ctaid: [u32; 3],
-    /// `%nctaid`.
-    pub nctaid: [u32; 3],
+    /// Where the warp stands: its special registers.
+    pub place: super::thread::WarpPlace,
     /// The CTA's linear index.
     pub cta: u32,
-    /// The warp's index in its CTA.
-    pub warp: u32,
-    /// The number of warps of the CTA.
-    pub nwarps: u32,
     /// Barriers the CTA has completed.
     pub epoch: u32,
 }
@@ -251,7 +241,7 @@ fn access(
     let (place, off) = locate(ctx, space, addr, size, lane)?;
     let me = Tag {
         cta: ctx.cta + 1,
-        warp: ctx.warp,
+        warp: ctx.place.warp,
         epoch: ctx.epoch,
     };
     let shared_by_all = !matches!(place, Place::Local | Place::Param);
@@ -310,7 +300,7 @@ fn address(w: &Warp, a: Address, lane: usize) -> Result<u64, Fault> {
 /// Executes `ld`, `st` or `cvta` on the lanes of `s.exec`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
     let fail = |w: &Warp, lane: usize, (rule, msg): Fault| {
-        let tid = w.kernel.as_ref().map_or([0; 3], |k| k.tid[lane]);
+        let tid = w.kernel.as_ref().map_or([0; 3], |k| k.place.tid[lane]);
         Ub::new(
             rule,
             s.inst,
@@ -423,7 +413,14 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
             w.write_all(d, &results);
             Ok(())
         }
-        _ => unreachable!("memory::exec runs ld, st and cvta"),
+        ThreadKind::Special(_)
+        | ThreadKind::Cvt { .. }
+        | ThreadKind::Int(_)
+        | ThreadKind::Float { .. }
+        | ThreadKind::FSetp(_)
+        | ThreadKind::Pack
+        | ThreadKind::Unpack
+        | ThreadKind::Bar => unreachable!("memory::exec runs ld, st and cvta"),
     }
 }
 

@@ -55,7 +55,7 @@ pub mod thread;
 mod ub;
 mod vote;
 
-pub use grid::{prepare, run_launch, warp_threads};
+pub use grid::{prepare, run_launch};
 pub use ub::{Ub, UbRule};
 
 use crate::ir::*;

@@ -19,7 +19,8 @@
 use super::alu::{compare, signed};
 use super::bits::Val;
 use super::{lanes, Step, Warp};
-use crate::ir::{FloatOp, IntOp, Rounding, Special, Thread, ThreadKind, Type};
+use crate::ir::{FloatOp, IntOp, Rounding, Special, Thread, ThreadKind, Type, WARP};
+use crate::launch::Launch;
 
 /// `x` (bits of a `ty` value) as an exact integer.
 fn int_of(x: u64, ty: Type) -> i128 {
@@ -387,34 +388,79 @@ fn cvt(
     }
 }
 
-/// The value of a special register on `lane`.
-fn special(w: &Warp, s: Special, lane: usize) -> u64 {
-    let ctx = w
-        .kernel
-        .as_ref()
-        .expect("special registers exist in kernels");
-    let axis = |a: crate::ir::Axis| a as usize;
-    let l = lane as u32;
-    (match s {
-        Special::Tid(a) => ctx.tid[lane][axis(a)],
-        Special::Ntid(a) => ctx.ntid[axis(a)],
-        Special::Ctaid(a) => ctx.ctaid[axis(a)],
-        Special::Nctaid(a) => ctx.nctaid[axis(a)],
-        Special::WarpId => ctx.warp,
-        Special::NWarpId => ctx.nwarps,
-        Special::LanemaskEq => 1 << l,
-        Special::LanemaskLe => u32::MAX >> (31 - l),
-        Special::LanemaskLt => ((1u64 << l) - 1) as u32,
-        Special::LanemaskGe => u32::MAX << l,
-        Special::LanemaskGt => ((u32::MAX as u64) << (l + 1)) as u32,
-    }) as u64
+/// Where a warp stands in its launch: what its special registers read.
+#[derive(Clone, Debug)]
+pub struct WarpPlace {
+    /// `%tid` of each lane.
+    pub tid: [[u32; 3]; WARP],
+    /// `%ntid`: the block's shape.
+    pub ntid: [u32; 3],
+    /// `%ctaid`.
+    pub ctaid: [u32; 3],
+    /// `%nctaid`: the grid's shape.
+    pub nctaid: [u32; 3],
+    /// `%warpid`: the warp's index in its CTA.
+    pub warp: u32,
+    /// `%nwarpid`: the CTA's number of warps.
+    pub nwarps: u32,
+    /// Lanes past the block's threads, which do not exist.
+    pub absent: u32,
+}
+
+impl WarpPlace {
+    /// Warp `warp` of CTA `ctaid` of `launch`. Threads are numbered x
+    /// fastest, then y, then z, 32 to a warp.
+    pub fn new(launch: &Launch, ctaid: [u32; 3], warp: u32) -> WarpPlace {
+        let [bx, by, _] = launch.block;
+        let threads: u64 = launch.block.iter().map(|&d| d as u64).product();
+        let mut tid = [[0u32; 3]; WARP];
+        let mut absent = 0u32;
+        for (l, t) in tid.iter_mut().enumerate() {
+            let lin = warp as u64 * WARP as u64 + l as u64;
+            if lin >= threads {
+                absent |= 1 << l;
+                continue;
+            }
+            let lin = lin as u32;
+            *t = [lin % bx, lin / bx % by, lin / (bx * by)];
+        }
+        WarpPlace {
+            tid,
+            ntid: launch.block,
+            ctaid,
+            nctaid: launch.grid,
+            warp,
+            nwarps: threads.div_ceil(WARP as u64) as u32,
+            absent,
+        }
+    }
+
+    /// The value of special register `s` on `lane`.
+    pub fn special(&self, s: Special, lane: usize) -> u32 {
+        let axis = |a: crate::ir::Axis| a as usize;
+        let l = lane as u32;
+        match s {
+            Special::Tid(a) => self.tid[lane][axis(a)],
+            Special::Ntid(a) => self.ntid[axis(a)],
+            Special::Ctaid(a) => self.ctaid[axis(a)],
+            Special::Nctaid(a) => self.nctaid[axis(a)],
+            Special::WarpId => self.warp,
+            Special::NWarpId => self.nwarps,
+            Special::LanemaskEq => 1 << l,
+            Special::LanemaskLe => u32::MAX >> (31 - l),
+            Special::LanemaskLt => ((1u64 << l) - 1) as u32,
+            Special::LanemaskGe => u32::MAX << l,
+            Special::LanemaskGt => ((u32::MAX as u64) << (l + 1)) as u32,
+        }
+    }
 }
 
 /// `bfe`, `bfi`, `prmt`, `shf` as the ISA pages' pseudocode writes them.
-fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> u64 {
+/// `None` for the other integer operations ([`int_op`]).
+fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<u64> {
     let msb = ty.bits() as u64 - 1;
     let bit = |x: u64, i: u64| x >> i & 1;
-    match op {
+    Some(match op {
         IntOp::Bfe => {
             let (a, pos, len) = (args[0], args[1] & 0xff, args[2] & 0xff);
             let sbit = if !ty.is_signed() || len == 0 {
@@ -453,7 +499,7 @@ fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> u64 {
                 (both >> n) & 0xffff_ffff
             }
         }
-        _ => {
+        IntOp::Prmt => {
             let tmp = (args[1] & 0xffff_ffff) << 32 | (args[0] & 0xffff_ffff);
             (0..4).fold(0, |d, i| {
                 let ctl = args[2] >> (4 * i) & 0xf;
@@ -466,7 +512,18 @@ fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> u64 {
                 d | byte << (8 * i)
             })
         }
-    }
+        IntOp::MulWide
+        | IntOp::MadLo
+        | IntOp::MadHi
+        | IntOp::MadWide
+        | IntOp::Div
+        | IntOp::Rem
+        | IntOp::Neg
+        | IntOp::Abs
+        | IntOp::Brev
+        | IntOp::Clz
+        | IntOp::Bfind { .. } => return None,
+    })
 }
 
 /// An integer operation on `ty` values (`c` for `mad`).
@@ -502,7 +559,9 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
             }
             (if op == IntOp::Div { q } else { ia % ib } as u64) & m
         }
-        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } => unreachable!("bit_field"),
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } => {
+            unreachable!("eval runs these through bit_field")
+        }
         IntOp::Neg => (ia.wrapping_neg() as u64) & m,
         IntOp::Abs => (ia.unsigned_abs() as u64) & m,
         IntOp::Brev => (a & m).reverse_bits() >> (64 - bits),
@@ -557,10 +616,12 @@ pub fn eval(x: &Thread, args: [u64; 4]) -> Option<u64> {
                 r
             })
         }
-        ThreadKind::Int(op @ (IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. })) => Some(
-            bit_field(op, x.dests[0].1, [arg(0), arg(1), arg(2), arg(3)]) & x.dests[0].1.mask(),
-        ),
-        ThreadKind::Int(op) => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),
+        ThreadKind::Int(op) => {
+            match bit_field(op, x.dests[0].1, [arg(0), arg(1), arg(2), arg(3)]) {
+                Some(v) => Some(v & x.dests[0].1.mask()),
+                None => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),
+            }
+        }
         ThreadKind::Float {
             op,
             rnd,
@@ -608,7 +669,13 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
             .zip(&ins)
             .all(|(&(_, t), v)| v.d & t.mask() == t.mask());
         match x.kind {
-            ThreadKind::Special(sr) => results[0].push((l, Val::known(special(w, sr, l)))),
+            ThreadKind::Special(sr) => {
+                let ctx = w
+                    .kernel
+                    .as_ref()
+                    .expect("special registers exist in kernels");
+                results[0].push((l, Val::known(ctx.place.special(sr, l) as u64)));
+            }
             ThreadKind::Cvt { .. }
             | ThreadKind::Int(_)
             | ThreadKind::Float { .. }

@@ -198,9 +198,18 @@ fn redirect(
     reg: impl Fn(Reg) -> Reg,
 ) -> Result<Thread, String> {
     let Some(a) = x.addr else { return Ok(x) };
-    let space = match x.kind {
-        ThreadKind::Ld(s) | ThreadKind::St(s) => s,
-        _ => return Ok(x),
+    let (space, load) = match x.kind {
+        ThreadKind::Ld(s) => (s, true),
+        ThreadKind::St(s) => (s, false),
+        ThreadKind::Special(_)
+        | ThreadKind::Cvta { .. }
+        | ThreadKind::Cvt { .. }
+        | ThreadKind::Int(_)
+        | ThreadKind::Float { .. }
+        | ThreadKind::FSetp(_)
+        | ThreadKind::Pack
+        | ThreadKind::Unpack
+        | ThreadKind::Bar => return Ok(x),
     };
     if space != Space::Param {
         x.addr = Some(Address {
@@ -222,9 +231,10 @@ fn redirect(
         base: None,
         offset: (local + (off - p)) as i64,
     });
-    x.kind = match x.kind {
-        ThreadKind::Ld(_) => ThreadKind::Ld(Space::Local),
-        _ => ThreadKind::St(Space::Local),
+    x.kind = if load {
+        ThreadKind::Ld(Space::Local)
+    } else {
+        ThreadKind::St(Space::Local)
     };
     Ok(x)
 }

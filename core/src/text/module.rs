@@ -149,6 +149,10 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
     Ok(m)
 }
 
+/// The most bytes one variable may have (256 MiB): the engines hold it in
+/// host memory.
+const MAX_VARIABLE: u64 = 1 << 28;
+
 /// The first free offset after the variables of `vars`.
 fn shared_end(vars: &[Variable]) -> u64 {
     vars.iter().map(|v| v.address + v.size).max().unwrap_or(0)
@@ -270,7 +274,16 @@ fn variable(p: &mut Parser, dir: &Token, base: u64, init_ok: bool) -> PResult<Va
                 (None, None) if bracket => 0,
                 (None, None) => 1,
             };
-            let size = len * elem;
+            let size = len.saturating_mul(elem);
+            if size > MAX_VARIABLE {
+                return err(
+                    &t,
+                    format!(
+                        "`{}` has {size} bytes; the most a variable may have here is {MAX_VARIABLE}",
+                        t.text
+                    ),
+                );
+            }
             let mut bytes = init;
             if let Some(b) = bytes.as_mut() {
                 if b.len() as u64 > size {

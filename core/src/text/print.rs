@@ -170,22 +170,26 @@ fn thread_text(prog: &Program, x: &Thread) -> String {
     });
     let dests: Vec<String> = x.dests.iter().map(|&(d, _)| dest(prog, d)).collect();
     let srcs: Vec<String> = x.srcs.iter().map(|&(o, ty)| src(prog, o, ty)).collect();
+    let group = |v: &[String]| format!("{{{}}}", v.join(", "));
     let mut operands = Vec::new();
     match x.kind {
-        ThreadKind::Unpack => operands.push(format!("{{{}}}", dests.join(", "))),
-        ThreadKind::Ld(_) if dests.len() > 1 => operands.push(format!("{{{}}}", dests.join(", "))),
-        _ => operands.extend(dests),
-    }
-    match x.kind {
-        ThreadKind::Ld(_) => operands.extend(addr),
+        ThreadKind::Ld(_) if dests.len() > 1 => {
+            operands.extend([group(&dests)].into_iter().chain(addr))
+        }
+        ThreadKind::Ld(_) => operands.extend(dests.into_iter().chain(addr)),
         ThreadKind::St(_) if srcs.len() > 1 => {
-            operands.extend(addr);
-            operands.push(format!("{{{}}}", srcs.join(", ")));
+            operands.extend(addr.into_iter().chain([group(&srcs)]))
         }
         ThreadKind::St(_) => operands.extend(addr.into_iter().chain(srcs)),
-        ThreadKind::Pack => operands.push(format!("{{{}}}", srcs.join(", "))),
-        ThreadKind::Special(s) => operands.push(s.name()),
-        _ => operands.extend(srcs),
+        ThreadKind::Unpack => operands.extend([group(&dests)].into_iter().chain(srcs)),
+        ThreadKind::Pack => operands.extend(dests.into_iter().chain([group(&srcs)])),
+        ThreadKind::Special(s) => operands.extend(dests.into_iter().chain([s.name()])),
+        ThreadKind::Cvta { .. }
+        | ThreadKind::Cvt { .. }
+        | ThreadKind::Int(_)
+        | ThreadKind::Float { .. }
+        | ThreadKind::FSetp(_)
+        | ThreadKind::Bar => operands.extend(dests.into_iter().chain(srcs)),
     }
     if operands.is_empty() {
         format!("{};", x.opcode)

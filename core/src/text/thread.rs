@@ -629,24 +629,19 @@ impl Build<'_> {
             IntOp::MulWide => (wide(ty), ty),
             IntOp::MadWide => (wide(ty), wide(ty)),
             IntOp::Clz | IntOp::Bfind { .. } => (Type::U32, ty),
-            _ => (ty, ty),
+            IntOp::MadLo
+            | IntOp::MadHi
+            | IntOp::Div
+            | IntOp::Rem
+            | IntOp::Neg
+            | IntOp::Abs
+            | IntOp::Brev
+            | IntOp::Bfe
+            | IntOp::Bfi
+            | IntOp::Prmt
+            | IntOp::Shf { .. } => (ty, ty),
         };
-        if matches!(
-            op,
-            IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }
-        ) {
-            // bfe a, b, c / bfi a, b, c, d: the position and length are .u32.
-            let types: &[Type] = match op {
-                IntOp::Bfe => &[ty, Type::U32, Type::U32],
-                IntOp::Bfi => &[ty, ty, Type::U32, Type::U32],
-                IntOp::Shf { .. } => &[ty, ty, Type::U32],
-                _ => &[ty, ty, ty],
-            };
-            let bad = match op {
-                IntOp::Prmt | IntOp::Shf { .. } => ty != Type::B32,
-                IntOp::Bfi => !ty.is_bits() || ty.bits() < 32,
-                _ => ty.bits() < 32,
-            };
+        if let Some((types, bad)) = bit_field_operands(op, ty) {
             if bad {
                 return self.fail(format!("`{}`: no such form", self.opt.text));
             }
@@ -735,4 +730,28 @@ impl Build<'_> {
             None,
         )
     }
+}
+
+/// The source types of a bit-field operation on `ty` (`bfe a, b, c` and
+/// `bfi a, b, c, d` take their position and length as `.u32`) and whether
+/// `ty` is not a form of it; `None` for the other integer operations.
+fn bit_field_operands(op: IntOp, ty: Type) -> Option<(Vec<Type>, bool)> {
+    use Type::{B32, U32};
+    Some(match op {
+        IntOp::Bfe => (vec![ty, U32, U32], ty.bits() < 32),
+        IntOp::Bfi => (vec![ty, ty, U32, U32], !ty.is_bits() || ty.bits() < 32),
+        IntOp::Prmt => (vec![ty, ty, ty], ty != B32),
+        IntOp::Shf { .. } => (vec![ty, ty, U32], ty != B32),
+        IntOp::MulWide
+        | IntOp::MadLo
+        | IntOp::MadHi
+        | IntOp::MadWide
+        | IntOp::Div
+        | IntOp::Rem
+        | IntOp::Neg
+        | IntOp::Abs
+        | IntOp::Brev
+        | IntOp::Clz
+        | IntOp::Bfind { .. } => return None,
+    })
 }

@@ -12,36 +12,18 @@
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
 use super::{write_le, JitProgram, Tuning};
 use std::sync::{Arc, Mutex};
-use warp_core::interp::{prepare, warp_threads, DEFAULT_FUEL};
+use warp_core::interp::thread::WarpPlace;
+use warp_core::interp::{prepare, DEFAULT_FUEL};
 use warp_core::ir::{Module, Special, WARP};
 use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
 
-/// The values of every special register on each lane of a warp, in the
-/// order of [`Special::ALL`].
-fn specials(launch: &Launch, tid: &[[u32; 3]; WARP], cta: [u32; 3], warp: u32) -> Vec<[u32; WARP]> {
-    let threads: u64 = launch.block.iter().map(|&d| d as u64).product();
-    let nwarps = threads.div_ceil(WARP as u64) as u32;
-    Special::ALL
-        .iter()
-        .map(|s| {
-            std::array::from_fn(|lane| {
-                let l = lane as u32;
-                match *s {
-                    Special::Tid(a) => tid[lane][a as usize],
-                    Special::Ntid(a) => launch.block[a as usize],
-                    Special::Ctaid(a) => cta[a as usize],
-                    Special::Nctaid(a) => launch.grid[a as usize],
-                    Special::WarpId => warp,
-                    Special::NWarpId => nwarps,
-                    Special::LanemaskEq => 1 << l,
-                    Special::LanemaskLe => u32::MAX >> (31 - l),
-                    Special::LanemaskLt => ((1u64 << l) - 1) as u32,
-                    Special::LanemaskGe => u32::MAX << l,
-                    Special::LanemaskGt => ((u32::MAX as u64) << (l + 1)) as u32,
-                }
-            })
-        })
-        .collect()
+/// Tells the CTA's barrier, when dropped, that a warp finished.
+struct Leaving(Arc<CtaBarrier>);
+
+impl Drop for Leaving {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
 }
 
 /// A kernel of a module compiled once, to launch many times.
@@ -119,13 +101,16 @@ fn run(
                             let (prog, shared, barrier) =
                                 (Arc::clone(prog), Arc::clone(&shared), Arc::clone(&barrier));
                             sc.spawn(move || {
-                                let (tid, absent) = warp_threads(launch.block, wi);
+                                // However this thread ends (a panic too), the
+                                // other warps stop waiting for it at barriers.
+                                let _leaving = Leaving(Arc::clone(&barrier));
+                                let place = WarpPlace::new(launch, [x, y, z], wi);
                                 let mut s = jit.new_state();
                                 if let Some(base) = jit.layout.specials {
-                                    for (i, vals) in specials(launch, &tid, [x, y, z], wi).iter().enumerate() {
-                                        for (lane, &v) in vals.iter().enumerate() {
+                                    for (i, &sr) in Special::ALL.iter().enumerate() {
+                                        for lane in 0..WARP {
                                             let off = base as usize + i * 128 + lane * 4;
-                                            write_le(&mut s.buf, off, 4, v as u64);
+                                            write_le(&mut s.buf, off, 4, place.special(sr, lane) as u64);
                                         }
                                     }
                                 }
@@ -133,12 +118,11 @@ fn run(
                                     prog,
                                     mem: shared,
                                     local: vec![vec![0; k.local_size as usize]; WARP],
-                                    tid,
+                                    tid: place.tid,
                                     barrier: Arc::clone(&barrier),
                                     error: None,
                                 });
-                                let r = jit.call_from(&mut s, DEFAULT_FUEL, absent);
-                                barrier.finish();
+                                let r = jit.call_from(&mut s, DEFAULT_FUEL, place.absent);
                                 let ctx = runtime::leave();
                                 let at = format!("cta ({x},{y},{z}) warp {wi}");
                                 match (r, ctx.and_then(|c| c.error)) {

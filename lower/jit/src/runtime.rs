@@ -226,73 +226,64 @@ fn element(
     Ok(base.wrapping_add(k * size))
 }
 
+/// Element `k` of the `ld` (`store` `None`) or `st` (`Some(value)`) at
+/// `pc` for one lane, at `base + k * size`: a load's value, zero- or
+/// sign-extended from the memory type to 64 bits; 0 for a store.
+fn access(
+    c: &mut WarpContext,
+    pc: u64,
+    lane: u64,
+    base: u64,
+    k: u64,
+    store: Option<u64>,
+) -> Result<u64, String> {
+    let x = thread_at(&c.prog, pc)?;
+    let (space, ty, n) = match (x.kind, store) {
+        (ThreadKind::Ld(s), None) => (s, x.dests[0].1, x.dests.len()),
+        (ThreadKind::St(s), Some(_)) => (s, x.srcs[0].1, x.srcs.len()),
+        _ => return Err(format!("jit: a memory call at `{}`", x.opcode)),
+    };
+    let size = (ty.bits() as u64).div_ceil(8);
+    let addr = element(c, pc, lane, base, size, n as u64, k)?;
+    let mem = Arc::clone(&c.mem);
+    let mut g = mem
+        .lock()
+        .map_err(|_| "jit: memory lock poisoned".to_string())?;
+    let local = &mut c.local[(lane as usize) % WARP];
+    let result = match (locate(&mut g.mem, local, space, addr, size), store) {
+        (Err(m), _) => Err(m),
+        (Ok((_, _, true)), Some(_)) => Err(format!("a store to read-only memory at {addr:#x}")),
+        (Ok((bytes, off, _)), Some(value)) => {
+            for i in 0..size as usize {
+                bytes[off + i] = (value >> (8 * i)) as u8;
+            }
+            Ok(0)
+        }
+        (Ok((bytes, off, _)), None) => {
+            let mut v = 0u64;
+            for i in 0..size as usize {
+                v |= (bytes[off + i] as u64) << (8 * i);
+            }
+            let bits = ty.bits();
+            if ty.is_signed() && bits < 64 && v >> (bits - 1) & 1 == 1 {
+                v |= !((1u64 << bits) - 1);
+            }
+            Ok(v)
+        }
+    };
+    drop(g);
+    result.map_err(|m| fault(c, pc, lane, m))
+}
+
 /// Element `k` of `ld` for one lane (at `base + k * size`): the value,
 /// zero- or sign-extended from the memory type to 64 bits.
 pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
-    with(|c| {
-        let x = thread_at(&c.prog, pc)?.clone();
-        let ThreadKind::Ld(space) = x.kind else {
-            return Err(format!("jit: host_ld at a `{}`", x.opcode));
-        };
-        let ty = x.dests[0].1;
-        let size = (ty.bits() as u64).div_ceil(8);
-        let addr = element(c, pc, lane, base, size, x.dests.len() as u64, k)?;
-        let mem = Arc::clone(&c.mem);
-        let mut g = mem
-            .lock()
-            .map_err(|_| "jit: memory lock poisoned".to_string())?;
-        let local = &mut c.local[(lane as usize) % WARP];
-        let found = locate(&mut g.mem, local, space, addr, size);
-        let (bytes, off, _) = match found {
-            Ok(x) => x,
-            Err(m) => {
-                drop(g);
-                return Err(fault(c, pc, lane, m));
-            }
-        };
-        let mut v = 0u64;
-        for i in 0..size as usize {
-            v |= (bytes[off + i] as u64) << (8 * i);
-        }
-        let bits = ty.bits();
-        if ty.is_signed() && bits < 64 && v >> (bits - 1) & 1 == 1 {
-            v |= !((1u64 << bits) - 1);
-        }
-        Ok(v)
-    })
+    with(|c| access(c, pc, lane, base, k, None))
 }
 
 /// Element `k` of `st` for one lane (at `base + k * size`).
 pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> u64 {
-    with(|c| {
-        let x = thread_at(&c.prog, pc)?.clone();
-        let ThreadKind::St(space) = x.kind else {
-            return Err(format!("jit: host_st at a `{}`", x.opcode));
-        };
-        let size = (x.srcs[0].1.bits() as u64).div_ceil(8);
-        let addr = element(c, pc, lane, base, size, x.srcs.len() as u64, k)?;
-        let mem = Arc::clone(&c.mem);
-        let mut g = mem
-            .lock()
-            .map_err(|_| "jit: memory lock poisoned".to_string())?;
-        let local = &mut c.local[(lane as usize) % WARP];
-        let found = locate(&mut g.mem, local, space, addr, size);
-        let msg = match found {
-            Ok((_, _, true)) => Some(format!("a store to read-only memory at {addr:#x}")),
-            Ok((bytes, off, false)) => {
-                for i in 0..size as usize {
-                    bytes[off + i] = (value >> (8 * i)) as u8;
-                }
-                None
-            }
-            Err(m) => Some(m),
-        };
-        drop(g);
-        match msg {
-            Some(m) => Err(fault(c, pc, lane, m)),
-            None => Ok(0),
-        }
-    })
+    with(|c| access(c, pc, lane, base, k, Some(value)))
 }
 
 /// A computing thread-level instruction the code does not lower inline
@@ -312,9 +303,10 @@ pub extern "C" fn host_glue(pc: u64, a: u64, b: u64, c3: u64) -> u64 {
     with(|c| match c.prog.insts.get(pc as usize).map(|i| &i.op) {
         Some(Op::Glue(g)) => {
             let [p, q] = warp_core::interp::alu::eval(g, &[a, b, c3]);
+            use warp_core::ir::Glue;
             Ok(match g {
-                warp_core::ir::Glue::Setp { .. } => p | q << 1,
-                _ => p,
+                Glue::Setp { .. } => p | q << 1,
+                Glue::Mov { .. } | Glue::Bin { .. } | Glue::Un { .. } | Glue::Selp { .. } => p,
             })
         }
         _ => Err(format!("jit: no glue instruction at index {pc}")),

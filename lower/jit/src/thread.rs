@@ -33,7 +33,14 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Thread, pc: usize) {
     match x.kind {
         ThreadKind::Ld(_) | ThreadKind::St(_) => e.lane_loop(|e, at| memory(e, x, pc, at, exec)),
         ThreadKind::Bar => unreachable!("the driver lowers bar.sync"),
-        _ => e.lane_loop(|e, at| {
+        ThreadKind::Special(_)
+        | ThreadKind::Cvta { .. }
+        | ThreadKind::Cvt { .. }
+        | ThreadKind::Int(_)
+        | ThreadKind::Float { .. }
+        | ThreadKind::FSetp(_)
+        | ThreadKind::Pack
+        | ThreadKind::Unpack => e.lane_loop(|e, at| {
             let vals = compute(e, x, pc, at);
             for (i, v) in vals.into_iter().enumerate() {
                 write(e, x.dests[i].0, at, exec, v);
@@ -156,7 +163,7 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
                 write(e, d, at, exec, v);
             }
         }
-        _ => {
+        ThreadKind::St(_) => {
             for (k, &(o, ty)) in x.srcs.iter().enumerate() {
                 let v = read(e, o, ty, at);
                 let kv = e.b.ins().iconst(I64, k as i64);
@@ -164,6 +171,15 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
                 e.call_host(f, &[pcv, lane, addr, v, kv]);
             }
         }
+        ThreadKind::Special(_)
+        | ThreadKind::Cvta { .. }
+        | ThreadKind::Cvt { .. }
+        | ThreadKind::Int(_)
+        | ThreadKind::Float { .. }
+        | ThreadKind::FSetp(_)
+        | ThreadKind::Pack
+        | ThreadKind::Unpack
+        | ThreadKind::Bar => unreachable!("memory() lowers ld and st"),
     }
     e.b.ins().jump(done, &[]);
     e.b.switch_to_block(done);

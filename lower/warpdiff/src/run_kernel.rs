@@ -29,14 +29,7 @@ pub fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
             let dir = p.parent().unwrap_or(Path::new("."));
             Launch::parse(&text, &p.display().to_string(), dir)?
         }
-        None => Launch {
-            kernel: String::new(),
-            grid: [1; 3],
-            block: [1; 3],
-            shared: 0,
-            buffers: Vec::new(),
-            params: Vec::new(),
-        },
+        None => Launch::new(""),
     };
     if let Some(n) = &k.kernel {
         l.kernel = n.clone();
