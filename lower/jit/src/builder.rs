@@ -49,6 +49,10 @@ pub struct Emitter<'a, 'b> {
     /// first segment, when no label stands at the start, every lane is
     /// there and none has exited, so unguarded writes need no blending.
     full: bool,
+    /// The fast-compile tier: a guard's lanes come from this shared helper
+    /// (`shared.rs`: `(state, offset) -> mask`) rather than from inline
+    /// code.
+    pub pred_mask: Option<usize>,
 }
 
 /// The lanes one instruction runs on; the masks are built on first use.
@@ -91,6 +95,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             conv,
             conv_vecs: None,
             full: false,
+            pred_mask: None,
         }
     }
 
@@ -167,6 +172,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
         let x = match l.guard {
             None => l.conv,
+            Some(g) if self.pred_mask.is_some() => {
+                let h = self.pred_mask.expect("checked");
+                let off = self.reg_off(g.reg, 0);
+                let off = self.b.ins().iconst(I64, off as i64);
+                let state = self.state;
+                let on = self.call_fn(h, &[state, off], Some(I32)).expect("a mask");
+                let on = if g.negated { self.b.ins().bnot(on) } else { on };
+                self.b.ins().band(on, l.conv)
+            }
             Some(g) => {
                 let on = self.guard_vecs(g);
                 let m = self.vecs_to_mask(&on);
@@ -419,6 +433,27 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let addr = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sr, addr, args);
         self.b.inst_results(call)[0]
+    }
+
+    /// Calls the compiled function at `f` (a helper of `shared.rs` or
+    /// `outline.rs`: the system-v calling convention, the parameters'
+    /// types those of `args`) and returns its result, if it has one.
+    pub fn call_fn(
+        &mut self,
+        f: usize,
+        args: &[Value],
+        ret: Option<cranelift_codegen::ir::Type>,
+    ) -> Option<Value> {
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        for &a in args {
+            let ty = self.b.func.dfg.value_type(a);
+            sig.params.push(AbiParam::new(ty));
+        }
+        sig.returns.extend(ret.map(AbiParam::new));
+        let sr = self.b.import_signature(sig);
+        let addr = self.b.ins().iconst(I64, f as i64);
+        let call = self.b.ins().call_indirect(sr, addr, args);
+        self.b.inst_results(call).first().copied()
     }
 
     /// The type a program register was declared with.

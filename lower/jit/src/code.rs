@@ -45,6 +45,12 @@ impl Code {
         }
     }
 
+    /// The address of the function: what generated code calls (the
+    /// fast-compile tier's helpers, `outline.rs`). Valid while `self` lives.
+    pub fn addr(&self) -> usize {
+        self.map.as_ptr() as usize
+    }
+
     /// Size of the machine code in bytes.
     pub fn len(&self) -> usize {
         self.map.len()

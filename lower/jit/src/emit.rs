@@ -36,10 +36,11 @@
 //! `exit` (exited members are no longer waited for), and is followed by
 //! the scheduler, since completed lanes may park below the running group.
 //!
-//! Every segment entry also counts down a bound of fuel + 1 entries, which
-//! a correct lowering never reaches (each entry runs a step or stops for
-//! fuel): a bug in the fuel accounting ends the run as a *runaway* instead
-//! of looping forever in native code.
+//! Every taken backward branch also counts down a bound of fuel + 1, which
+//! a correct lowering never reaches (each follows the step of its `bra`;
+//! without one, every lane only moves forward): a bug in the fuel
+//! accounting ends the run as a *runaway* instead of looping forever in
+//! native code.
 //!
 //! Fuel is charged per segment: a segment of `n` instructions needs `n`
 //! steps (an arrival is the step of its instruction; a completion costs
@@ -49,14 +50,16 @@
 use super::builder::Emitter;
 use super::inject::{self, Bug};
 use super::layout::Layout;
+use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
-use super::{activemask, alu, matching, redux, runtime, shfl, thread, vote};
+use super::shared::{self, Helpers};
+use super::{activemask, alu, matching, redux, runtime, shfl, thread, vote, JitError};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
-use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, WARP};
+use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, Reg, WARP};
 
 /// The driver of one program: the emitter, and the control-flow state the
 /// families never see.
@@ -79,10 +82,11 @@ struct Driver<'a, 'b> {
     stepped: bool,
     /// Where the run stops when the fuel runs out (its parameter: the pc).
     out_of_fuel: Option<Block>,
-    /// Segment entries left before the run is a runaway (an i64 variable):
-    /// every entry runs at least one step or stops for fuel, so a correct
-    /// lowering enters at most fuel + 1 segments. A bound independent of
-    /// the fuel accounting, so that a bug there cannot loop forever.
+    /// Taken backward branches left before the run is a runaway (an i64
+    /// variable): each follows at least the step of its `bra`, so a
+    /// correct lowering takes at most fuel + 1 of them. A bound independent
+    /// of the fuel accounting, so that a bug there cannot loop forever
+    /// (without a backward branch every lane only moves forward).
     entries: Variable,
     /// Where a runaway run ends (returns 2).
     runaway: Option<Block>,
@@ -91,6 +95,14 @@ struct Driver<'a, 'b> {
     /// A PTX module's kernel (it has thread-level instructions): its warp
     /// may start with lanes that do not exist.
     kernel: bool,
+    /// The fast-compile tier: instructions become calls of shared helpers
+    /// (`outline.rs`), whose call-site tables go here.
+    sites: Option<&'a mut Sites>,
+    /// The first error of an outlined lowering (a helper that did not
+    /// compile).
+    error: Option<JitError>,
+    /// The shared helpers.
+    helpers: Helpers,
 }
 
 /// A lane mask kept in the function's stack slot of masks rather than in a
@@ -135,7 +147,18 @@ fn park_points(prog: &Program) -> Vec<usize> {
 /// block has the state pointer parameter). `stepped` code charges fuel
 /// before each instruction, so that it can stop anywhere (bounded runs);
 /// otherwise once per segment.
-pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, stepped: bool) {
+///
+/// With `sites`, every non-control instruction is a call of its shape's
+/// shared helper (the fast-compile tier, `outline.rs`), its call-site
+/// table kept in `sites`; without, it is lowered inline.
+pub fn emit_function(
+    b: &mut FunctionBuilder<'_>,
+    plan: &Plan,
+    lay: &Layout,
+    stepped: bool,
+    helpers: Helpers,
+    sites: Option<&mut Sites>,
+) -> Result<(), JitError> {
     let prog = &plan.prog;
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
@@ -166,7 +189,13 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
         runaway: None,
         masks,
         kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
+        sites,
+        error: None,
+        helpers,
     };
+    if d.sites.is_some() {
+        d.e.pred_mask = Some(helpers.pred_mask);
+    }
     // Entry: every lane at pc 0, nothing parked, nothing exited.
     let zero = d.e.b.ins().iconst(I32, 0);
     let mut next_mask = 0;
@@ -257,6 +286,10 @@ pub fn emit_function(b: &mut FunctionBuilder<'_>, plan: &Plan, lay: &Layout, ste
     let one = d.e.b.ins().iconst(I32, 1);
     d.e.b.ins().return_(&[one]);
     d.e.b.seal_all_blocks();
+    match d.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 impl Driver<'_, '_> {
@@ -289,15 +322,6 @@ impl Driver<'_, '_> {
         e.b.def_var(e.conv, conv);
         let zero = e.b.ins().iconst(I32, 0);
         var.set(e.b, masks, zero);
-        // The runaway bound.
-        let left = e.b.use_var(self.entries);
-        let left = e.b.ins().iadd_imm_s(left, -1);
-        e.b.def_var(self.entries, left);
-        let over = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
-        let go = e.b.create_block();
-        let runaway = self.runaway.expect("set before the segments");
-        e.b.ins().brif(over, runaway, &[], go, &[]);
-        e.b.switch_to_block(go);
         // Fuel: the whole segment runs for this group, or the run stops at
         // instruction `start + fuel`.
         if !self.stepped {
@@ -339,10 +363,10 @@ impl Driver<'_, '_> {
                 Op::Thread(x) if x.is_barrier() => self.bar(inst, pc),
                 Op::Glue(g) if thread::narrow_glue(g) => thread::emit_glue(e, inst.guard, g, pc),
                 Op::Thread(x) => thread::emit(e, inst.guard, x, pc),
-                op => match inject::rewrite(prog, pc) {
-                    Some(wrong) => collective_or_glue(e, inst.guard, &wrong),
-                    None => collective_or_glue(e, inst.guard, op),
-                },
+                op => {
+                    let wrong = inject::rewrite(prog, pc);
+                    self.lower(inst.guard, wrong.as_ref().unwrap_or(op));
+                }
             }
         }
         let next = self.parks[&end].0;
@@ -417,18 +441,33 @@ impl Driver<'_, '_> {
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
         let mm = inst.op.membermask().expect("a .sync collective");
-        let vecs = e.vecs(&mut l);
-        for k in 0..WARP / 4 {
-            let v = e.read_vec(mm, k);
-            let off = (e.lay.wmask + 16 * k as u32) as i32;
-            let v = match vecs {
-                Some(vs) => {
-                    let old = e.load(I32X4, off);
-                    e.b.ins().bitselect(vs[k], v, old)
+        let state = e.state;
+        let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
+        match mm {
+            Operand::Imm(v) if self.sites.is_some() => {
+                let v = e.b.ins().iconst(I64, v as i64);
+                e.call_fn(self.helpers.fill32, &[state, v, wmask, exec], None);
+            }
+            Operand::Reg(r) if self.sites.is_some() => {
+                let off = e.reg_off(r, 0);
+                let off = e.b.ins().iconst(I64, off as i64);
+                e.call_fn(self.helpers.copy32, &[state, off, wmask, exec], None);
+            }
+            _ => {
+                let vecs = e.vecs(&mut l);
+                for k in 0..WARP / 4 {
+                    let v = e.read_vec(mm, k);
+                    let off = (e.lay.wmask + 16 * k as u32) as i32;
+                    let v = match vecs {
+                        Some(vs) => {
+                            let old = e.load(I32X4, off);
+                            e.b.ins().bitselect(vs[k], v, old)
+                        }
+                        None => v,
+                    };
+                    e.store(v, off);
                 }
-                None => v,
-            };
-            e.store(v, off);
+            }
         }
         let var = self.arrived[&pc];
         let w = var.get(e.b, masks);
@@ -456,52 +495,34 @@ impl Driver<'_, '_> {
     }
 
     /// Completes every rendezvous of group `g` that can complete, then
-    /// falls through to the code after it. A loop over candidate lanes:
-    /// take the lowest, with membermask `m`; the rendezvous is ready when
-    /// every non-exited lane of `m` waits in the group with the same `m`.
+    /// falls through to the code after it: while the shared helper `ready`
+    /// finds one (see [`Helpers::ready`]), it runs for its participants.
     fn complete_group(&mut self, g: &Group) {
+        if self.sites.is_some() {
+            match self.complete_outlined(g) {
+                Ok(true) => return,
+                Ok(false) => {}
+                Err(err) => {
+                    self.error.get_or_insert(err);
+                    return;
+                }
+            }
+        }
         let head = self.e.b.create_block();
-        let test = self.e.b.create_block();
-        let retry = self.e.b.create_block();
         let run = self.e.b.create_block();
         let after = self.e.b.create_block();
-        self.e.b.append_block_param(head, I32);
-        let w = self.waiting(g);
-        self.e.b.ins().jump(head, &[w.into()]);
+        self.e.b.ins().jump(head, &[]);
 
         self.e.b.switch_to_block(head);
-        let cand = self.e.b.block_params(head)[0];
-        self.e.b.ins().brif(cand, test, &[], after, &[]);
-
-        self.e.b.switch_to_block(test);
-        let wmask = self.e.lay.wmask;
-        let lane = self.e.b.ins().ctz(cand);
-        let addr = self.e.lane_addr(wmask, lane, 4);
-        let m = self.e.b.ins().load(I32, super::builder::mf(), addr, 0);
-        let ex = self.e.b.use_var(self.exited);
-        let required = self.e.b.ins().band_not(m, ex);
-        let mv = self.e.b.ins().splat(I32X4, m);
-        let eq: Vec<Value> = (0..WARP / 4)
-            .map(|k| {
-                let v = self.e.load(I32X4, (wmask + 16 * k as u32) as i32);
-                self.e.b.ins().icmp(IntCC::Equal, v, mv)
-            })
-            .collect();
-        let same = self.e.vecs_to_mask(&eq);
         let w = self.waiting(g);
-        let same = self.e.b.ins().band(same, w);
-        let missing = self.e.b.ins().band_not(required, same);
-        let none = self.e.b.ins().icmp_imm_s(IntCC::Equal, required, 0);
-        let some_missing = self.e.b.ins().icmp_imm_s(IntCC::NotEqual, missing, 0);
-        let fail = self.e.b.ins().bor(none, some_missing);
-        self.e.b.ins().brif(fail, retry, &[], run, &[]);
+        let ex = self.e.b.use_var(self.exited);
+        let state = self.e.state;
+        let required = self
+            .e
+            .call_fn(self.helpers.ready, &[state, w, ex], Some(I32))
+            .expect("a mask");
+        self.e.b.ins().brif(required, run, &[], after, &[]);
 
-        // Not ready: no lane with this membermask is; try the others.
-        self.e.b.switch_to_block(retry);
-        let rest = self.e.b.ins().band_not(cand, same);
-        self.e.b.ins().jump(head, &[rest.into()]);
-
-        // Ready: the participants are `required`.
         self.e.b.switch_to_block(run);
         let parts: Vec<Value> = g
             .pcs
@@ -515,7 +536,7 @@ impl Driver<'_, '_> {
             None => {
                 let inst = &self.e.prog.insts[g.pcs[0]];
                 self.with_group(required);
-                collective_or_glue(&mut self.e, None, &inst.op);
+                self.lower(None, &inst.op);
             }
             Some(mx) => {
                 for (i, &part) in parts.iter().enumerate() {
@@ -525,7 +546,7 @@ impl Driver<'_, '_> {
                     }
                 }
                 self.with_group(required);
-                collective_or_glue(&mut self.e, None, &mx.op);
+                self.lower(None, &mx.op);
                 for (i, &part) in parts.iter().enumerate() {
                     self.with_group(part);
                     for &(r, d) in &mx.copy_out[i] {
@@ -551,10 +572,90 @@ impl Driver<'_, '_> {
         }
         let zero = self.e.b.ins().iconst(I32, 0);
         self.e.b.def_var(self.e.conv, zero);
-        let w = self.waiting(g);
-        self.e.b.ins().jump(head, &[w.into()]);
+        self.e.b.ins().jump(head, &[]);
 
         self.e.b.switch_to_block(after);
+    }
+
+    /// Lowers a non-control instruction: inline, or in the fast-compile
+    /// tier as a call of its shape's helper.
+    fn lower(&mut self, guard: Option<Guard>, op: &Op) {
+        let Some(sites) = self.sites.as_deref_mut() else {
+            return collective_or_glue(&mut self.e, guard, op);
+        };
+        if let Err(err) = outline::call(&mut self.e, guard, op, sites, collective_or_glue) {
+            self.error.get_or_insert(err);
+        }
+    }
+
+    /// [`Driver::complete_group`] in the fast-compile tier: one call of
+    /// the shared `complete` helper with a description of the group
+    /// ([`Helpers::complete`]). `false` when the collective's helper cache
+    /// is full (complete it inline).
+    fn complete_outlined(&mut self, g: &Group) -> Result<bool, JitError> {
+        let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
+        let prog = self.e.prog;
+        let op = match &g.mixed {
+            None => &prog.insts[g.pcs[0]].op,
+            Some(mx) => &mx.op,
+        };
+        let Some((run, table)) = outline::site(&self.e, None, op, sites, collective_or_glue)?
+        else {
+            return Ok(false);
+        };
+        let h = self.helpers;
+        let off = |r: Reg| self.e.lay.regs[r.index()] as i64;
+        let width = |r: Reg| super::layout::wide(prog.decl(r).ty);
+        let mut words = vec![g.pcs.len() as i64, run as i64, table];
+        for (i, pc) in g.pcs.iter().enumerate() {
+            let (copy_in, copy_out) = match &g.mixed {
+                None => (0, 0),
+                Some(mx) => {
+                    let ins: Vec<_> = mx.copy_in[i]
+                        .iter()
+                        .map(|&(o, r, w)| {
+                            let (f, from) = match o {
+                                Operand::Reg(s) if w == 64 => (h.copy64, off(s)),
+                                Operand::Reg(s) => (h.copy32, off(s)),
+                                Operand::Imm(v) if w == 64 => (h.fill64, v as i64),
+                                Operand::Imm(v) => (h.fill32, v as i64),
+                                Operand::NotPred(s) => (h.not_pred, off(s)),
+                                Operand::LaneId => (h.lane_id, 0),
+                            };
+                            (f as i64, from, off(r))
+                        })
+                        .collect();
+                    let outs: Vec<_> = mx.copy_out[i]
+                        .iter()
+                        .filter_map(|&(r, d)| match d {
+                            Dest::Reg(x) => {
+                                let f = if width(r) { h.copy64 } else { h.copy32 };
+                                Some((f as i64, off(r), off(x)))
+                            }
+                            Dest::Sink => None,
+                        })
+                        .collect();
+                    (copy_list(sites, &ins), copy_list(sites, &outs))
+                }
+            };
+            let arrived = self.arrived[pc].0 as i64;
+            let park = self.parks[&(pc + 1)].1 .0 as i64;
+            words.extend([arrived, park, copy_in, copy_out]);
+        }
+        debug_assert_eq!(
+            words.len(),
+            shared::GROUP_HEAD + shared::GROUP_PC * g.pcs.len()
+        );
+        let desc = sites.keep(words.into_boxed_slice());
+        let e = &mut self.e;
+        let state = e.state;
+        let masks = e.b.ins().stack_addr(I64, self.masks, 0);
+        let desc = e.b.ins().iconst(I64, desc);
+        let ex = e.b.use_var(self.exited);
+        e.call_fn(h.complete, &[state, masks, desc, ex], None);
+        let zero = e.b.ins().iconst(I32, 0);
+        e.b.def_var(e.conv, zero);
+        Ok(true)
     }
 
     /// Makes `lanes` the running group for the code that follows.
@@ -567,6 +668,25 @@ impl Driver<'_, '_> {
     fn copy(&mut self, o: Operand, d: Dest, width: u32) {
         let e = &mut self.e;
         let mut l = e.lanes(None);
+        if self.sites.is_some() {
+            let h = self.helpers;
+            let from = match (o, d, width) {
+                (_, Dest::Sink, _) => return,
+                (Operand::Reg(s), Dest::Reg(_), 64) => Some((h.copy64, e.reg_off(s, 0) as i64)),
+                (Operand::Reg(s), Dest::Reg(_), _) => Some((h.copy32, e.reg_off(s, 0) as i64)),
+                (Operand::Imm(v), Dest::Reg(_), 32) => Some((h.fill32, v as u32 as i64)),
+                _ => None,
+            };
+            if let (Some((f, from)), Dest::Reg(r)) = (from, d) {
+                let state = e.state;
+                let from = e.b.ins().iconst(I64, from);
+                let to = e.reg_off(r, 0) as i64;
+                let to = e.b.ins().iconst(I64, to);
+                let exec = e.exec(&mut l);
+                e.call_fn(f, &[state, from, to, exec], None);
+                return;
+            }
+        }
         if width == 64 {
             let exec = e.exec(&mut l);
             e.lane_loop(|e, at| {
@@ -639,9 +759,29 @@ impl Driver<'_, '_> {
             let w = e.b.ins().bor(w, stay);
             end_var.set(e.b, masks, w);
             e.b.def_var(e.conv, taken);
-            e.b.ins().brif(taken, to_blk, &[], sched, &[]);
+            let back = e.b.create_block();
+            e.b.ins().brif(taken, back, &[], sched, &[]);
+            // The runaway bound.
+            e.b.switch_to_block(back);
+            let left = e.b.use_var(self.entries);
+            let left = e.b.ins().iadd_imm_s(left, -1);
+            e.b.def_var(self.entries, left);
+            let over = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
+            let runaway = self.runaway.expect("set before the segments");
+            e.b.ins().brif(over, runaway, &[], to_blk, &[]);
         }
     }
+}
+
+/// A copy list of [`Helpers::complete`] kept in `sites`: its address, or
+/// 0 when it is empty.
+fn copy_list(sites: &mut Sites, copies: &[(i64, i64, i64)]) -> i64 {
+    if copies.is_empty() {
+        return 0;
+    }
+    let mut words = vec![copies.len() as i64];
+    words.extend(copies.iter().flat_map(|&(f, from, to)| [f, from, to]));
+    sites.keep(words.into_boxed_slice())
 }
 
 /// Lowers a non-control instruction with its family's file.

@@ -40,20 +40,22 @@ pub fn wide(ty: Type) -> bool {
 impl Layout {
     /// Lays out the state of `prog`.
     pub fn new(prog: &Program) -> Layout {
-        let mut off = 0u32;
-        let mut regs = Vec::with_capacity(prog.regs.len());
-        for r in &prog.regs {
-            regs.push(off);
-            off += if wide(r.ty) { 8 } else { 4 } * WARP as u32;
-        }
-        let scratch = off;
-        off += SCRATCH_ARRAYS * 8 * WARP as u32;
+        // The fixed part first, so that the scratch arrays sit at offset 0
+        // in every program: the fast-compile tier's shared helpers
+        // (`outline.rs`) address them without knowing the program.
+        let scratch = 0;
+        let mut off = SCRATCH_ARRAYS * 8 * WARP as u32;
         let wmask = off;
         off += 4 * WARP as u32;
         let exited = off;
         let fail_pc = off + 4;
         let fuel = off + 8;
         off += 16;
+        let mut regs = Vec::with_capacity(prog.regs.len());
+        for r in &prog.regs {
+            regs.push(off);
+            off += if wide(r.ty) { 8 } else { 4 } * WARP as u32;
+        }
         let reads_specials = prog
             .insts
             .iter()

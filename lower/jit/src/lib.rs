@@ -19,17 +19,34 @@
 //! lives in the state, read by the driver and the builder),
 //! `rendezvous.rs` (which `.sync` collectives pair, and the registers of a
 //! rendezvous whose members stand at different instructions), `code.rs`
-//! (executable memory) and `inject.rs` (bugs planted on purpose). Imports
-//! go one way, with no circle:
+//! (executable memory) and `inject.rs` (bugs planted on purpose).
+//!
+//! # Two tiers
+//!
+//! [`Tuning::FastCode`] lowers every instruction inline (about 100
+//! Cranelift instructions per PTX instruction) and compiles with
+//! Cranelift's optimiser and backtracking register allocator: the fastest
+//! code. [`Tuning::FastCompile`] (fuzzing, one-off runs) emits a call per
+//! instruction to a helper shared by every program of the process
+//! (`outline.rs`: the same families' lowering, compiled once per
+//! instruction shape), and the driver's run-time work (a guard's lanes,
+//! recording a `membermask`, completing a rendezvous) as calls of the
+//! helpers of `shared.rs`, compiled once per process.
+//!
+//! Imports go one way, with no circle:
 //!
 //! ```text
 //! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
 //!   │           │  │                         │
-//!   │           │  └──> rendezvous.rs, inject.rs
-//!   │           └────────────────────────────┴──> builder.rs ──> layout.rs
-//!   └──> layout.rs, code.rs, inject.rs, rendezvous.rs
+//!   │           │  ├──> rendezvous.rs, inject.rs, outline.rs ──> shared.rs ──> code.rs
+//!   │           │  │                                │              │
+//!   │           └──┴────────────────────────────────┴──────────────┴──> builder.rs ──> layout.rs
+//!   └──> layout.rs, code.rs, inject.rs, rendezvous.rs, outline.rs, shared.rs
 //! ```
 //!
+//! (`outline.rs` and `shared.rs` reach the ISA settings of `lib.rs`; a
+//! helper's body is a family's lowering, which `emit.rs` hands to
+//! `outline.rs` as a function, so `outline.rs` imports no family.)
 //! A family imports `builder.rs` (and `inject.rs`), never `emit.rs` nor
 //! another family; `builder.rs` imports no family.
 
@@ -45,9 +62,11 @@ pub mod inject;
 pub mod launch;
 mod layout;
 mod matching;
+pub mod outline;
 mod redux;
 mod rendezvous;
 pub mod runtime;
+mod shared;
 mod shfl;
 mod thread;
 mod vote;
@@ -125,10 +144,12 @@ pub enum Tuning {
     /// programs run many times (emulation, benchmarks).
     #[default]
     FastCode,
-    /// The fastest compile for slower code: the single-pass register
-    /// allocator and no Cranelift optimisation (`opt_level=none`: 23 % less
-    /// compile time than `speed` with the same allocator, on 300 generated
-    /// cases). For programs run once (fuzzing).
+    /// The fastest compile for slower code: every warp instruction is a
+    /// call of a helper shared by all programs (`outline.rs`: the same
+    /// lowering, compiled once per instruction shape), and the rest (control
+    /// flow, fuel, rendezvous) is compiled with the single-pass register
+    /// allocator and no Cranelift optimisation. For programs run once
+    /// (fuzzing).
     FastCompile,
 }
 
@@ -175,6 +196,10 @@ pub struct JitProgram {
     fuel: u64,
     /// Compiled by [`JitProgram::compile_stepped`]: it can run bounded.
     stepped: bool,
+    /// The call-site tables the fast-compile tier's code reads.
+    _sites: outline::Sites,
+    /// Cranelift instructions the lowering generated.
+    clif: usize,
 }
 
 impl fmt::Debug for JitProgram {
@@ -251,9 +276,12 @@ impl JitProgram {
         sig.returns.push(AbiParam::new(types::I32));
         let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
         let mut fctx = FunctionBuilderContext::new();
+        let mut sites = outline::Sites::default();
         {
             let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-            emit::emit_function(&mut b, &plan, &layout, stepped);
+            let outlined = (tuning == Tuning::FastCompile).then_some(&mut sites);
+            let helpers = shared::Helpers::get()?;
+            emit::emit_function(&mut b, &plan, &layout, stepped, helpers, outlined)?;
             b.finalize(isa.frontend_config());
         }
         let clif = func.dfg.num_insts();
@@ -279,6 +307,8 @@ impl JitProgram {
             code,
             fuel: DEFAULT_FUEL,
             stepped,
+            _sites: sites,
+            clif,
         })
     }
 
@@ -291,6 +321,12 @@ impl JitProgram {
     /// The program this was compiled from.
     pub fn program(&self) -> &Program {
         &self.prog
+    }
+
+    /// How many Cranelift instructions the lowering generated (the
+    /// compile's size: Cranelift's time grows with it).
+    pub fn clif_insts(&self) -> usize {
+        self.clif
     }
 
     /// Size of the generated machine code in bytes.
@@ -372,7 +408,7 @@ impl JitProgram {
                 read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize,
             )),
             _ => Err(RunError::Engine(format!(
-                "the generated code entered more than {} straight-line segments with {fuel} warp steps of fuel: its fuel accounting is wrong",
+                "the generated code took more than {} backward branches with {fuel} warp steps of fuel: its fuel accounting is wrong",
                 fuel.saturating_add(1)
             ))),
         }

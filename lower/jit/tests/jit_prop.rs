@@ -1,6 +1,6 @@
 //! Property: on random programs from the generator (straight-line and
 //! branchy, every instruction form, swarm-varied configurations), the JIT
-//! equals the interpreter on every defined lane of every register and on
+//! (both tunings) equals the interpreter on every defined lane of every register and on
 //! the exited lanes. Runs for about `PROP_SECONDS` (default 3) seconds;
 //! `PROP_SEED` picks another seed. A failure prints the case as a `.ptx`
 //! file ready to go into `corpus/`.
@@ -47,33 +47,38 @@ fn jit_equals_interpreter_on_random_programs() {
             ub += 1;
             continue;
         }
-        // A bounded run (`.fuel`) needs the stepped code, which can stop
-        // between any two instructions.
-        let jit = if tc.inputs.fuel.is_some() {
+        if tc.inputs.fuel.is_some() {
             bounded += 1;
-            JitProgram::compile_stepped(&tc.program, Tuning::default(), Limits::default())
-        } else {
-            JitProgram::compile(&tc.program)
         }
-        .expect("every interpreter program compiles");
-        let out = jit
-            .run(&tc.inputs)
-            .expect("the JIT runs what the interpreter ran");
-        let diffs = compare(&reference, &out);
-        if !diffs.is_empty() {
-            let report = DiffReport {
-                program: &tc.program,
-                reference: "interp",
-                other: "jit",
-                diffs: &diffs,
-            };
-            let text = warp_core::text::print(&tc.to_case());
-            let path = std::env::temp_dir().join("warpdiff-jit-prop-failure.ptx");
-            let _ = std::fs::write(&path, &text);
-            panic!(
-                "case {cases} diverges (saved as {}):\n{report}\n{text}",
-                path.display()
-            );
+        // Both tiers: the inline lowering and the calls of shared helpers.
+        for tuning in [Tuning::FastCode, Tuning::FastCompile] {
+            // A bounded run (`.fuel`) needs the stepped code, which can
+            // stop between any two instructions.
+            let jit = if tc.inputs.fuel.is_some() {
+                JitProgram::compile_stepped(&tc.program, tuning, Limits::default())
+            } else {
+                JitProgram::compile_with(&tc.program, tuning)
+            }
+            .expect("every interpreter program compiles");
+            let out = jit
+                .run(&tc.inputs)
+                .expect("the JIT runs what the interpreter ran");
+            let diffs = compare(&reference, &out);
+            if !diffs.is_empty() {
+                let report = DiffReport {
+                    program: &tc.program,
+                    reference: "interp",
+                    other: "jit",
+                    diffs: &diffs,
+                };
+                let text = warp_core::text::print(&tc.to_case());
+                let path = std::env::temp_dir().join("warpdiff-jit-prop-failure.ptx");
+                let _ = std::fs::write(&path, &text);
+                panic!(
+                    "case {cases} diverges with {tuning:?} (saved as {}):\n{report}\n{text}",
+                    path.display()
+                );
+            }
         }
         compared += 1;
         if tc

@@ -288,7 +288,7 @@ fn a_jit_whose_fuel_accounting_is_wrong_ends_as_a_runaway_not_a_hang() {
     );
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(
-        text.contains("entered more than 1001 straight-line segments with 1000 warp steps of fuel"),
+        text.contains("took more than 1001 backward branches with 1000 warp steps of fuel"),
         "{text}"
     );
 }

@@ -1,0 +1,447 @@
+//! Helpers shared by every compiled program: small functions of the
+//! driver's run-time work (a guard's lane mask, recording a `.sync`
+//! collective's `membermask`, finding a rendezvous that can complete),
+//! compiled once per process and called from the generated code, so that
+//! each program need not carry its own copy (issue #14: the inline copies
+//! were three quarters of the Cranelift instructions of a generated
+//! program).
+//!
+//! They work on the fixed part of the state (`layout.rs`: the scratch
+//! arrays, the `membermask` of every waiting lane), which lies at the same
+//! offsets in every program, and on register offsets passed in.
+
+use super::builder::{mf, Emitter};
+use super::code::Code;
+use super::layout::Layout;
+use super::{isa, JitError, Tuning};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
+use cranelift_codegen::ir::{
+    AbiParam, Function, InstBuilder, Signature, Type, UserFuncName, Value,
+};
+use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use std::sync::OnceLock;
+use warp_core::ir::{Program, WARP};
+
+/// The addresses of the shared helpers.
+#[derive(Clone, Copy, Debug)]
+pub struct Helpers {
+    /// `(state, offset) -> mask`: the lanes where the `.pred` register at
+    /// `offset` is true.
+    pub pred_mask: usize,
+    /// `(state, value, to, mask)`: lanes `mask` of the 32-bit lanes at
+    /// offset `to` become `value` (its low 32 bits).
+    pub fill32: usize,
+    /// `(state, value, to, mask)`: the same for 64-bit lanes.
+    pub fill64: usize,
+    /// `(state, from, to, mask)`: lanes `mask` of the 32-bit lanes at
+    /// offset `to` become those at `from`.
+    pub copy32: usize,
+    /// `(state, from, to, mask)`: the same for 64-bit lanes.
+    pub copy64: usize,
+    /// `(state, from, to, mask)`: lanes `mask` of the `.pred` lanes at
+    /// `to` become the negation of those at `from` (`!p`).
+    pub not_pred: usize,
+    /// `(state, _, to, mask)`: lanes `mask` of the 32-bit lanes at `to`
+    /// become their lane index (`%laneid`).
+    pub lane_id: usize,
+    /// `(state, waiting, exited) -> participants`: the lowest waiting lane
+    /// whose rendezvous can complete (every non-exited lane of its
+    /// `membermask` waits, with the same `membermask`) gives its
+    /// participants; 0 when none can.
+    pub ready: usize,
+    /// `(state, masks, group, exited)`: runs every rendezvous of one group
+    /// of pairing collectives that can complete (`masks`: the address of
+    /// the program's lane masks).
+    ///
+    /// `group` is an array of i64: `[n, run, table]`, where `run` is the
+    /// collective's helper (called as `(state, table, participants)`),
+    /// then per collective `[arrived, park, copy_in, copy_out]`: the
+    /// offsets in the masks of its waiting lanes and of the lanes parked
+    /// after it, and the addresses of its copy lists (0 for none). A copy
+    /// list is `[n, (f, from, to) × n]`: calls `f(state, from, to, lanes)`
+    /// (one of the copies above) for the collective's participants.
+    pub complete: usize,
+}
+
+/// The i64 words before the first collective of a group
+/// ([`Helpers::complete`]).
+pub const GROUP_HEAD: usize = 3;
+/// The i64 words per collective of a group ([`Helpers::complete`]).
+pub const GROUP_PC: usize = 4;
+
+impl Helpers {
+    /// The helpers, compiled on the first call in the process.
+    pub fn get() -> Result<Helpers, JitError> {
+        static ONCE: OnceLock<Result<Helpers, JitError>> = OnceLock::new();
+        ONCE.get_or_init(|| {
+            let copy_sig = [I64, I64, I64, I32];
+            let ready = compile(&[I64, I32, I32], Some(I32), ready)?;
+            Ok(Helpers {
+                pred_mask: compile(&[I64, I64], Some(I32), pred_mask)?,
+                fill32: compile(&copy_sig, None, |e, p| fill(e, p, false))?,
+                fill64: compile(&copy_sig, None, |e, p| fill(e, p, true))?,
+                copy32: compile(&copy_sig, None, |e, p| copy(e, p, false))?,
+                copy64: compile(&copy_sig, None, |e, p| copy(e, p, true))?,
+                not_pred: compile(&copy_sig, None, not_pred)?,
+                lane_id: compile(&copy_sig, None, lane_id)?,
+                ready,
+                complete: compile(&[I64, I64, I64, I32], None, |e, p| complete(e, p, ready))?,
+            })
+        })
+        .clone()
+    }
+}
+
+/// Compiles a helper of parameters `params` (the state pointer first) and
+/// result `ret` with `tuning`, for the life of the process, and returns
+/// its address.
+pub fn compile_fn(
+    tuning: Tuning,
+    params: &[Type],
+    ret: Option<Type>,
+    body: impl FnOnce(&mut FunctionBuilder<'_>, &[Value]),
+) -> Result<usize, JitError> {
+    let isa = isa(tuning)?;
+    let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    sig.returns.extend(ret.map(AbiParam::new));
+    let mut func = Function::with_name_signature(UserFuncName::user(0, 1), sig);
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let mut b = FunctionBuilder::new(&mut func, &mut fctx);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let ps = b.block_params(entry).to_vec();
+        body(&mut b, &ps);
+        b.seal_all_blocks();
+        b.finalize(isa.frontend_config());
+    }
+    let mut ctx = Context::for_function(func);
+    let compiled = ctx
+        .compile(&**isa, &mut Default::default())
+        .map_err(|e| JitError::Failed(format!("cranelift (helper): {:?}", e.inner)))?;
+    if !compiled.buffer.relocs().is_empty() {
+        return Err(JitError::Failed("a helper needs relocations".into()));
+    }
+    let code = Code::new(compiled.code_buffer())
+        .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+    Ok(Box::leak(Box::new(code)).addr())
+}
+
+/// Compiles a shared helper whose body works through an [`Emitter`] on
+/// the fixed part of the state.
+///
+/// The body gets an emitter on the state (the first parameter) and the
+/// other parameters, and returns the helper's result.
+fn compile(
+    params: &[Type],
+    ret: Option<Type>,
+    body: impl FnOnce(&mut Emitter, &[Value]) -> Option<Value>,
+) -> Result<usize, JitError> {
+    let prog = Program::default();
+    let lay = Layout::new(&prog);
+    compile_fn(Tuning::FastCode, params, ret, |b, ps| {
+        let conv = b.declare_var(I32);
+        let zero = b.ins().iconst(I32, 0);
+        b.def_var(conv, zero);
+        let mut e = Emitter::new(b, &prog, &lay, ps[0], conv);
+        let r = body(&mut e, &ps[1..]);
+        match r {
+            Some(v) => e.b.ins().return_(&[v]),
+            None => e.b.ins().return_(&[]),
+        };
+    })
+}
+
+/// The 32 lanes at `p` (i32x4 vector `k` at `p + 16k`).
+fn lanes_at(e: &mut Emitter, p: Value) -> [Value; 8] {
+    std::array::from_fn(|k| e.b.ins().load(I32X4, mf(), p, 16 * k as i32))
+}
+
+fn pred_mask(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let at = e.b.ins().iadd(e.state, p[0]);
+    let zero = e.b.ins().iconst(I32, 0);
+    let z = e.b.ins().splat(I32X4, zero);
+    let on = lanes_at(e, at).map(|v| e.b.ins().icmp(IntCC::NotEqual, v, z));
+    Some(e.vecs_to_mask(&on))
+}
+
+/// Stores `vals` (i32x4 vector `k` for lanes `4k..4k+3`) at `to` on the
+/// lanes of `mask`.
+fn blend_store(e: &mut Emitter, vals: [Value; 8], to: Value, mask: Value) {
+    let on = e.mask_vecs(mask);
+    for (k, v) in vals.into_iter().enumerate() {
+        let old = e.b.ins().load(I32X4, mf(), to, 16 * k as i32);
+        let v = e.b.ins().bitselect(on[k], v, old);
+        e.b.ins().store(mf(), v, to, 16 * k as i32);
+    }
+}
+
+fn fill(e: &mut Emitter, p: &[Value], wide: bool) -> Option<Value> {
+    let to = e.b.ins().iadd(e.state, p[1]);
+    if wide {
+        let v = e.b.ins().splat(I64X2, p[0]);
+        let v = e.b.ins().bitcast(I32X4, le(), v);
+        for half in 0..2 {
+            let at = e.b.ins().iadd_imm_s(to, 128 * half);
+            let m = e.b.ins().ushr_imm_s(p[2], 16 * half);
+            let m = spread64(e, m);
+            blend_store(e, [v; 8], at, m);
+        }
+        return None;
+    }
+    let v = e.b.ins().ireduce(I32, p[0]);
+    let vals = [e.b.ins().splat(I32X4, v); 8];
+    blend_store(e, vals, to, p[2]);
+    None
+}
+
+fn not_pred(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let from = e.b.ins().iadd(e.state, p[0]);
+    let to = e.b.ins().iadd(e.state, p[1]);
+    let one = e.vconst_i32x4([1; 4]);
+    let vals = lanes_at(e, from).map(|v| e.b.ins().bxor(v, one));
+    blend_store(e, vals, to, p[2]);
+    None
+}
+
+fn lane_id(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let to = e.b.ins().iadd(e.state, p[1]);
+    let vals = std::array::from_fn(|k| {
+        let k = 4 * k as u32;
+        e.vconst_i32x4([k, k + 1, k + 2, k + 3])
+    });
+    blend_store(e, vals, to, p[2]);
+    None
+}
+
+/// Little-endian flags for the bitcasts between vector shapes.
+fn le() -> cranelift_codegen::ir::MemFlagsData {
+    cranelift_codegen::ir::MemFlagsData::new()
+        .with_endianness(cranelift_codegen::ir::Endianness::Little)
+}
+
+/// The low 16 bits of `m`, a mask of 16 64-bit lanes, as the mask of
+/// their 32 32-bit halves (lane `l`'s bit twice, at `2l` and `2l + 1`).
+fn spread64(e: &mut Emitter, m: Value) -> Value {
+    let mut out = e.b.ins().iconst(I32, 0);
+    for l in 0..16 {
+        let bit = e.b.ins().ushr_imm_s(m, l);
+        let bit = e.b.ins().band_imm_s(bit, 1);
+        let two = e.b.ins().imul_imm_s(bit, 3);
+        let two = e.b.ins().ishl_imm_s(two, 2 * l);
+        out = e.b.ins().bor(out, two);
+    }
+    out
+}
+
+fn copy(e: &mut Emitter, p: &[Value], wide: bool) -> Option<Value> {
+    let from = e.b.ins().iadd(e.state, p[0]);
+    let to = e.b.ins().iadd(e.state, p[1]);
+    if !wide {
+        let vals = lanes_at(e, from);
+        blend_store(e, vals, to, p[2]);
+        return None;
+    }
+    // 64-bit lanes: lanes 16h..16h+15 are the 32 words of half h.
+    for half in 0..2 {
+        let from = e.b.ins().iadd_imm_s(from, 128 * half);
+        let to = e.b.ins().iadd_imm_s(to, 128 * half);
+        let m = e.b.ins().ushr_imm_s(p[2], 16 * half);
+        let m = spread64(e, m);
+        let vals = lanes_at(e, from);
+        blend_store(e, vals, to, m);
+    }
+    None
+}
+
+fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let (waiting, exited) = (p[0], p[1]);
+    let head = e.b.create_block();
+    let test = e.b.create_block();
+    let retry = e.b.create_block();
+    let found = e.b.create_block();
+    let none = e.b.create_block();
+    e.b.append_block_param(head, I32);
+    e.b.ins().jump(head, &[waiting.into()]);
+
+    e.b.switch_to_block(head);
+    let cand = e.b.block_params(head)[0];
+    e.b.ins().brif(cand, test, &[], none, &[]);
+
+    // The lowest candidate, with membermask `m`: ready when every
+    // non-exited lane of `m` waits with the same `m`.
+    e.b.switch_to_block(test);
+    let wmask = e.lay.wmask;
+    let lane = e.b.ins().ctz(cand);
+    let addr = e.lane_addr(wmask, lane, 4);
+    let m = e.b.ins().load(I32, mf(), addr, 0);
+    let required = e.b.ins().band_not(m, exited);
+    let mv = e.b.ins().splat(I32X4, m);
+    let eq: Vec<Value> = (0..WARP / 4)
+        .map(|k| {
+            let v = e.load(I32X4, (wmask + 16 * k as u32) as i32);
+            e.b.ins().icmp(IntCC::Equal, v, mv)
+        })
+        .collect();
+    let same = e.vecs_to_mask(&eq);
+    let same = e.b.ins().band(same, waiting);
+    let missing = e.b.ins().band_not(required, same);
+    let nobody = e.b.ins().icmp_imm_s(IntCC::Equal, required, 0);
+    let some_missing = e.b.ins().icmp_imm_s(IntCC::NotEqual, missing, 0);
+    let fail = e.b.ins().bor(nobody, some_missing);
+    e.b.ins().brif(fail, retry, &[], found, &[]);
+
+    // Not ready: no lane with this membermask is; try the others.
+    e.b.switch_to_block(retry);
+    let rest = e.b.ins().band_not(cand, same);
+    e.b.ins().jump(head, &[rest.into()]);
+
+    e.b.switch_to_block(found);
+    e.b.ins().return_(&[required]);
+
+    e.b.switch_to_block(none);
+    Some(e.b.ins().iconst(I32, 0))
+}
+
+/// The body of [`Helpers::complete`].
+fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
+    let (masks, group, exited) = (p[0], p[1], p[2]);
+    let state = e.state;
+    let n = e.b.ins().load(I64, mf(), group, 0);
+    let head = e.b.create_block();
+    let run = e.b.create_block();
+    let done = e.b.create_block();
+    e.b.ins().jump(head, &[]);
+
+    // The lanes waiting in the group; who can complete.
+    e.b.switch_to_block(head);
+    let zero = e.b.ins().iconst(I32, 0);
+    let waiting = fold_pcs(e, group, n, zero, |e, at, w| {
+        let off = e.b.ins().load(I64, mf(), at, 0);
+        let a = e.b.ins().iadd(masks, off);
+        let a = e.b.ins().load(I32, mf(), a, 0);
+        e.b.ins().bor(w, a)
+    });
+    let required = e
+        .call_fn(ready, &[state, waiting, exited], Some(I32))
+        .expect("a mask");
+    e.b.ins().brif(required, run, &[], done, &[]);
+
+    // Run it for `required`: each collective's participants are its
+    // waiting lanes among them.
+    e.b.switch_to_block(run);
+    let part = |e: &mut Emitter, at: Value| {
+        let off = e.b.ins().load(I64, mf(), at, 0);
+        let a = e.b.ins().iadd(masks, off);
+        let a = e.b.ins().load(I32, mf(), a, 0);
+        e.b.ins().band(a, required)
+    };
+    let copies = |e: &mut Emitter, which: i32| {
+        fold_pcs(e, group, n, zero, |e, at, acc| {
+            let lanes = part(e, at);
+            let list = e.b.ins().load(I64, mf(), at, which);
+            run_list(e, list, lanes);
+            acc
+        });
+    };
+    copies(e, 16);
+    let f = e.b.ins().load(I64, mf(), group, 8);
+    let table = e.b.ins().load(I64, mf(), group, 16);
+    let sig = sig(e, &[I64, I64, I32]);
+    e.b.ins().call_indirect(sig, f, &[state, table, required]);
+    copies(e, 24);
+    // The participants park after their own collectives.
+    fold_pcs(e, group, n, zero, |e, at, acc| {
+        let lanes = part(e, at);
+        let off = e.b.ins().load(I64, mf(), at, 0);
+        let a = e.b.ins().iadd(masks, off);
+        let w = e.b.ins().load(I32, mf(), a, 0);
+        let w = e.b.ins().band_not(w, required);
+        e.b.ins().store(mf(), w, a, 0);
+        let off = e.b.ins().load(I64, mf(), at, 8);
+        let pk = e.b.ins().iadd(masks, off);
+        let w = e.b.ins().load(I32, mf(), pk, 0);
+        let w = e.b.ins().bor(w, lanes);
+        e.b.ins().store(mf(), w, pk, 0);
+        acc
+    });
+    e.b.ins().jump(head, &[]);
+
+    e.b.switch_to_block(done);
+    None
+}
+
+/// A signature of `params` and no result, for an indirect call.
+fn sig(e: &mut Emitter, params: &[Type]) -> cranelift_codegen::ir::SigRef {
+    let mut sig = Signature::new(e.b.func.signature.call_conv);
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    e.b.import_signature(sig)
+}
+
+/// Folds `body` over the `n` collectives of `group` (with the address of
+/// each one's words), from `init` (an i32).
+fn fold_pcs(
+    e: &mut Emitter,
+    group: Value,
+    n: Value,
+    init: Value,
+    body: impl FnOnce(&mut Emitter, Value, Value) -> Value,
+) -> Value {
+    let head = e.b.create_block();
+    let iter = e.b.create_block();
+    let after = e.b.create_block();
+    e.b.append_block_param(head, I64);
+    e.b.append_block_param(head, I32);
+    e.b.append_block_param(after, I32);
+    let zero = e.b.ins().iconst(I64, 0);
+    e.b.ins().jump(head, &[zero.into(), init.into()]);
+    e.b.switch_to_block(head);
+    let (i, acc) = (e.b.block_params(head)[0], e.b.block_params(head)[1]);
+    let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+    e.b.ins().brif(more, iter, &[], after, &[acc.into()]);
+    e.b.switch_to_block(iter);
+    let at = e.b.ins().imul_imm_s(i, 8 * GROUP_PC as i64);
+    let at = e.b.ins().iadd(group, at);
+    let at = e.b.ins().iadd_imm_s(at, 8 * GROUP_HEAD as i64);
+    let acc = body(e, at, acc);
+    let next = e.b.ins().iadd_imm_s(i, 1);
+    e.b.ins().jump(head, &[next.into(), acc.into()]);
+    e.b.switch_to_block(after);
+    e.b.block_params(after)[0]
+}
+
+/// Runs the copy list at `list` (0: none) for `lanes`.
+fn run_list(e: &mut Emitter, list: Value, lanes: Value) {
+    let state = e.state;
+    let start = e.b.create_block();
+    let head = e.b.create_block();
+    let iter = e.b.create_block();
+    let after = e.b.create_block();
+    e.b.append_block_param(head, I64);
+    e.b.ins().brif(list, start, &[], after, &[]);
+    e.b.switch_to_block(start);
+    let n = e.b.ins().load(I64, mf(), list, 0);
+    let zero = e.b.ins().iconst(I64, 0);
+    e.b.ins().jump(head, &[zero.into()]);
+    e.b.switch_to_block(head);
+    let i = e.b.block_params(head)[0];
+    let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+    e.b.ins().brif(more, iter, &[], after, &[]);
+    e.b.switch_to_block(iter);
+    let at = e.b.ins().imul_imm_s(i, 24);
+    let at = e.b.ins().iadd(list, at);
+    let f = e.b.ins().load(I64, mf(), at, 8);
+    let from = e.b.ins().load(I64, mf(), at, 16);
+    let to = e.b.ins().load(I64, mf(), at, 24);
+    let sig = sig(e, &[I64, I64, I64, I32]);
+    e.b.ins().call_indirect(sig, f, &[state, from, to, lanes]);
+    let next = e.b.ins().iadd_imm_s(i, 1);
+    e.b.ins().jump(head, &[next.into()]);
+    e.b.switch_to_block(after);
+}
