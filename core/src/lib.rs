@@ -23,6 +23,7 @@ pub mod check;
 pub mod compare;
 pub mod corpus;
 pub mod engine;
+pub mod fxhash;
 pub mod gen;
 pub mod idioms;
 pub mod interp;

@@ -56,8 +56,8 @@
 //! hardware's schedule, so every converged lane is certain.
 
 use super::lanes;
+use crate::fxhash::FxHashMap as HashMap;
 use crate::ir::{Target, WARP};
-use std::collections::HashMap;
 
 /// A vector clock: per lane, how many of its steps are known to precede.
 type Clock = [u32; WARP];
@@ -123,7 +123,7 @@ impl Trace {
     /// each of `k`'s executions of `X` is ordered before it (`k`'s count
     /// in `l`'s clock covers it) or after it (its clock covers `l`'s step).
     pub fn answered(&self) -> Trace {
-        let mut answers = HashMap::new();
+        let mut answers = HashMap::default();
         for q in &self.queries {
             let mine = q.clock[q.lane];
             let mut absent = 0u32;

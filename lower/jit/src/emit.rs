@@ -103,6 +103,10 @@ struct Driver<'a, 'b> {
     error: Option<JitError>,
     /// The shared helpers.
     helpers: Helpers,
+    /// Per park point, whether lanes can wait there (some code parks
+    /// lanes at it): only those merge waiting lanes at their segment's
+    /// entry and are looked at by the scheduler.
+    parkable: Vec<bool>,
 }
 
 /// A lane mask kept in the function's stack slot of masks rather than in a
@@ -192,6 +196,12 @@ pub fn emit_function(
         sites,
         error: None,
         helpers,
+        // Completion (emitted after the segments) parks lanes after every
+        // `.sync` collective; the rest is marked as it is emitted, always
+        // before the segment it parks lanes at.
+        parkable: (0..=prog.insts.len())
+            .map(|p| p > 0 && prog.insts[p - 1].op.rendezvous_key().is_some())
+            .collect(),
     };
     if d.sites.is_some() {
         d.e.pred_mask = Some(helpers.pred_mask);
@@ -258,7 +268,7 @@ pub fn emit_function(
 
     // The scheduler: the lowest park point with waiting lanes.
     d.e.b.switch_to_block(sched);
-    for &p in points.iter().filter(|&&p| p < len) {
+    for &p in points.iter().filter(|&&p| p < len && d.parkable[p]) {
         let (blk, var) = d.parks[&p];
         let w = var.get(d.e.b, masks);
         let next = d.e.b.create_block();
@@ -316,12 +326,14 @@ impl Driver<'_, '_> {
         let kernel = self.kernel;
         e.begin_segment(start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
         // Merge the lanes parked here.
-        let waiting = var.get(e.b, masks);
-        let conv = e.b.use_var(e.conv);
-        let conv = e.b.ins().bor(conv, waiting);
-        e.b.def_var(e.conv, conv);
-        let zero = e.b.ins().iconst(I32, 0);
-        var.set(e.b, masks, zero);
+        if self.parkable[start] {
+            let waiting = var.get(e.b, masks);
+            let conv = e.b.use_var(e.conv);
+            let conv = e.b.ins().bor(conv, waiting);
+            e.b.def_var(e.conv, conv);
+            let zero = e.b.ins().iconst(I32, 0);
+            var.set(e.b, masks, zero);
+        }
         // Fuel: the whole segment runs for this group, or the run stops at
         // instruction `start + fuel`.
         if !self.stepped {
@@ -418,6 +430,7 @@ impl Driver<'_, '_> {
             // Lanes waiting for the exited ones may go on now; then the
             // lowest pc runs.
             Some(complete) => {
+                self.parkable[end] = true;
                 let w = next_var.get(e.b, masks);
                 let w = e.b.ins().bor(w, rest);
                 next_var.set(e.b, masks, w);
@@ -437,37 +450,48 @@ impl Driver<'_, '_> {
     /// `membermask`; the predicated-off lanes park after it.
     fn arrive(&mut self, inst: &Inst, pc: usize, end: usize) {
         let masks = self.masks;
+        let mm = inst.op.membermask().expect("a .sync collective");
+        let complete = self.complete.expect("a program with a .sync collective");
+        // The fast-compile tier: one call of the shared helper.
+        let kind_mm = match mm {
+            Operand::Imm(v) => Some((0, v as i64)),
+            Operand::Reg(r) => Some((1, self.e.reg_off(r, 0) as i64)),
+            Operand::NotPred(_) | Operand::LaneId => None,
+        };
+        if let (Some(sites), Some((kind, mm))) = (self.sites.as_deref_mut(), kind_mm) {
+            let e = &mut self.e;
+            let (guard, negated) = match inst.guard {
+                Some(g) => (e.reg_off(g.reg, 0) as i64, g.negated as i64),
+                None => (-1, 0),
+            };
+            let arrived = self.arrived[&pc].0 as i64;
+            let park = self.parks[&end].1 .0 as i64;
+            let site = sites.keep(Box::new([guard, negated, kind, mm, arrived, park]));
+            let state = e.state;
+            let m = e.b.ins().stack_addr(I64, masks, 0);
+            let site = e.b.ins().iconst(I64, site);
+            let conv = e.lanes(None).conv;
+            e.call_fn(self.helpers.arrive, &[state, m, site, conv], None);
+            let zero = e.b.ins().iconst(I32, 0);
+            e.b.def_var(e.conv, zero);
+            e.b.ins().jump(complete, &[]);
+            return;
+        }
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
-        let mm = inst.op.membermask().expect("a .sync collective");
-        let state = e.state;
-        let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
-        match mm {
-            Operand::Imm(v) if self.sites.is_some() => {
-                let v = e.b.ins().iconst(I64, v as i64);
-                e.call_fn(self.helpers.fill32, &[state, v, wmask, exec], None);
-            }
-            Operand::Reg(r) if self.sites.is_some() => {
-                let off = e.reg_off(r, 0);
-                let off = e.b.ins().iconst(I64, off as i64);
-                e.call_fn(self.helpers.copy32, &[state, off, wmask, exec], None);
-            }
-            _ => {
-                let vecs = e.vecs(&mut l);
-                for k in 0..WARP / 4 {
-                    let v = e.read_vec(mm, k);
-                    let off = (e.lay.wmask + 16 * k as u32) as i32;
-                    let v = match vecs {
-                        Some(vs) => {
-                            let old = e.load(I32X4, off);
-                            e.b.ins().bitselect(vs[k], v, old)
-                        }
-                        None => v,
-                    };
-                    e.store(v, off);
+        let vecs = e.vecs(&mut l);
+        for k in 0..WARP / 4 {
+            let v = e.read_vec(mm, k);
+            let off = (e.lay.wmask + 16 * k as u32) as i32;
+            let v = match vecs {
+                Some(vs) => {
+                    let old = e.load(I32X4, off);
+                    e.b.ins().bitselect(vs[k], v, old)
                 }
-            }
+                None => v,
+            };
+            e.store(v, off);
         }
         let var = self.arrived[&pc];
         let w = var.get(e.b, masks);
@@ -480,7 +504,6 @@ impl Driver<'_, '_> {
         end_var.set(e.b, masks, w);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
-        let complete = self.complete.expect("a program with a .sync collective");
         e.b.ins().jump(complete, &[]);
     }
 
@@ -717,15 +740,17 @@ impl Driver<'_, '_> {
         let (end_blk, end_var) = self.parks[&end];
         if to > end {
             // Forward: the taken lanes park at the target.
-            let to_var = if inject::on(Bug::FwdIntoLoopHead) && inject::is_loop_head(e.prog, to) {
-                // The planted bug: the lanes skip to the next park point.
-                self.parks
-                    .range(to + 1..)
-                    .next()
-                    .map_or(to_var, |(_, &(_, v))| v)
-            } else {
-                to_var
-            };
+            let (at, to_var) =
+                if inject::on(Bug::FwdIntoLoopHead) && inject::is_loop_head(e.prog, to) {
+                    // The planted bug: the lanes skip to the next park point.
+                    self.parks
+                        .range(to + 1..)
+                        .next()
+                        .map_or((to, to_var), |(&p, &(_, v))| (p, v))
+                } else {
+                    (to, to_var)
+                };
+            self.parkable[at] = true;
             let w = to_var.get(e.b, masks);
             let w = e.b.ins().bor(w, taken);
             to_var.set(e.b, masks, w);
@@ -733,6 +758,7 @@ impl Driver<'_, '_> {
             e.b.ins().brif(stay, end_blk, &[], sched, &[]);
         } else {
             // Backward: the others park after the bra.
+            self.parkable[end] = true;
             if inject::on(Bug::FuelRefund) {
                 // The planted bug: a taken back edge refunds a step, so a
                 // loop of one instruction never runs out of fuel.

@@ -78,6 +78,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use layout::{wide, Layout};
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
 use warp_core::engine::{CompileError, Compiled, Engine, Skip};
@@ -274,41 +275,52 @@ impl JitProgram {
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
-        let mut func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
-        let mut fctx = FunctionBuilderContext::new();
-        let mut sites = outline::Sites::default();
-        {
-            let mut b = FunctionBuilder::new(&mut func, &mut fctx);
-            let outlined = (tuning == Tuning::FastCompile).then_some(&mut sites);
-            let helpers = shared::Helpers::get()?;
-            emit::emit_function(&mut b, &plan, &layout, stepped, helpers, outlined)?;
-            b.finalize(isa.frontend_config());
+        // Cranelift's contexts are reused from one compile to the next on
+        // a thread (their allocations kept), as Cranelift recommends.
+        thread_local! {
+            static CONTEXTS: RefCell<(Context, FunctionBuilderContext)> =
+                RefCell::new((Context::new(), FunctionBuilderContext::new()));
         }
-        let clif = func.dfg.num_insts();
-        if clif > limits.max_clif_insts {
-            return Err(JitError::TooBig(format!(
-                "program of {} instructions lowers to {clif} Cranelift instructions; the JIT code-size budget is {}; use the interpreter or split the program",
-                prog.insts.len(),
-                limits.max_clif_insts
-            )));
-        }
-        let mut ctx = Context::for_function(func);
-        let compiled = ctx
-            .compile(&**isa, &mut Default::default())
-            .map_err(|e| JitError::Failed(format!("cranelift: {:?}", e.inner)))?;
-        if !compiled.buffer.relocs().is_empty() {
-            return Err(JitError::Failed("generated code needs relocations".into()));
-        }
-        let code = Code::new(compiled.code_buffer())
-            .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
-        Ok(JitProgram {
-            prog: prog.clone(),
-            layout,
-            code,
-            fuel: DEFAULT_FUEL,
-            stepped,
-            _sites: sites,
-            clif,
+        CONTEXTS.with(|c| {
+            // A helper compiled during this lowering uses fresh contexts;
+            // this one is never entered twice at once.
+            let mut c = c.borrow_mut();
+            let (ctx, fctx) = &mut *c;
+            ctx.clear();
+            ctx.func = Function::with_name_signature(UserFuncName::user(0, 0), sig);
+            let mut sites = outline::Sites::default();
+            {
+                let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+                let outlined = (tuning == Tuning::FastCompile).then_some(&mut sites);
+                let helpers = shared::Helpers::get()?;
+                emit::emit_function(&mut b, &plan, &layout, stepped, helpers, outlined)?;
+                b.finalize(isa.frontend_config());
+            }
+            let clif = ctx.func.dfg.num_insts();
+            if clif > limits.max_clif_insts {
+                return Err(JitError::TooBig(format!(
+                    "program of {} instructions lowers to {clif} Cranelift instructions; the JIT code-size budget is {}; use the interpreter or split the program",
+                    prog.insts.len(),
+                    limits.max_clif_insts
+                )));
+            }
+            let compiled = ctx
+                .compile(&**isa, &mut Default::default())
+                .map_err(|e| JitError::Failed(format!("cranelift: {:?}", e.inner)))?;
+            if !compiled.buffer.relocs().is_empty() {
+                return Err(JitError::Failed("generated code needs relocations".into()));
+            }
+            let code = Code::new(compiled.code_buffer())
+                .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+            Ok(JitProgram {
+                prog: prog.clone(),
+                layout,
+                code,
+                fuel: DEFAULT_FUEL,
+                stepped,
+                _sites: sites,
+                clif,
+            })
         })
     }
 

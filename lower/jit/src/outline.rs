@@ -30,9 +30,9 @@ use super::layout::{wide, Layout};
 use super::{shared, JitError, Tuning};
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+use warp_core::fxhash::FxHashMap as HashMap;
 use warp_core::ir::{Dest, Guard, Inst, Op, Operand, Program, Reg, RegDecl, Type};
 
 /// Most instruction shapes the process keeps helpers for (each holds at
@@ -56,7 +56,7 @@ struct Shape {
 /// The process's helpers: shape → the helper's address.
 fn cache() -> &'static Mutex<HashMap<Shape, usize>> {
     static CACHE: OnceLock<Mutex<HashMap<Shape, usize>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+    CACHE.get_or_init(|| Mutex::new(HashMap::default()))
 }
 
 static HITS: AtomicU64 = AtomicU64::new(0);

@@ -52,6 +52,15 @@ pub struct Helpers {
     /// `membermask` waits, with the same `membermask`) gives its
     /// participants; 0 when none can.
     pub ready: usize,
+    /// `(state, masks, site, conv)`: the running group `conv` reaches a
+    /// `.sync` collective: its executing lanes arrive (record their
+    /// `membermask`, join the collective's waiting lanes) and the others
+    /// park after it. `site` is an array of i64: `[guard, negated, kind,
+    /// membermask, arrived, park]`: the guard's offset (-1: none) and
+    /// whether it is negated, the membermask as an immediate (`kind` 0)
+    /// or a register's offset (`kind` 1), and the offsets in the masks of
+    /// the collective's waiting lanes and of the lanes parked after it.
+    pub arrive: usize,
     /// `(state, masks, group, exited)`: runs every rendezvous of one group
     /// of pairing collectives that can complete (`masks`: the address of
     /// the program's lane masks).
@@ -79,16 +88,22 @@ impl Helpers {
         ONCE.get_or_init(|| {
             let copy_sig = [I64, I64, I64, I32];
             let ready = compile(&[I64, I32, I32], Some(I32), ready)?;
+            let pred_mask = compile(&[I64, I64], Some(I32), pred_mask)?;
+            let fill32 = compile(&copy_sig, None, |e, p| fill(e, p, false))?;
+            let copy32 = compile(&copy_sig, None, |e, p| copy(e, p, false))?;
             Ok(Helpers {
-                pred_mask: compile(&[I64, I64], Some(I32), pred_mask)?,
-                fill32: compile(&copy_sig, None, |e, p| fill(e, p, false))?,
+                pred_mask,
+                fill32,
                 fill64: compile(&copy_sig, None, |e, p| fill(e, p, true))?,
-                copy32: compile(&copy_sig, None, |e, p| copy(e, p, false))?,
+                copy32,
                 copy64: compile(&copy_sig, None, |e, p| copy(e, p, true))?,
                 not_pred: compile(&copy_sig, None, not_pred)?,
                 lane_id: compile(&copy_sig, None, lane_id)?,
                 ready,
                 complete: compile(&[I64, I64, I64, I32], None, |e, p| complete(e, p, ready))?,
+                arrive: compile(&[I64, I64, I64, I32], None, |e, p| {
+                    arrive(e, p, [pred_mask, fill32, copy32])
+                })?,
             })
         })
         .clone()
@@ -444,4 +459,50 @@ fn run_list(e: &mut Emitter, list: Value, lanes: Value) {
     let next = e.b.ins().iadd_imm_s(i, 1);
     e.b.ins().jump(head, &[next.into()]);
     e.b.switch_to_block(after);
+}
+
+/// The body of [`Helpers::arrive`] (with the helpers it calls: the guard's
+/// mask, and filling or copying the membermask).
+fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3]) -> Option<Value> {
+    let (masks, site, conv) = (p[0], p[1], p[2]);
+    let state = e.state;
+    let word = |e: &mut Emitter, i: i32| e.b.ins().load(I64, mf(), site, 8 * i);
+    // The executing lanes: the running group where the guard holds.
+    let guard = word(e, 0);
+    let guarded = e.b.create_block();
+    let join = e.b.create_block();
+    e.b.append_block_param(join, I32);
+    let none = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, guard, 0);
+    e.b.ins().brif(none, join, &[conv.into()], guarded, &[]);
+    e.b.switch_to_block(guarded);
+    let on = e
+        .call_fn(pred_mask, &[state, guard], Some(I32))
+        .expect("a mask");
+    let negated = word(e, 1);
+    let negated = e.b.ins().ireduce(I32, negated);
+    let flip = e.b.ins().ineg(negated);
+    let on = e.b.ins().bxor(on, flip);
+    let exec = e.b.ins().band(on, conv);
+    e.b.ins().jump(join, &[exec.into()]);
+    e.b.switch_to_block(join);
+    let exec = e.b.block_params(join)[0];
+    // Their membermask.
+    let kind = word(e, 2);
+    let mm = word(e, 3);
+    let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
+    let fill = e.b.ins().iconst(I64, fill32 as i64);
+    let copy = e.b.ins().iconst(I64, copy32 as i64);
+    let f = e.b.ins().select(kind, copy, fill);
+    let sig = sig(e, &[I64, I64, I64, I32]);
+    e.b.ins().call_indirect(sig, f, &[state, mm, wmask, exec]);
+    // They wait; the others park after the collective.
+    let stay = e.b.ins().band_not(conv, exec);
+    for (i, lanes) in [(4, exec), (5, stay)] {
+        let off = word(e, i);
+        let at = e.b.ins().iadd(masks, off);
+        let w = e.b.ins().load(I32, mf(), at, 0);
+        let w = e.b.ins().bor(w, lanes);
+        e.b.ins().store(mf(), w, at, 0);
+    }
+    None
 }
