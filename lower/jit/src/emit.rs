@@ -74,6 +74,8 @@ struct Driver<'a, 'b> {
     parks: BTreeMap<usize, (Block, Mask)>,
     /// `.sync` collective pc → the mask of lanes waiting there.
     arrived: BTreeMap<usize, Mask>,
+    /// `.sync` collective pc → the pcs of its group (those it pairs with).
+    group_of: BTreeMap<usize, Vec<usize>>,
     /// The completion code's entry, when the program has `.sync`
     /// collectives.
     complete: Option<Block>,
@@ -186,6 +188,11 @@ pub fn emit_function(
         fuel,
         parks: BTreeMap::new(),
         arrived: BTreeMap::new(),
+        group_of: plan
+            .groups
+            .iter()
+            .flat_map(|g| g.pcs.iter().map(|&pc| (pc, g.pcs.clone())))
+            .collect(),
         complete: None,
         stepped,
         out_of_fuel: None,
@@ -464,14 +471,35 @@ impl Driver<'_, '_> {
                 Some(g) => (e.reg_off(g.reg, 0) as i64, g.negated as i64),
                 None => (-1, 0),
             };
+            // The fast path runs the collective's own helper (none when the
+            // helper cache is full).
+            let (run, table) = match outline::site(e, None, &inst.op, sites, collective_or_glue) {
+                Ok(Some((f, t))) => (f as i64, t),
+                Ok(None) => (0, 0),
+                Err(err) => {
+                    self.error.get_or_insert(err);
+                    (0, 0)
+                }
+            };
             let arrived = self.arrived[&pc].0 as i64;
             let park = self.parks[&end].1 .0 as i64;
-            let site = sites.keep(Box::new([guard, negated, kind, mm, arrived, park]));
+            let group = &self.group_of[&pc];
+            let mut words = vec![guard, negated, kind, mm, arrived, park, run, table];
+            words.push(group.len() as i64);
+            words.extend(group.iter().map(|p| self.arrived[p].0 as i64));
+            let site = sites.keep(words.into_boxed_slice());
             let state = e.state;
             let m = e.b.ins().stack_addr(I64, masks, 0);
             let site = e.b.ins().iconst(I64, site);
             let conv = e.lanes(None).conv;
-            e.call_fn(self.helpers.arrive, &[state, m, site, conv], None);
+            let ex = e.b.use_var(self.exited);
+            let done = e
+                .call_fn(self.helpers.arrive, &[state, m, site, conv, ex], Some(I32))
+                .expect("a flag");
+            let wait = e.b.create_block();
+            let next = self.parks[&end].0;
+            e.b.ins().brif(done, next, &[], wait, &[]);
+            e.b.switch_to_block(wait);
             let zero = e.b.ins().iconst(I32, 0);
             e.b.def_var(e.conv, zero);
             e.b.ins().jump(complete, &[]);
@@ -480,6 +508,9 @@ impl Driver<'_, '_> {
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
+        let conv = l.conv;
+        self.arrive_converged(inst, mm, exec, conv, end);
+        let e = &mut self.e;
         let vecs = e.vecs(&mut l);
         for k in 0..WARP / 4 {
             let v = e.read_vec(mm, k);
@@ -505,6 +536,65 @@ impl Driver<'_, '_> {
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
         e.b.ins().jump(complete, &[]);
+    }
+
+    /// The fast path of an arrival (fast-code tier): when the executing
+    /// lanes `exec` give one `membermask` `m`, are every non-exited lane of
+    /// `m`, and no lane waits in the collective's group, the rendezvous
+    /// completes at once with them, and then every lane of the running
+    /// group `conv` (participants and predicated-off lanes) is parked
+    /// after the collective, the lowest park point with waiting lanes
+    /// (min-PC: no lane is parked before the running group): so the
+    /// collective runs here for `exec` and `conv` goes on, as the
+    /// rendezvous and the scheduler would have had it. Otherwise falls
+    /// through to the general arrival.
+    fn arrive_converged(&mut self, inst: &Inst, mm: Operand, exec: Value, conv: Value, end: usize) {
+        let pcs = self.group_of[&(end - 1)].clone();
+        let e = &mut self.e;
+        let (m, uniform) = match mm {
+            Operand::Imm(v) => (e.b.ins().iconst(I32, v as u32 as i64), None),
+            Operand::Reg(r) => {
+                let lane = e.b.ins().ctz(exec);
+                let base = e.lay.regs[r.index()];
+                let addr = e.lane_addr(base, lane, 4);
+                let m = e.b.ins().load(I32, super::builder::mf(), addr, 0);
+                let mv = e.b.ins().splat(I32X4, m);
+                let eq: Vec<Value> = (0..WARP / 4)
+                    .map(|k| {
+                        let v = e.read_vec(mm, k);
+                        e.b.ins().icmp(IntCC::Equal, v, mv)
+                    })
+                    .collect();
+                let same = e.vecs_to_mask(&eq);
+                let differ = e.b.ins().band_not(exec, same);
+                (m, Some(differ))
+            }
+            Operand::NotPred(_) | Operand::LaneId => return,
+        };
+        let ex = e.b.use_var(self.exited);
+        let required = e.b.ins().band_not(m, ex);
+        let mut blocked = e.b.ins().bxor(required, exec);
+        if let Some(differ) = uniform {
+            blocked = e.b.ins().bor(blocked, differ);
+        }
+        for pc in &pcs {
+            let a = self.arrived[pc].get(e.b, self.masks);
+            blocked = e.b.ins().bor(blocked, a);
+        }
+        let fast = e.b.create_block();
+        let general = e.b.create_block();
+        e.b.ins().brif(blocked, general, &[], fast, &[]);
+        e.b.switch_to_block(fast);
+        self.with_group(exec);
+        self.lower(None, &inst.op);
+        let e = &mut self.e;
+        e.b.def_var(e.conv, conv);
+        e.begin_segment(false);
+        let next = self.parks[&end].0;
+        e.b.ins().jump(next, &[]);
+        e.b.switch_to_block(general);
+        // The general path recomputes the masks it needs.
+        e.begin_segment(false);
     }
 
     /// The lanes waiting at the collectives of `g`, as an i32 mask.

@@ -180,6 +180,8 @@ fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
             "false"
         };
         set(&mut flags, "enable_verifier", verify)?;
+        // The code is called from Rust and never unwound through.
+        set(&mut flags, "unwind_info", "false")?;
         let builder = cranelift_native::builder().map_err(|e| JitError::Failed(e.to_string()))?;
         builder
             .finish(settings::Flags::new(flags))

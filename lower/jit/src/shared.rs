@@ -52,14 +52,26 @@ pub struct Helpers {
     /// `membermask` waits, with the same `membermask`) gives its
     /// participants; 0 when none can.
     pub ready: usize,
-    /// `(state, masks, site, conv)`: the running group `conv` reaches a
-    /// `.sync` collective: its executing lanes arrive (record their
-    /// `membermask`, join the collective's waiting lanes) and the others
-    /// park after it. `site` is an array of i64: `[guard, negated, kind,
-    /// membermask, arrived, park]`: the guard's offset (-1: none) and
-    /// whether it is negated, the membermask as an immediate (`kind` 0)
-    /// or a register's offset (`kind` 1), and the offsets in the masks of
-    /// the collective's waiting lanes and of the lanes parked after it.
+    /// `(state, masks, site, conv, exited) -> done`: the running group
+    /// `conv` reaches a `.sync` collective.
+    ///
+    /// The fast path (`done` 1): when the executing lanes give one
+    /// `membermask` whose non-exited lanes are exactly them, and no lane
+    /// waits in the collective's group, the rendezvous completes at once:
+    /// the collective runs for them, and the whole group goes on after it
+    /// (participants and predicated-off lanes would all park there, the
+    /// lowest park point with waiting lanes). Otherwise (`done` 0) the
+    /// executing lanes arrive (record their `membermask`, join the
+    /// collective's waiting lanes) and the others park after it.
+    ///
+    /// `site` is an array of i64: `[guard, negated, kind, membermask,
+    /// arrived, park, run, table, n, arrived × n]`: the guard's offset
+    /// (-1: none) and whether it is negated, the membermask as an
+    /// immediate (`kind` 0) or a register's offset (`kind` 1), the offsets
+    /// in the masks of the collective's waiting lanes and of the lanes
+    /// parked after it, the collective's helper and table (`run` 0: no
+    /// fast path), and the offsets of the waiting lanes of every
+    /// collective of its group.
     pub arrive: usize,
     /// `(state, masks, group, exited)`: runs every rendezvous of one group
     /// of pairing collectives that can complete (`masks`: the address of
@@ -101,7 +113,7 @@ impl Helpers {
                 lane_id: compile(&copy_sig, None, lane_id)?,
                 ready,
                 complete: compile(&[I64, I64, I64, I32], None, |e, p| complete(e, p, ready))?,
-                arrive: compile(&[I64, I64, I64, I32], None, |e, p| {
+                arrive: compile(&[I64, I64, I64, I32, I32], Some(I32), |e, p| {
                     arrive(e, p, [pred_mask, fill32, copy32])
                 })?,
             })
@@ -464,7 +476,7 @@ fn run_list(e: &mut Emitter, list: Value, lanes: Value) {
 /// The body of [`Helpers::arrive`] (with the helpers it calls: the guard's
 /// mask, and filling or copying the membermask).
 fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3]) -> Option<Value> {
-    let (masks, site, conv) = (p[0], p[1], p[2]);
+    let (masks, site, conv, exited) = (p[0], p[1], p[2], p[3]);
     let state = e.state;
     let word = |e: &mut Emitter, i: i32| e.b.ins().load(I64, mf(), site, 8 * i);
     // The executing lanes: the running group where the guard holds.
@@ -486,9 +498,57 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     e.b.ins().jump(join, &[exec.into()]);
     e.b.switch_to_block(join);
     let exec = e.b.block_params(join)[0];
-    // Their membermask.
     let kind = word(e, 2);
     let mm = word(e, 3);
+    // The fast path: one membermask `m` (the first executing lane's), whose
+    // non-exited lanes are `exec`, and nobody waiting in the group.
+    let run = word(e, 6);
+    // Where a register membermask lies; for an immediate, the scratch
+    // arrays (offset 0), so that the loads below stay in the state.
+    let zero64 = e.b.ins().iconst(I64, 0);
+    let mm_at = e.b.ins().select(kind, mm, zero64);
+    let check = e.b.create_block();
+    let slow = e.b.create_block();
+    e.b.ins().brif(run, check, &[], slow, &[]);
+    e.b.switch_to_block(check);
+    let lane = e.b.ins().ctz(exec);
+    let lane = e.b.ins().band_imm_s(lane, 31);
+    let lane = e.b.ins().uextend(I64, lane);
+    let at = e.b.ins().ishl_imm_s(lane, 2);
+    let at = e.b.ins().iadd(at, mm_at);
+    let at = e.b.ins().iadd(state, at);
+    let from_reg = e.b.ins().load(I32, mf(), at, 0);
+    let imm = e.b.ins().ireduce(I32, mm);
+    let m = e.b.ins().select(kind, from_reg, imm);
+    let required = e.b.ins().band_not(m, exited);
+    let blocked = e.b.ins().bxor(required, exec);
+    // A register membermask: every executing lane's must be `m`.
+    let reg_at = e.b.ins().iadd(state, mm_at);
+    let mv = e.b.ins().splat(I32X4, m);
+    let eq = lanes_at(e, reg_at).map(|v| e.b.ins().icmp(IntCC::Equal, v, mv));
+    let same = e.vecs_to_mask(&eq);
+    let differ = e.b.ins().band_not(exec, same);
+    let zero = e.b.ins().iconst(I32, 0);
+    let differ = e.b.ins().select(kind, differ, zero);
+    let blocked = e.b.ins().bor(blocked, differ);
+    let n = word(e, 8);
+    let group = e.b.ins().iadd_imm_s(site, 8 * 9);
+    let waiting = fold_words(e, group, n, zero, |e, off, w| {
+        let a = e.b.ins().iadd(masks, off);
+        let a = e.b.ins().load(I32, mf(), a, 0);
+        e.b.ins().bor(w, a)
+    });
+    let blocked = e.b.ins().bor(blocked, waiting);
+    let fast = e.b.create_block();
+    e.b.ins().brif(blocked, slow, &[], fast, &[]);
+    e.b.switch_to_block(fast);
+    let table = word(e, 7);
+    let sig3 = sig(e, &[I64, I64, I32]);
+    e.b.ins().call_indirect(sig3, run, &[state, table, exec]);
+    let one = e.b.ins().iconst(I32, 1);
+    e.b.ins().return_(&[one]);
+    // Arrive: record the membermask.
+    e.b.switch_to_block(slow);
     let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
     let fill = e.b.ins().iconst(I64, fill32 as i64);
     let copy = e.b.ins().iconst(I64, copy32 as i64);
@@ -504,5 +564,37 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
         let w = e.b.ins().bor(w, lanes);
         e.b.ins().store(mf(), w, at, 0);
     }
-    None
+    Some(e.b.ins().iconst(I32, 0))
+}
+
+/// Folds `body` over the `n` i64 words at `words` (each word's value),
+/// from `init` (an i32).
+fn fold_words(
+    e: &mut Emitter,
+    words: Value,
+    n: Value,
+    init: Value,
+    body: impl FnOnce(&mut Emitter, Value, Value) -> Value,
+) -> Value {
+    let head = e.b.create_block();
+    let iter = e.b.create_block();
+    let after = e.b.create_block();
+    e.b.append_block_param(head, I64);
+    e.b.append_block_param(head, I32);
+    e.b.append_block_param(after, I32);
+    let zero = e.b.ins().iconst(I64, 0);
+    e.b.ins().jump(head, &[zero.into(), init.into()]);
+    e.b.switch_to_block(head);
+    let (i, acc) = (e.b.block_params(head)[0], e.b.block_params(head)[1]);
+    let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+    e.b.ins().brif(more, iter, &[], after, &[acc.into()]);
+    e.b.switch_to_block(iter);
+    let at = e.b.ins().ishl_imm_s(i, 3);
+    let at = e.b.ins().iadd(words, at);
+    let word = e.b.ins().load(I64, mf(), at, 0);
+    let acc = body(e, word, acc);
+    let next = e.b.ins().iadd_imm_s(i, 1);
+    e.b.ins().jump(head, &[next.into(), acc.into()]);
+    e.b.switch_to_block(after);
+    e.b.block_params(after)[0]
 }
