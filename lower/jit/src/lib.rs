@@ -152,6 +152,12 @@ pub enum Tuning {
     /// allocator and no Cranelift optimisation. For programs run once
     /// (fuzzing).
     FastCompile,
+    /// The fast-code lowering (every instruction inline) compiled as
+    /// fast-compile is: no optimisation, the single-pass allocator. Neither
+    /// the fastest code nor the fastest compile: what fuzzing uses on a
+    /// share of programs ([`JitEngine::inline_every`]) so that the inline
+    /// lowering is fuzzed too.
+    Inline,
 }
 
 fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
@@ -159,7 +165,7 @@ fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
     static COMPILE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
     let (cell, regalloc) = match tuning {
         Tuning::FastCode => (&CODE, "backtracking"),
-        Tuning::FastCompile => (&COMPILE, "single_pass"),
+        Tuning::FastCompile | Tuning::Inline => (&COMPILE, "single_pass"),
     };
     cell.get_or_init(|| {
         let mut flags = settings::builder();
@@ -169,7 +175,7 @@ fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
         };
         let opt = match tuning {
             Tuning::FastCode => "speed",
-            Tuning::FastCompile => "none",
+            Tuning::FastCompile | Tuning::Inline => "none",
         };
         set(&mut flags, "opt_level", opt)?;
         set(&mut flags, "regalloc_algorithm", regalloc)?;
@@ -542,6 +548,13 @@ pub struct JitEngine {
     pub tuning: Tuning,
     /// Programs over these limits are skipped with the reason.
     pub limits: Limits,
+    /// With the fast-compile tuning: one program in this many (chosen by a
+    /// hash of its instructions, so always the same ones; 0: none) is
+    /// compiled with [`Tuning::Inline`] instead, so that a fuzzing run
+    /// covers the inline lowering (its specialisations on immediates and
+    /// on a statically whole warp, and the driver's inline paths), not
+    /// only the shared helpers.
+    pub inline_every: u32,
 }
 
 impl JitEngine {
@@ -551,6 +564,29 @@ impl JitEngine {
         JitEngine {
             tuning: Tuning::FastCompile,
             limits: Limits::default(),
+            inline_every: Self::INLINE_EVERY,
+        }
+    }
+
+    /// The share of programs that fuzzing compiles inline
+    /// ([`JitEngine::inline_every`]): an inline compile costs about 15
+    /// fast-compile ones, so 1 in 16 doubled the compile time of a
+    /// fuzzing run (`warpdiff fuzz --jobs 1`: 452 -> 314 cases/s); 1 in 64
+    /// adds about a quarter.
+    pub const INLINE_EVERY: u32 = 64;
+
+    /// The tuning `prog` is compiled with.
+    pub fn tuning_for(&self, prog: &Program) -> Tuning {
+        use std::hash::{Hash, Hasher};
+        if self.tuning != Tuning::FastCompile || self.inline_every == 0 {
+            return self.tuning;
+        }
+        let mut h = warp_core::fxhash::FxHasher::default();
+        prog.insts.hash(&mut h);
+        if h.finish() % self.inline_every as u64 == 0 {
+            Tuning::Inline
+        } else {
+            Tuning::FastCompile
         }
     }
 }
@@ -566,6 +602,8 @@ impl Compiled for JitProgram {
 struct EngineProgram<'p> {
     prog: &'p Program,
     engine: JitEngine,
+    /// The tuning this program was compiled with.
+    tuning: Tuning,
     fuel: u64,
     fast: JitProgram,
     stepped: OnceLock<Result<JitProgram, JitError>>,
@@ -577,7 +615,7 @@ impl Compiled for EngineProgram<'_> {
             return self.fast.run(inputs);
         }
         let stepped = self.stepped.get_or_init(|| {
-            JitProgram::compile_stepped(self.prog, self.engine.tuning, self.engine.limits)
+            JitProgram::compile_stepped(self.prog, self.tuning, self.engine.limits)
                 .map(|j| j.with_fuel(self.fuel))
         });
         match stepped {
@@ -602,10 +640,12 @@ impl Engine for JitEngine {
         prog: &'p Program,
         fuel: u64,
     ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
-        match JitProgram::compile_limited(prog, self.tuning, self.limits) {
+        let tuning = self.tuning_for(prog);
+        match JitProgram::compile_limited(prog, tuning, self.limits) {
             Ok(j) => Ok(Box::new(EngineProgram {
                 prog,
                 engine: *self,
+                tuning,
                 fuel,
                 fast: j.with_fuel(fuel),
                 stepped: OnceLock::new(),

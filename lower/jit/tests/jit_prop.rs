@@ -1,6 +1,6 @@
 //! Property: on random programs from the generator (straight-line and
 //! branchy, every instruction form, swarm-varied configurations), the JIT
-//! (both tunings) equals the interpreter on every defined lane of every register and on
+//! (every tuning) equals the interpreter on every defined lane of every register and on
 //! the exited lanes. Runs for about `PROP_SECONDS` (default 3) seconds;
 //! `PROP_SEED` picks another seed. A failure prints the case as a `.ptx`
 //! file ready to go into `corpus/`.
@@ -50,8 +50,9 @@ fn jit_equals_interpreter_on_random_programs() {
         if tc.inputs.fuel.is_some() {
             bounded += 1;
         }
-        // Both tiers: the inline lowering and the calls of shared helpers.
-        for tuning in [Tuning::FastCode, Tuning::FastCompile] {
+        // Every tuning: the inline lowering (optimised or not) and the
+        // calls of shared helpers.
+        for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
             // A bounded run (`.fuel`) needs the stepped code, which can
             // stop between any two instructions.
             let jit = if tc.inputs.fuel.is_some() {

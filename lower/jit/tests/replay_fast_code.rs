@@ -7,6 +7,7 @@ fn main() {
         Box::new(warp_jit::JitEngine {
             tuning: warp_jit::Tuning::FastCode,
             limits: warp_jit::Limits::default(),
+            inline_every: 0,
         })
     });
 }

@@ -5,7 +5,7 @@
 use crate::external::{External, Options};
 use warp_core::engine::{Engine, InterpEngine};
 use warp_gpu::engine::GpuEngine;
-use warp_jit::{JitEngine, Limits, Tuning};
+use warp_jit::{JitEngine, Limits};
 
 /// Names of every built-in engine, the reference first.
 pub const ENGINES: &[&str] = &["interp", "jit", "gpu"];
@@ -86,8 +86,8 @@ pub fn flatten(lists: &[EngineList], default: &[&'static str]) -> Vec<EngineSpec
 pub fn for_one_run_limited(name: &str, limits: Limits) -> Option<Box<dyn Engine>> {
     match name {
         "jit" => Some(Box::new(JitEngine {
-            tuning: Tuning::FastCompile,
             limits,
+            ..JitEngine::fast_compile()
         })),
         other => by_name(other),
     }
