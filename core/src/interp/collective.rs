@@ -105,10 +105,14 @@ pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize) -> Result<(), Ub> {
         );
     }
     let mut differ = 0u32;
-    for l in lanes(s.exec) {
-        for k in lanes(mask[l] & s.exec) {
-            if mask[k] != mask[l] {
-                differ |= 1 << l | 1 << k;
+    // Usually every executing lane gives the same mask: nothing differs.
+    let first = lanes(s.exec).next().map(|l| mask[l]);
+    if lanes(s.exec).any(|l| Some(mask[l]) != first) {
+        for l in lanes(s.exec) {
+            for k in lanes(mask[l] & s.exec) {
+                if mask[k] != mask[l] {
+                    differ |= 1 << l | 1 << k;
+                }
             }
         }
     }

@@ -282,7 +282,13 @@ impl<'p> Interp<'p> {
 
 /// Iterates over the lane indices set in `mask`.
 pub(crate) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
-    (0..WARP).filter(move |l| mask >> l & 1 == 1)
+    // The set bits, lowest first (the order every caller relies on).
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        let l = m.trailing_zeros() as usize;
+        m &= m.wrapping_sub(1);
+        (l < WARP).then_some(l)
+    })
 }
 
 /// The mask of the lanes of `mask` where `f` holds.

@@ -125,14 +125,29 @@ pub(crate) fn advance(
 ) -> Result<Advance, RunError> {
     let n = w.prog().insts.len();
     loop {
+        // One pass over the lanes: who runs (and the lowest pc), who
+        // waits, who is live (neither exited, done nor absent).
+        let (mut runnable, mut waiting, mut live) = (0u32, 0u32, 0u32);
+        let mut lowest = None;
         for l in 0..WARP {
             if w.lane[l] == Lane::Running && w.pc[l] >= n {
                 w.lane[l] = Lane::Done;
             }
+            match w.lane[l] {
+                Lane::Running => {
+                    runnable |= 1 << l;
+                    live |= 1 << l;
+                    lowest = Some(lowest.map_or(w.pc[l], |p: usize| p.min(w.pc[l])));
+                }
+                Lane::Waiting(_) => {
+                    waiting |= 1 << l;
+                    live |= 1 << l;
+                }
+                Lane::AtBarrier => live |= 1 << l,
+                Lane::Exited | Lane::Done | Lane::Absent => {}
+            }
         }
-        let runnable = lanes_where(u32::MAX, |l| w.lane[l] == Lane::Running);
-        let waiting = lanes_where(u32::MAX, |l| matches!(w.lane[l], Lane::Waiting(_)));
-        let Some(pc) = lanes(runnable).map(|l| w.pc[l]).min() else {
+        let Some(pc) = lowest else {
             if at_barrier(w) != 0 {
                 return Ok(Advance::Barrier);
             }
@@ -153,9 +168,6 @@ pub(crate) fn advance(
         }
         *steps += 1;
         let conv = lanes_where(runnable, |l| w.pc[l] == pc);
-        let live = lanes_where(u32::MAX, |l| {
-            !matches!(w.lane[l], Lane::Exited | Lane::Done | Lane::Absent)
-        });
         let how = if conv == live {
             Seen::CONVERGED
         } else {
