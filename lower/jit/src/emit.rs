@@ -74,8 +74,11 @@ struct Driver<'a, 'b> {
     parks: BTreeMap<usize, (Block, Mask)>,
     /// `.sync` collective pc → the mask of lanes waiting there.
     arrived: BTreeMap<usize, Mask>,
-    /// `.sync` collective pc → the pcs of its group (those it pairs with).
-    group_of: BTreeMap<usize, Vec<usize>>,
+    /// `.sync` collective pc → the mask of the lanes waiting anywhere in
+    /// its group (the union of its collectives' `arrived` masks, kept
+    /// alongside them so that asking costs one load, not one per
+    /// collective of the group).
+    group_waiting: BTreeMap<usize, Mask>,
     /// The completion code's entry, when the program has `.sync`
     /// collectives.
     complete: Option<Block>,
@@ -176,7 +179,8 @@ pub fn emit_function(
     let fuel = b.declare_var(I64);
     let entries = b.declare_var(I64);
     let points = park_points(prog);
-    let n_masks = points.len() + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>();
+    let n_masks =
+        points.len() + plan.groups.len() + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>();
     let masks = b.create_sized_stack_slot(StackSlotData::new(
         StackSlotKind::ExplicitSlot,
         4 * n_masks.max(1) as u32,
@@ -188,11 +192,7 @@ pub fn emit_function(
         fuel,
         parks: BTreeMap::new(),
         arrived: BTreeMap::new(),
-        group_of: plan
-            .groups
-            .iter()
-            .flat_map(|g| g.pcs.iter().map(|&pc| (pc, g.pcs.clone())))
-            .collect(),
+        group_waiting: BTreeMap::new(),
         complete: None,
         stepped,
         out_of_fuel: None,
@@ -228,9 +228,11 @@ pub fn emit_function(
         d.parks.insert(p, (blk, m));
     }
     for g in &plan.groups {
+        let all = new_mask(d.e.b);
         for &pc in &g.pcs {
             let m = new_mask(d.e.b);
             d.arrived.insert(pc, m);
+            d.group_waiting.insert(pc, all);
         }
     }
     if !plan.groups.is_empty() {
@@ -483,11 +485,9 @@ impl Driver<'_, '_> {
             };
             let arrived = self.arrived[&pc].0 as i64;
             let park = self.parks[&end].1 .0 as i64;
-            let group = &self.group_of[&pc];
-            let mut words = vec![guard, negated, kind, mm, arrived, park, run, table];
-            words.push(group.len() as i64);
-            words.extend(group.iter().map(|p| self.arrived[p].0 as i64));
-            let site = sites.keep(words.into_boxed_slice());
+            let group = self.group_waiting[&pc].0 as i64;
+            let words = [guard, negated, kind, mm, arrived, park, run, table, group];
+            let site = sites.keep(Box::new(words));
             let state = e.state;
             let m = e.b.ins().stack_addr(I64, masks, 0);
             let site = e.b.ins().iconst(I64, site);
@@ -524,10 +524,11 @@ impl Driver<'_, '_> {
             };
             e.store(v, off);
         }
-        let var = self.arrived[&pc];
-        let w = var.get(e.b, masks);
-        let w = e.b.ins().bor(w, exec);
-        var.set(e.b, masks, w);
+        for var in [self.arrived[&pc], self.group_waiting[&pc]] {
+            let w = var.get(e.b, masks);
+            let w = e.b.ins().bor(w, exec);
+            var.set(e.b, masks, w);
+        }
         let stay = e.b.ins().band_not(l.conv, exec);
         let end_var = self.parks[&end].1;
         let w = end_var.get(e.b, masks);
@@ -549,7 +550,7 @@ impl Driver<'_, '_> {
     /// rendezvous and the scheduler would have had it. Otherwise falls
     /// through to the general arrival.
     fn arrive_converged(&mut self, inst: &Inst, mm: Operand, exec: Value, conv: Value, end: usize) {
-        let pcs = self.group_of[&(end - 1)].clone();
+        let group = self.group_waiting[&(end - 1)];
         let e = &mut self.e;
         let (m, uniform) = match mm {
             Operand::Imm(v) => (e.b.ins().iconst(I32, v as u32 as i64), None),
@@ -577,10 +578,8 @@ impl Driver<'_, '_> {
         if let Some(differ) = uniform {
             blocked = e.b.ins().bor(blocked, differ);
         }
-        for pc in &pcs {
-            let a = self.arrived[pc].get(e.b, self.masks);
-            blocked = e.b.ins().bor(blocked, a);
-        }
+        let waiting = group.get(e.b, self.masks);
+        blocked = e.b.ins().bor(blocked, waiting);
         let fast = e.b.create_block();
         let general = e.b.create_block();
         e.b.ins().brif(blocked, general, &[], fast, &[]);
@@ -599,12 +598,7 @@ impl Driver<'_, '_> {
 
     /// The lanes waiting at the collectives of `g`, as an i32 mask.
     fn waiting(&mut self, g: &Group) -> Value {
-        let mut w = self.e.b.ins().iconst(I32, 0);
-        for pc in &g.pcs {
-            let a = self.arrived[pc].get(self.e.b, self.masks);
-            w = self.e.b.ins().bor(w, a);
-        }
-        w
+        self.group_waiting[&g.pcs[0]].get(self.e.b, self.masks)
     }
 
     /// Completes every rendezvous of group `g` that can complete, then
@@ -673,6 +667,10 @@ impl Driver<'_, '_> {
                 }
             }
         }
+        let all = self.group_waiting[&g.pcs[0]];
+        let w = all.get(self.e.b, self.masks);
+        let w = self.e.b.ins().band_not(w, required);
+        all.set(self.e.b, self.masks, w);
         for (pc, part) in g.pcs.iter().zip(parts) {
             let var = self.arrived[pc];
             let a = var.get(self.e.b, self.masks);
@@ -719,7 +717,8 @@ impl Driver<'_, '_> {
         let h = self.helpers;
         let off = |r: Reg| self.e.lay.regs[r.index()] as i64;
         let width = |r: Reg| super::layout::wide(prog.decl(r).ty);
-        let mut words = vec![g.pcs.len() as i64, run as i64, table];
+        let group = self.group_waiting[&g.pcs[0]].0 as i64;
+        let mut words = vec![g.pcs.len() as i64, run as i64, table, group];
         for (i, pc) in g.pcs.iter().enumerate() {
             let (copy_in, copy_out) = match &g.mixed {
                 None => (0, 0),

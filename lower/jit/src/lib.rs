@@ -197,6 +197,10 @@ fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
     .map_err(Clone::clone)
 }
 
+/// Cranelift instructions above which a compile's contexts are dropped
+/// after it instead of kept for the next one on the thread.
+const KEEP_CONTEXTS_BELOW: usize = 100_000;
+
 /// A program compiled to native code.
 pub struct JitProgram {
     prog: Program,
@@ -320,6 +324,12 @@ impl JitProgram {
             }
             let code = Code::new(compiled.code_buffer())
                 .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+            // A huge function leaves the contexts holding its memory: let
+            // it go rather than keep it for the next compile.
+            if clif > KEEP_CONTEXTS_BELOW {
+                *ctx = Context::new();
+                *fctx = FunctionBuilderContext::new();
+            }
             Ok(JitProgram {
                 prog: prog.clone(),
                 layout,

@@ -65,20 +65,21 @@ pub struct Helpers {
     /// collective's waiting lanes) and the others park after it.
     ///
     /// `site` is an array of i64: `[guard, negated, kind, membermask,
-    /// arrived, park, run, table, n, arrived × n]`: the guard's offset
-    /// (-1: none) and whether it is negated, the membermask as an
-    /// immediate (`kind` 0) or a register's offset (`kind` 1), the offsets
-    /// in the masks of the collective's waiting lanes and of the lanes
-    /// parked after it, the collective's helper and table (`run` 0: no
-    /// fast path), and the offsets of the waiting lanes of every
-    /// collective of its group.
+    /// arrived, park, run, table, group]`: the guard's offset (-1: none)
+    /// and whether it is negated, the membermask as an immediate (`kind`
+    /// 0) or a register's offset (`kind` 1), the offsets in the masks of
+    /// the collective's waiting lanes and of the lanes parked after it,
+    /// the collective's helper and table (`run` 0: no fast path), and the
+    /// offset in the masks of the lanes waiting anywhere in its group.
     pub arrive: usize,
     /// `(state, masks, group, exited)`: runs every rendezvous of one group
     /// of pairing collectives that can complete (`masks`: the address of
     /// the program's lane masks).
     ///
-    /// `group` is an array of i64: `[n, run, table]`, where `run` is the
-    /// collective's helper (called as `(state, table, participants)`),
+    /// `group` is an array of i64: `[n, run, table, waiting]`, where `run`
+    /// is the collective's helper (called as `(state, table,
+    /// participants)`) and `waiting` the offset in the masks of the lanes
+    /// waiting anywhere in the group,
     /// then per collective `[arrived, park, copy_in, copy_out]`: the
     /// offsets in the masks of its waiting lanes and of the lanes parked
     /// after it, and the addresses of its copy lists (0 for none). A copy
@@ -89,7 +90,7 @@ pub struct Helpers {
 
 /// The i64 words before the first collective of a group
 /// ([`Helpers::complete`]).
-pub const GROUP_HEAD: usize = 3;
+pub const GROUP_HEAD: usize = 4;
 /// The i64 words per collective of a group ([`Helpers::complete`]).
 pub const GROUP_PC: usize = 4;
 
@@ -349,12 +350,9 @@ fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
     // The lanes waiting in the group; who can complete.
     e.b.switch_to_block(head);
     let zero = e.b.ins().iconst(I32, 0);
-    let waiting = fold_pcs(e, group, n, zero, |e, at, w| {
-        let off = e.b.ins().load(I64, mf(), at, 0);
-        let a = e.b.ins().iadd(masks, off);
-        let a = e.b.ins().load(I32, mf(), a, 0);
-        e.b.ins().bor(w, a)
-    });
+    let all = e.b.ins().load(I64, mf(), group, 24);
+    let all = e.b.ins().iadd(masks, all);
+    let waiting = e.b.ins().load(I32, mf(), all, 0);
     let required = e
         .call_fn(ready, &[state, waiting, exited], Some(I32))
         .expect("a mask");
@@ -384,6 +382,9 @@ fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
     e.b.ins().call_indirect(sig, f, &[state, table, required]);
     copies(e, 24);
     // The participants park after their own collectives.
+    let w = e.b.ins().load(I32, mf(), all, 0);
+    let w = e.b.ins().band_not(w, required);
+    e.b.ins().store(mf(), w, all, 0);
     fold_pcs(e, group, n, zero, |e, at, acc| {
         let lanes = part(e, at);
         let off = e.b.ins().load(I64, mf(), at, 0);
@@ -531,13 +532,9 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let zero = e.b.ins().iconst(I32, 0);
     let differ = e.b.ins().select(kind, differ, zero);
     let blocked = e.b.ins().bor(blocked, differ);
-    let n = word(e, 8);
-    let group = e.b.ins().iadd_imm_s(site, 8 * 9);
-    let waiting = fold_words(e, group, n, zero, |e, off, w| {
-        let a = e.b.ins().iadd(masks, off);
-        let a = e.b.ins().load(I32, mf(), a, 0);
-        e.b.ins().bor(w, a)
-    });
+    let group = word(e, 8);
+    let group = e.b.ins().iadd(masks, group);
+    let waiting = e.b.ins().load(I32, mf(), group, 0);
     let blocked = e.b.ins().bor(blocked, waiting);
     let fast = e.b.create_block();
     e.b.ins().brif(blocked, slow, &[], fast, &[]);
@@ -555,9 +552,10 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let f = e.b.ins().select(kind, copy, fill);
     let sig = sig(e, &[I64, I64, I64, I32]);
     e.b.ins().call_indirect(sig, f, &[state, mm, wmask, exec]);
-    // They wait; the others park after the collective.
+    // They wait (at the collective and in its group); the others park
+    // after the collective.
     let stay = e.b.ins().band_not(conv, exec);
-    for (i, lanes) in [(4, exec), (5, stay)] {
+    for (i, lanes) in [(4, exec), (8, exec), (5, stay)] {
         let off = word(e, i);
         let at = e.b.ins().iadd(masks, off);
         let w = e.b.ins().load(I32, mf(), at, 0);
@@ -565,36 +563,4 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
         e.b.ins().store(mf(), w, at, 0);
     }
     Some(e.b.ins().iconst(I32, 0))
-}
-
-/// Folds `body` over the `n` i64 words at `words` (each word's value),
-/// from `init` (an i32).
-fn fold_words(
-    e: &mut Emitter,
-    words: Value,
-    n: Value,
-    init: Value,
-    body: impl FnOnce(&mut Emitter, Value, Value) -> Value,
-) -> Value {
-    let head = e.b.create_block();
-    let iter = e.b.create_block();
-    let after = e.b.create_block();
-    e.b.append_block_param(head, I64);
-    e.b.append_block_param(head, I32);
-    e.b.append_block_param(after, I32);
-    let zero = e.b.ins().iconst(I64, 0);
-    e.b.ins().jump(head, &[zero.into(), init.into()]);
-    e.b.switch_to_block(head);
-    let (i, acc) = (e.b.block_params(head)[0], e.b.block_params(head)[1]);
-    let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
-    e.b.ins().brif(more, iter, &[], after, &[acc.into()]);
-    e.b.switch_to_block(iter);
-    let at = e.b.ins().ishl_imm_s(i, 3);
-    let at = e.b.ins().iadd(words, at);
-    let word = e.b.ins().load(I64, mf(), at, 0);
-    let acc = body(e, word, acc);
-    let next = e.b.ins().iadd_imm_s(i, 1);
-    e.b.ins().jump(head, &[next.into(), acc.into()]);
-    e.b.switch_to_block(after);
-    e.b.block_params(after)[0]
 }
