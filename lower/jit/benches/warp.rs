@@ -11,7 +11,7 @@
 //! sizes), each compiled once per tuning: compile microseconds per PTX
 //! instruction, the resident memory the compiled program holds and the
 //! peak during its compile, and interpreter and JIT warp-instructions per
-//! second.
+//! second. Then the compile speed on the fuzzer's own generated cases.
 
 #[path = "native.rs"]
 #[allow(dead_code)]
@@ -103,18 +103,23 @@ fn scaling(budget: Duration) {
         max_clif_insts: usize::MAX,
     };
     println!(
-        "\nscaling (mix200 cut or repeated): compile us/inst per tuning, resident memory held by the compiled program, peak rss during its compiles, runtime (of the fast-code program, or the fast-compile one where that is skipped)"
+        "\nscaling (mix200 cut or repeated): compile us per PTX instruction (fast-compile: first compile, with the helpers of new instruction shapes, then again with them cached; fast-code skipped above {fastcode_max}), Cranelift instructions per PTX instruction, resident memory the compiled program holds and the peak during its compiles, runtime of the fast-code program and of the fast-compile one"
     );
     println!(
-        "{:>7} {:>12} {:>14} {:>10} {:>10} {:>12} {:>12} {:>8}",
+        "{:>7} {:>10} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>11} {:>11} {:>11} {:>8} {:>8}",
         "insts",
         "fast-code",
-        "fast-compile",
+        "fc first",
+        "fc again",
+        "clif/i fc",
+        "clif/i fC",
         "held KiB",
         "peak KiB",
         "interp wi/s",
-        "jit wi/s",
-        "jit/int"
+        "fcode wi/s",
+        "fcomp wi/s",
+        "fcode/in",
+        "fcomp/in"
     );
     for n in sizes {
         let case = scaled(&mix, n);
@@ -126,44 +131,107 @@ fn scaling(budget: Duration) {
         let t_interp = time_per_call(budget, || {
             black_box(interp.run(black_box(&case.inputs)).expect("runs"));
         });
-        // One compile per tuning. The fast-code tuning (backtracking
-        // register allocation) grows faster than linearly: above
-        // `BENCH_FASTCODE_MAX` instructions (default 5,000) it is skipped
-        // and the fast-compile code is run instead.
-        let fast_code = n <= fastcode_max;
         let before = rss_kib();
         reset_peak();
         let t = Instant::now();
         let quick =
             JitProgram::compile_limited(prog, Tuning::FastCompile, unlimited).expect("compiles");
-        let t_fast_compile = t.elapsed().as_secs_f64();
-        let (jit, t_fast_code) = if fast_code {
-            drop(quick);
+        let t_first = t.elapsed().as_secs_f64();
+        let held = rss_kib() as i64 - before as i64;
+        drop(quick);
+        let t = Instant::now();
+        let quick =
+            JitProgram::compile_limited(prog, Tuning::FastCompile, unlimited).expect("compiles");
+        let t_again = t.elapsed().as_secs_f64();
+        // The fast-code tuning (backtracking register allocation) grows
+        // faster than linearly: above `BENCH_FASTCODE_MAX` instructions
+        // (default 5,000) it is skipped.
+        let fast = (n <= fastcode_max).then(|| {
             let t = Instant::now();
             let jit =
                 JitProgram::compile_limited(prog, Tuning::FastCode, unlimited).expect("compiles");
-            (jit, Some(t.elapsed().as_secs_f64()))
-        } else {
-            (quick, None)
-        };
-        let held = rss_kib() as i64 - before as i64;
-        let peak = peak_kib();
-        let mut st = jit.state_for(&case.inputs);
-        let t_jit = time_per_call(budget, || {
-            jit.run_state(black_box(&mut st)).expect("runs");
+            (jit, t.elapsed().as_secs_f64())
         });
+        let peak = peak_kib();
+        let wis = |jit: &JitProgram| {
+            let mut st = jit.state_for(&case.inputs);
+            let t = time_per_call(budget, || {
+                jit.run_state(black_box(&mut st)).expect("runs");
+            });
+            (steps / t, t_interp / t)
+        };
+        let (q_wis, q_ratio) = wis(&quick);
+        let code = fast
+            .as_ref()
+            .map(|(jit, t)| (jit.clif_insts(), *t, wis(jit)));
+        let opt = |x: Option<String>| x.unwrap_or_else(|| "skipped".to_string());
         println!(
-            "{n:>7} {:>12} {:>14.1} {held:>+10} {peak:>10} {:>12.3e} {:>12.3e} {:>7.1}x",
-            t_fast_code.map_or("skipped".to_string(), |t| format!(
-                "{:.1}",
-                t * 1e6 / n as f64
-            )),
-            t_fast_compile * 1e6 / n as f64,
+            "{n:>7} {:>10} {:>10.1} {:>10.1} {:>9} {:>9.1} {held:>+10} {peak:>10} {:>11.3e} {:>11} {:>11.3e} {:>8} {:>7.1}x",
+            opt(code.map(|(_, t, _)| format!("{:.1}", t * 1e6 / n as f64))),
+            t_first * 1e6 / n as f64,
+            t_again * 1e6 / n as f64,
+            opt(code.map(|(c, _, _)| format!("{:.1}", c as f64 / n as f64))),
+            quick.clif_insts() as f64 / n as f64,
             steps / t_interp,
-            steps / t_jit,
-            t_interp / t_jit,
+            opt(code.map(|(_, _, (w, _))| format!("{w:.3e}"))),
+            q_wis,
+            opt(code.map(|(_, _, (_, r))| format!("{r:.1}x"))),
+            q_ratio,
         );
     }
+}
+
+/// Compile speed on the fuzzer's own cases: `BENCH_CASES` (default 1,000)
+/// programs generated as `warpdiff fuzz` generates them (a swarm
+/// configuration per case), compiled with each tuning.
+fn generated() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let n: usize = std::env::var("BENCH_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    let mut rng = warp_core::rng::Rng::new(0x14);
+    let progs: Vec<_> = (0..n)
+        .filter_map(|_| {
+            let bytes = rng.bytes(8192);
+            let mut u = Unstructured::new(&bytes);
+            let cfg = warp_core::gen::Config::arbitrary(&mut u).unwrap_or_default();
+            warp_core::gen::generate(&mut u, &cfg)
+                .ok()
+                .map(|tc| tc.program)
+        })
+        .collect();
+    let insts: usize = progs.iter().map(|p| p.insts.len()).sum();
+    println!(
+        "\ngenerated cases ({} programs as `warpdiff fuzz` makes them, {:.1} instructions each): compile us per program and per PTX instruction",
+        progs.len(),
+        insts as f64 / progs.len() as f64
+    );
+    let row = |what: &str, tuning: Tuning| {
+        let t = Instant::now();
+        let clif: usize = progs
+            .iter()
+            .map(|p| {
+                JitProgram::compile_with(p, tuning)
+                    .expect("compiles")
+                    .clif_insts()
+            })
+            .sum();
+        let el = t.elapsed().as_secs_f64();
+        let stats = warp_jit::outline::stats();
+        println!(
+            "  {what:<34} {:>8.0} us/program {:>6.1} us/inst {:>6.1} clif/inst   (helper cache: {} shapes, {} hits)",
+            el * 1e6 / progs.len() as f64,
+            el * 1e6 / insts as f64,
+            clif as f64 / insts as f64,
+            stats.helpers,
+            stats.hits
+        );
+    };
+    row("fast-code", Tuning::FastCode);
+    row("inline (fuzzing's 1 in 64)", Tuning::Inline);
+    row("fast-compile, first pass", Tuning::FastCompile);
+    row("fast-compile, again (shapes cached)", Tuning::FastCompile);
 }
 
 fn rss_kib() -> u64 {
@@ -182,21 +250,28 @@ fn main() {
     );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
-        "{:<8} {:>5} {:>6} {:>12} {:>12} {:>12} {:>8} {:>8} {:>9} {:>14}",
+        "per program: wi/s of the interpreter, the JIT's fast-code and fast-compile tunings and hand-written Rust; JIT (fast-code) / interpreter and native / JIT; compile us per PTX instruction of each tuning (fast-compile with its helpers cached); resident memory a compiled program holds; fast-code batch warps/s on all cores"
+    );
+    println!(
+        "{:<8} {:>5} {:>5} {:>11} {:>11} {:>11} {:>11} {:>8} {:>8} {:>9} {:>9} {:>8} {:>12}",
         "program",
         "insts",
         "steps",
         "interp wi/s",
-        "jit wi/s",
+        "fcode wi/s",
+        "fcomp wi/s",
         "native wi/s",
         "jit/int",
         "nat/jit",
-        "compile",
+        "fcode c/i",
+        "fcomp c/i",
+        "held KiB",
         "batch warps/s"
     );
     for name in PROGRAMS {
         let case = load(name);
         let prog = &case.program;
+        let n = prog.insts.len() as f64;
         let reference = Interp::new(prog).run(&case.inputs).expect("runs");
         assert!(reference.ub.is_none(), "{name}: UB");
         let steps = reference.steps as f64;
@@ -209,13 +284,25 @@ fn main() {
         let t_compile = time_per_call(budget, || {
             black_box(JitProgram::compile(black_box(prog)).expect("compiles"));
         });
-        // Both the JIT and the native version run repeatedly in place on
-        // one warp's registers (no per-run copying or conversion).
+        let t_quick = time_per_call(budget, || {
+            black_box(
+                JitProgram::compile_with(black_box(prog), Tuning::FastCompile).expect("compiles"),
+            );
+        });
+        // The JIT and the native version run repeatedly in place on one
+        // warp's registers (no per-run copying or conversion).
+        let before = rss_kib();
         let jit = JitProgram::compile(prog).expect("compiles");
+        let held = rss_kib() as i64 - before as i64;
         let fresh = jit.state_for(&case.inputs);
         let mut st = fresh.clone();
         let t_jit = time_per_call(budget, || {
             jit.run_state(black_box(&mut st)).expect("runs");
+        });
+        let quick = JitProgram::compile_with(prog, Tuning::FastCompile).expect("compiles");
+        let mut st = quick.state_for(&case.inputs);
+        let t_quick_run = time_per_call(budget, || {
+            quick.run_state(black_box(&mut st)).expect("runs");
         });
 
         let mut regs: Vec<[u64; 32]> = (0..prog.regs.len())
@@ -239,19 +326,24 @@ fn main() {
         assert_eq!(oof, 0);
 
         println!(
-            "{:<8} {:>5} {:>6} {:>12.3e} {:>12.3e} {:>12.3e} {:>7.1}x {:>7.2}x {:>7.1}us {:>11.3e} ({threads} thr)",
+            "{:<8} {:>5} {:>5} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>7.1}x {:>7.2}x {:>9.1} {:>9.1} {held:>+8} {:>12.3e}",
             name,
             prog.insts.len(),
             steps,
             steps / t_interp,
             steps / t_jit,
+            steps / t_quick_run,
             steps / t_native,
             t_interp / t_jit,
             t_jit / t_native,
-            t_compile * 1e6,
+            t_compile * 1e6 / n,
+            t_quick * 1e6 / n,
             n_batch as f64 / t_batch,
         );
     }
+    println!("(batch: {threads} threads)");
+
+    generated();
 
     // Memory: compile and drop 100,000 programs (a small one, so this
     // measures leaks per program rather than compile speed).
@@ -264,7 +356,10 @@ fn main() {
     }
     let before = rss_kib();
     let t = Instant::now();
-    let n = 100_000;
+    let n: usize = std::env::var("BENCH_DROPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
     for _ in 0..n {
         drop(black_box(
             JitProgram::compile(&case.program).expect("compiles"),

@@ -753,6 +753,15 @@ fn summary(r: &Run, sh: &Shared, gpus: &[Arc<dyn Device>], lanes: &[Lane]) {
                 .join(", ")
         );
     }
+    let helpers = warp_jit::outline::stats();
+    if helpers.hits + helpers.misses + helpers.inlined > 0 {
+        outln!(
+            "JIT helpers (fast-compile tier): {} instruction shapes compiled, {} call sites served from the cache, {} lowered inline (cache full)",
+            helpers.misses,
+            helpers.hits,
+            helpers.inlined
+        );
+    }
     let skipped = sh.skipped.lock().unwrap_or_else(|p| p.into_inner());
     if skipped.is_empty() {
         outln!("skipped (cannot run here): none");
