@@ -38,15 +38,16 @@
 //! ```text
 //! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
 //!   │           │  │                         │
-//!   │           │  ├──> rendezvous.rs, inject.rs, outline.rs ──> shared.rs ──> code.rs
+//!   │           │  ├──> rendezvous.rs, inject.rs, outline.rs ──> shared.rs
 //!   │           │  │                                │              │
 //!   │           └──┴────────────────────────────────┴──────────────┴──> builder.rs ──> layout.rs
 //!   └──> layout.rs, code.rs, inject.rs, rendezvous.rs, outline.rs, shared.rs
 //! ```
 //!
-//! (`outline.rs` and `shared.rs` reach the ISA settings of `lib.rs`; a
-//! helper's body is a family's lowering, which `emit.rs` hands to
-//! `outline.rs` as a function, so `outline.rs` imports no family.)
+//! (`outline.rs` and `shared.rs` reach the ISA settings and the final
+//! compile step of `lib.rs`; a helper's body is a family's lowering, which
+//! `emit.rs` hands to `outline.rs` as a function, so `outline.rs` imports
+//! no family.)
 //! A family imports `builder.rs` (and `inject.rs`), never `emit.rs` nor
 //! another family; `builder.rs` imports no family.
 
@@ -197,6 +198,21 @@ fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
     .map_err(Clone::clone)
 }
 
+/// Compiles the function in `ctx` for `isa` into executable memory (`what`
+/// names it in errors: a program or a helper).
+fn machine_code(ctx: &mut Context, isa: &OwnedTargetIsa, what: &str) -> Result<Code, JitError> {
+    let compiled = ctx
+        .compile(&**isa, &mut Default::default())
+        .map_err(|e| JitError::Failed(format!("cranelift ({what}): {:?}", e.inner)))?;
+    if !compiled.buffer.relocs().is_empty() {
+        return Err(JitError::Failed(format!(
+            "the {what}'s code needs relocations"
+        )));
+    }
+    Code::new(compiled.code_buffer())
+        .map_err(|e| JitError::Failed(format!("executable memory: {e}")))
+}
+
 /// Cranelift instructions above which a compile's contexts are dropped
 /// after it instead of kept for the next one on the thread.
 const KEEP_CONTEXTS_BELOW: usize = 100_000;
@@ -316,14 +332,7 @@ impl JitProgram {
                     limits.max_clif_insts
                 )));
             }
-            let compiled = ctx
-                .compile(&**isa, &mut Default::default())
-                .map_err(|e| JitError::Failed(format!("cranelift: {:?}", e.inner)))?;
-            if !compiled.buffer.relocs().is_empty() {
-                return Err(JitError::Failed("generated code needs relocations".into()));
-            }
-            let code = Code::new(compiled.code_buffer())
-                .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+            let code = machine_code(ctx, isa, "program")?;
             // A huge function leaves the contexts holding its memory: let
             // it go rather than keep it for the next compile.
             if clif > KEEP_CONTEXTS_BELOW {

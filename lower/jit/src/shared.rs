@@ -11,9 +11,8 @@
 //! offsets in every program, and on register offsets passed in.
 
 use super::builder::{mf, Emitter};
-use super::code::Code;
 use super::layout::Layout;
-use super::{isa, JitError, Tuning};
+use super::{isa, machine_code, JitError, Tuning};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{
@@ -150,14 +149,7 @@ pub fn compile_fn(
         b.finalize(isa.frontend_config());
     }
     let mut ctx = Context::for_function(func);
-    let compiled = ctx
-        .compile(&**isa, &mut Default::default())
-        .map_err(|e| JitError::Failed(format!("cranelift (helper): {:?}", e.inner)))?;
-    if !compiled.buffer.relocs().is_empty() {
-        return Err(JitError::Failed("a helper needs relocations".into()));
-    }
-    let code = Code::new(compiled.code_buffer())
-        .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+    let code = machine_code(&mut ctx, isa, "helper")?;
     Ok(Box::leak(Box::new(code)).addr())
 }
 
