@@ -21,7 +21,8 @@
 //! the families' scratch accesses address the caller's state.
 //!
 //! Helpers live for the whole process in a cache shared by all threads.
-//! The cache holds at most [`MAX_HELPERS`] shapes; past that, the caller
+//! The cache holds at most [`MAX_HELPERS`] shapes (or what
+//! [`set_max_helpers`] says); past that, the caller
 //! lowers inline, as the fast-code tier does (the same results, a slower
 //! compile).
 
@@ -30,7 +31,7 @@ use super::layout::{wide, Layout};
 use super::{shared, JitError, Tuning};
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use warp_core::fxhash::FxHashMap as HashMap;
 use warp_core::ir::{Dest, Guard, Inst, Op, Operand, Program, Reg, RegDecl, Type};
@@ -38,6 +39,16 @@ use warp_core::ir::{Dest, Guard, Inst, Op, Operand, Program, Reg, RegDecl, Type}
 /// Most instruction shapes the process keeps helpers for (each holds at
 /// least a page of executable memory: 64 MiB at 4 KiB pages).
 pub const MAX_HELPERS: usize = 16_384;
+
+/// The cache's limit now ([`MAX_HELPERS`] unless [`set_max_helpers`]).
+static LIMIT: AtomicUsize = AtomicUsize::new(MAX_HELPERS);
+
+/// Sets how many shapes the process's helper cache may hold from now on
+/// (helpers already compiled stay); 0 lowers every new shape inline. For
+/// memory-tight embedders, and for testing the inline fallback.
+pub fn set_max_helpers(n: usize) {
+    LIMIT.store(n, Ordering::Relaxed);
+}
 
 /// How a non-control instruction is lowered inline: the families'
 /// dispatch, owned by the driver (`emit.rs`).
@@ -141,7 +152,8 @@ pub fn site(
             f
         }
         None => {
-            let full = cache().lock().map_or(true, |c| c.len() >= MAX_HELPERS);
+            let limit = LIMIT.load(Ordering::Relaxed);
+            let full = cache().lock().map_or(true, |c| c.len() >= limit);
             if full {
                 INLINED.fetch_add(1, Ordering::Relaxed);
                 return Ok(None);
