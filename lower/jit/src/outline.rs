@@ -5,17 +5,22 @@
 //!
 //! A helper is the family's own lowering (the same code the inline tier
 //! emits) compiled once per process for an instruction *shape*: the
-//! instruction with its registers renamed `c0, c1, ...` in order of first
-//! appearance (so that `add d, d, d` and `add d, a, b` stay different
-//! shapes: aliasing is part of the meaning), with those registers' types,
-//! and with its immediates kept (the families specialise on them, e.g. a
-//! `shfl` whose lane and clamp are constants becomes constant shuffles).
-//! The helper copies its registers from the caller's state into a stack
-//! copy laid out like a one-instruction program, runs the lowering there
-//! for the lanes of the caller's running group, and copies back the
-//! registers the instruction writes. Its arguments: the state pointer, a
-//! per-call-site table of the registers' offsets in the state (owned by
-//! the compiled program), and the running group's mask.
+//! instruction with its registers renamed `c0, c1, ...` (sources and the
+//! guard one each, destinations shared where they are the same register,
+//! so aliasing keeps its meaning), every immediate operand turned into
+//! such a register, and the registers' types reduced to what the lowering
+//! reads (width, `.pred`): see `canonical`. The helper copies its
+//! registers from the caller's state (an immediate's from the call-site
+//! table, into every lane) into a stack copy laid out like a
+//! one-instruction program, runs the lowering there for the lanes of the
+//! caller's running group, and copies back the registers the instruction
+//! writes. Its arguments: the state pointer, the per-call-site table (each
+//! register's offset in the state, or the immediate's bits; owned by the
+//! compiled program) and the running group's mask. The inline lowering's
+//! specialisations on immediates (a `shfl` with constant lane and clamp
+//! becomes constant shuffles) are therefore not used here; the fuzzer
+//! keeps them covered by compiling some programs inline
+//! ([`crate::JitEngine::inline_every`]).
 //!
 //! Scratch arrays sit at the same offset in every layout (`layout.rs`), so
 //! the families' scratch accesses address the caller's state.
