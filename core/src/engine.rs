@@ -102,6 +102,20 @@ pub trait Engine {
         prog: &'p Program,
         fuel: u64,
     ) -> Result<Box<dyn Compiled + 'p>, CompileError>;
+
+    /// [`Engine::compile`] when the caller knows whether the runs will be
+    /// bounded (`.fuel`): an engine with separate code for bounded runs
+    /// then compiles the kind that is needed now, and the other one only
+    /// if a run needs it. Default: [`Engine::compile`].
+    fn compile_for<'p>(
+        &self,
+        prog: &'p Program,
+        fuel: u64,
+        bounded: bool,
+    ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+        let _ = bounded;
+        self.compile(prog, fuel)
+    }
 }
 
 /// The reference interpreter as an [`Engine`].

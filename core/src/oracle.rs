@@ -171,7 +171,10 @@ fn check_one<'p>(
             }))
         };
         let made = slot.get_or_insert_with(|| {
-            timed(&mut t.compile, || compile_guarded(*engine, program, fuel))
+            let bounded = inputs.fuel.is_some();
+            timed(&mut t.compile, || {
+                compile_guarded_for(*engine, program, fuel, bounded)
+            })
         });
         let compiled = match made {
             Ok(c) => c,
@@ -238,7 +241,25 @@ pub fn compile_guarded<'p>(
     program: &'p Program,
     fuel: u64,
 ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
-    match guarded(|| engine.compile(program, fuel)) {
+    panic_is_failure(|| engine.compile(program, fuel))
+}
+
+/// [`compile_guarded`] for runs that are `bounded` or not
+/// ([`Engine::compile_for`]).
+pub fn compile_guarded_for<'p>(
+    engine: &dyn Engine,
+    program: &'p Program,
+    fuel: u64,
+    bounded: bool,
+) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+    panic_is_failure(|| engine.compile_for(program, fuel, bounded))
+}
+
+/// Runs a compile, a panic counted as a failure.
+fn panic_is_failure<'p>(
+    compile: impl FnOnce() -> Result<Box<dyn Compiled + 'p>, CompileError>,
+) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+    match guarded(compile) {
         Ok(r) => r,
         Err(panic) => Err(CompileError::Failed(format!(
             "panicked while compiling: {panic}"
