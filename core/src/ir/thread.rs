@@ -341,4 +341,22 @@ impl Thread {
     pub fn is_barrier(&self) -> bool {
         self.kind == ThreadKind::Bar
     }
+
+    /// The state space an `ld` (`true`) or `st` (`false`) accesses; `None`
+    /// for the instructions that access no memory.
+    pub fn access(&self) -> Option<(Space, bool)> {
+        match self.kind {
+            ThreadKind::Ld(s) => Some((s, true)),
+            ThreadKind::St(s) => Some((s, false)),
+            ThreadKind::Special(_)
+            | ThreadKind::Cvta { .. }
+            | ThreadKind::Cvt { .. }
+            | ThreadKind::Int(_)
+            | ThreadKind::Float { .. }
+            | ThreadKind::FSetp(_)
+            | ThreadKind::Pack
+            | ThreadKind::Unpack
+            | ThreadKind::Bar => None,
+        }
+    }
 }

@@ -197,19 +197,8 @@ fn redirect(
     map: &[(u64, u64, u64)],
     reg: impl Fn(Reg) -> Reg,
 ) -> Result<Thread, String> {
-    let Some(a) = x.addr else { return Ok(x) };
-    let (space, load) = match x.kind {
-        ThreadKind::Ld(s) => (s, true),
-        ThreadKind::St(s) => (s, false),
-        ThreadKind::Special(_)
-        | ThreadKind::Cvta { .. }
-        | ThreadKind::Cvt { .. }
-        | ThreadKind::Int(_)
-        | ThreadKind::Float { .. }
-        | ThreadKind::FSetp(_)
-        | ThreadKind::Pack
-        | ThreadKind::Unpack
-        | ThreadKind::Bar => return Ok(x),
+    let (Some(a), Some((space, load))) = (x.addr, x.access()) else {
+        return Ok(x);
     };
     if space != Space::Param {
         x.addr = Some(Address {

@@ -726,14 +726,7 @@ impl Driver<'_, '_> {
                     let ins: Vec<_> = mx.copy_in[i]
                         .iter()
                         .map(|&(o, r, w)| {
-                            let (f, from) = match o {
-                                Operand::Reg(s) if w == 64 => (h.copy64, off(s)),
-                                Operand::Reg(s) => (h.copy32, off(s)),
-                                Operand::Imm(v) if w == 64 => (h.fill64, v as i64),
-                                Operand::Imm(v) => (h.fill32, v as i64),
-                                Operand::NotPred(s) => (h.not_pred, off(s)),
-                                Operand::LaneId => (h.lane_id, 0),
-                            };
+                            let (f, from) = h.copy_from(o, w, off);
                             (f as i64, from, off(r))
                         })
                         .collect();
@@ -781,23 +774,17 @@ impl Driver<'_, '_> {
         let e = &mut self.e;
         let mut l = e.lanes(None);
         if self.sites.is_some() {
-            let h = self.helpers;
-            let from = match (o, d, width) {
-                (_, Dest::Sink, _) => return,
-                (Operand::Reg(s), Dest::Reg(_), 64) => Some((h.copy64, e.reg_off(s, 0) as i64)),
-                (Operand::Reg(s), Dest::Reg(_), _) => Some((h.copy32, e.reg_off(s, 0) as i64)),
-                (Operand::Imm(v), Dest::Reg(_), 32) => Some((h.fill32, v as u32 as i64)),
-                _ => None,
-            };
-            if let (Some((f, from)), Dest::Reg(r)) = (from, d) {
-                let state = e.state;
-                let from = e.b.ins().iconst(I64, from);
-                let to = e.reg_off(r, 0) as i64;
-                let to = e.b.ins().iconst(I64, to);
-                let exec = e.exec(&mut l);
-                e.call_fn(f, &[state, from, to, exec], None);
-                return;
-            }
+            let Dest::Reg(r) = d else { return };
+            let lay = e.lay;
+            let (f, from) = self
+                .helpers
+                .copy_from(o, width, |s| lay.regs[s.index()] as i64);
+            let state = e.state;
+            let from = e.b.ins().iconst(I64, from);
+            let to = e.b.ins().iconst(I64, lay.regs[r.index()] as i64);
+            let exec = e.exec(&mut l);
+            e.call_fn(f, &[state, from, to, exec], None);
+            return;
         }
         if width == 64 {
             let exec = e.exec(&mut l);

@@ -22,7 +22,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use std::sync::OnceLock;
-use warp_core::ir::{Program, WARP};
+use warp_core::ir::{Operand, Program, Reg, WARP};
 
 /// The addresses of the shared helpers.
 #[derive(Clone, Copy, Debug)]
@@ -94,6 +94,20 @@ pub const GROUP_HEAD: usize = 4;
 pub const GROUP_PC: usize = 4;
 
 impl Helpers {
+    /// The copy that gives a register's lanes the value of operand `o`
+    /// (read as `width` bits), and its `from` argument: a register's
+    /// offset (`off`), or the immediate.
+    pub fn copy_from(&self, o: Operand, width: u32, off: impl Fn(Reg) -> i64) -> (usize, i64) {
+        match o {
+            Operand::Reg(s) if width == 64 => (self.copy64, off(s)),
+            Operand::Reg(s) => (self.copy32, off(s)),
+            Operand::Imm(v) if width == 64 => (self.fill64, v as i64),
+            Operand::Imm(v) => (self.fill32, v as i64),
+            Operand::NotPred(s) => (self.not_pred, off(s)),
+            Operand::LaneId => (self.lane_id, 0),
+        }
+    }
+
     /// The helpers, compiled on the first call in the process.
     pub fn get() -> Result<Helpers, JitError> {
         static ONCE: OnceLock<Result<Helpers, JitError>> = OnceLock::new();

@@ -2,6 +2,9 @@
 //! on ordinary use (issue #12), shown with the fault-injection hooks that
 //! test builds carry (`WARPDIFF_INJECT`, `--gpu-simulate`): no GPU needed.
 
+mod common;
+
+use common::warpdiff_env as warpdiff;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -12,23 +15,6 @@ fn dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("temp dir");
     d
-}
-
-/// Runs warpdiff with `env`; exit status, stdout, stderr, seconds taken.
-fn warpdiff(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String, f64) {
-    let t = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdiff"))
-        .args(args)
-        .envs(env.iter().copied())
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf8"),
-        String::from_utf8(out.stderr).expect("utf8"),
-        t.elapsed().as_secs_f64(),
-    )
 }
 
 /// `warpdiff fuzz --engines ENGINES --seconds SECONDS --seed SEED
