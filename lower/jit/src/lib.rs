@@ -384,11 +384,23 @@ impl JitProgram {
     pub fn state_for(&self, inputs: &Inputs) -> WarpState {
         let mut s = self.new_state();
         for (r, vals) in &inputs.lanes {
-            for (lane, &v) in vals.iter().enumerate() {
-                self.set(&mut s, *r, lane, v);
-            }
+            self.set_lanes(&mut s, *r, vals);
         }
         s
+    }
+
+    /// Writes every lane of register `r`.
+    pub fn set_lanes(&self, s: &mut WarpState, r: Reg, vals: &[u64; WARP]) {
+        let ty = self.prog.decl(r).ty;
+        let off = self.layout.regs[r.index()] as usize;
+        write_lanes(&mut s.buf, off, wide(ty), vals.map(|v| v & ty.mask()));
+    }
+
+    /// Reads every lane of register `r`.
+    pub fn get_lanes(&self, s: &WarpState, r: Reg) -> [u64; WARP] {
+        let ty = self.prog.decl(r).ty;
+        let off = self.layout.regs[r.index()] as usize;
+        read_lanes(&s.buf, off, wide(ty)).map(|v| v & ty.mask())
     }
 
     /// Writes lane `lane` of register `r`.
@@ -466,7 +478,7 @@ impl JitProgram {
     /// The [`Outcome`] of state `s` (every lane reported defined).
     pub fn outcome(&self, s: &WarpState) -> Outcome {
         let values = (0..self.prog.regs.len())
-            .map(|r| std::array::from_fn(|lane| self.get(s, Reg(r as u32), lane)))
+            .map(|r| self.get_lanes(s, Reg(r as u32)))
             .collect();
         Outcome::all_defined(values, self.exited(s))
     }
@@ -547,6 +559,36 @@ fn write_le(buf: &mut [u128], off: usize, size: usize, v: u64) {
         let byte = off + i;
         let (w, sh) = (byte / 16, (byte % 16) * 8);
         buf[w] = (buf[w] & !(0xffu128 << sh)) | (((v >> (8 * i)) & 0xff) as u128) << sh;
+    }
+}
+
+/// The 32 lanes of a register at byte offset `off` (a multiple of 16, as
+/// [`Layout`] places every register): 4 lanes of u32 or 2 of u64 per word.
+fn read_lanes(buf: &[u128], off: usize, wide: bool) -> [u64; WARP] {
+    debug_assert_eq!(off % 16, 0);
+    let w = off / 16;
+    if wide {
+        std::array::from_fn(|l| (buf[w + l / 2] >> (64 * (l % 2))) as u64)
+    } else {
+        std::array::from_fn(|l| (buf[w + l / 4] >> (32 * (l % 4))) as u32 as u64)
+    }
+}
+
+/// Writes the 32 lanes of a register at byte offset `off` (see
+/// [`read_lanes`]); each value fits the lane's width.
+fn write_lanes(buf: &mut [u128], off: usize, wide: bool, vals: [u64; WARP]) {
+    debug_assert_eq!(off % 16, 0);
+    let w = off / 16;
+    if wide {
+        for (i, word) in buf[w..w + WARP / 2].iter_mut().enumerate() {
+            *word = vals[2 * i] as u128 | (vals[2 * i + 1] as u128) << 64;
+        }
+    } else {
+        for (i, word) in buf[w..w + WARP / 4].iter_mut().enumerate() {
+            *word = (0..4).fold(0u128, |acc, k| {
+                acc | (vals[4 * i + k] as u32 as u128) << (32 * k)
+            });
+        }
     }
 }
 
@@ -718,5 +760,35 @@ fn not_lowered(prog: &Program) -> Result<(), JitError> {
             i.line
         ))),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole-register accessors agree with the byte-wise ones (little
+    /// endian, lane `l` at `off + l * size`), for both lane widths.
+    #[test]
+    fn lane_words_match_bytes() {
+        let mut r = warp_core::rng::Rng::new(7);
+        for wide in [false, true] {
+            let size = if wide { 8 } else { 4 };
+            let mask = if wide { u64::MAX } else { u32::MAX as u64 };
+            let vals: [u64; WARP] = std::array::from_fn(|_| r.next_u64() & mask);
+            let mut buf = vec![0u128; 48];
+            write_lanes(&mut buf, 32, wide, vals);
+            for (l, &v) in vals.iter().enumerate() {
+                assert_eq!(read_le(&buf, 32 + l * size, size), v, "lane {l}");
+            }
+            // Nothing outside the register is touched.
+            assert_eq!(buf[..2], [0, 0]);
+            assert!(buf[2 + 32 * size / 16..].iter().all(|&w| w == 0));
+            let mut other = vec![0u128; 48];
+            for (l, &v) in vals.iter().enumerate() {
+                write_le(&mut other, 32 + l * size, size, v);
+            }
+            assert_eq!(read_lanes(&other, 32, wide), vals);
+        }
     }
 }
