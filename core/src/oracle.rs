@@ -6,6 +6,7 @@
 use crate::blame::first_difference;
 use crate::compare::{compare, Diff, DiffReport};
 use crate::engine::{CompileError, Compiled, Engine, Skip};
+use crate::gen::control_regs;
 use crate::interp::{Interp, Outcome, RunError, Ub};
 use crate::ir::{Case, Expect, Inputs, Program, Reg, WARP};
 use crate::phases::{timed, Phases};
@@ -101,12 +102,18 @@ pub fn check_timed(
     t: &mut Phases,
 ) -> Verdict {
     let mut compiled = no_compiles(others.len());
-    check_one(program, inputs, others, &mut compiled, fuel, t)
+    let reference = || Interp::new(program).with_fuel(fuel).run(inputs);
+    check_one(program, inputs, reference, others, &mut compiled, fuel, t)
 }
 
 /// [`check_timed`] on several input sets of one program, each engine
 /// compiling it once (the compile is most of the cost): one verdict per
 /// input set, in order, up to and including the first divergence.
+///
+/// A set that agrees with the first on every input register that can
+/// reach control flow ([`control_regs`]; the sets of
+/// [`crate::gen::vary_inputs`] do) runs on the reference in one pass,
+/// reusing what the first set's run learnt ([`Interp::run_reusing`]).
 pub fn check_inputs(
     program: &Program,
     inputs: &[Inputs],
@@ -116,8 +123,23 @@ pub fn check_inputs(
 ) -> Vec<Verdict> {
     let mut compiled = no_compiles(others.len());
     let mut out = Vec::with_capacity(inputs.len());
-    for i in inputs {
-        let v = check_one(program, i, others, &mut compiled, fuel, t);
+    let interp = Interp::new(program).with_fuel(fuel);
+    let control = (inputs.len() > 1).then(|| control_regs(program));
+    let mut learnt = None;
+    for (n, i) in inputs.iter().enumerate() {
+        let reference = || match (&learnt, &control) {
+            (Some(answers), Some(control)) if same_control(&inputs[0], i, control) => {
+                interp.run_reusing(i, answers)
+            }
+            _ => {
+                let (out, answers) = interp.run_keeping(i)?;
+                if n == 0 {
+                    learnt = answers;
+                }
+                Ok(out)
+            }
+        };
+        let v = check_one(program, i, reference, others, &mut compiled, fuel, t);
         let diverged = matches!(v, Verdict::Diverge(_));
         out.push(v);
         if diverged {
@@ -125,6 +147,19 @@ pub fn check_inputs(
         }
     }
     out
+}
+
+/// Whether `a` and `b` give every control register the same lanes (both
+/// as inputs with the same values, or neither) and the same fuel.
+fn same_control(a: &Inputs, b: &Inputs, control: &[bool]) -> bool {
+    let of = |x: &Inputs| {
+        x.lanes
+            .iter()
+            .filter(|(r, _)| control[r.index()])
+            .map(|(r, v)| (*r, *v))
+            .collect::<Vec<_>>()
+    };
+    a.fuel == b.fuel && of(a) == of(b)
 }
 
 /// Per engine, its compiled program once it was needed.
@@ -135,19 +170,18 @@ fn no_compiles<'p>(n: usize) -> Compiles<'p> {
     (0..n).map(|_| None).collect()
 }
 
-/// One input set against `others`, compiling each engine's program on
-/// first need into `compiled`.
+/// One input set against `others`, its reference run by `reference`,
+/// compiling each engine's program on first need into `compiled`.
 fn check_one<'p>(
     program: &'p Program,
     inputs: &Inputs,
+    reference: impl FnOnce() -> Result<Outcome, RunError>,
     others: &[&dyn Engine],
     compiled: &mut Compiles<'p>,
     fuel: u64,
     t: &mut Phases,
 ) -> Verdict {
-    let reference = match timed(&mut t.interpret, || {
-        Interp::new(program).with_fuel(fuel).run(inputs)
-    }) {
+    let reference = match timed(&mut t.interpret, reference) {
         Ok(r) => r,
         Err(e) => return Verdict::Rejected(e),
     };

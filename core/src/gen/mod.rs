@@ -39,7 +39,8 @@
 //! the interpreter probes), `emit.rs` (the row table, glue and collective rows),
 //! `flow.rs` (blocks, loops, jumps, `exit`), `masks.rs` (guards and
 //! membermasks), `inject.rs` (UB on purpose), `shapes.rs` (the
-//! control-flow shapes of a finished program), `stats.rs` (counters).
+//! control-flow shapes of a finished program), `stats.rs` (counters),
+//! `vary.rs` (more input sets that keep a finished case valid).
 
 mod config;
 mod emit;
@@ -51,11 +52,13 @@ mod regs;
 mod shapes;
 mod stats;
 mod values;
+mod vary;
 
 pub use crate::ir::all_forms;
 pub use config::{Config, Ratio, Weights, MAX_INSTS};
 pub use shapes::{shapes, SHAPES};
 pub use stats::{Stats, CONTEXTS, FEATURES};
+pub use vary::{control_regs, data_inputs, vary_inputs};
 
 use crate::interp::Interp;
 use crate::ir::{Case, Inputs, Program};

@@ -210,15 +210,18 @@ pub fn eval(g: &Glue, args: &[u64]) -> [u64; 2] {
 
 /// Executes `x` for the lanes of `s`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
+    // The registers read and the destinations, without allocating (this
+    // runs at every step).
+    let mut read = [Reg(0); 3];
+    let mut n_read = 0;
     let op = Op::Glue(*x);
-    let read: Vec<Reg> = op
-        .sources()
-        .into_iter()
-        .filter_map(|(o, _, _)| match o {
-            Operand::Reg(r) | Operand::NotPred(r) => Some(r),
-            Operand::Imm(_) | Operand::LaneId => None,
-        })
-        .collect();
+    for (o, _, _) in op.sources() {
+        if let Operand::Reg(r) | Operand::NotPred(r) = o {
+            read[n_read] = r;
+            n_read += 1;
+        }
+    }
+    let read = &read[..n_read];
     let dests: Vec<Dest> = op.dests().into_iter().map(|(d, _)| d).collect();
     for l in lanes(s.exec) {
         // A never-written source is a fresh unknown at every read: no bit

@@ -190,23 +190,33 @@ pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize) -> Result<(), Ub> {
 
 /// Completes every rendezvous whose members have all arrived or exited.
 pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
+    // Lanes that do not exist (a partial warp) are not waited for, as
+    // exited ones are not.
+    let gone = w.exited | lanes_where(u32::MAX, |k| w.lane[k] == Lane::Absent);
     loop {
         let waiting = lanes_where(u32::MAX, |l| matches!(w.lane[l], Lane::Waiting(_)));
-        let ready = lanes(waiting).find_map(|l| {
+        // Lowest waiting lane first; the lanes waiting with the same
+        // qualifiers and membermask give the same answer, so each such
+        // group is checked once: ready when every member that has not
+        // gone is among them.
+        let mut unchecked = waiting;
+        let mut ready = None;
+        while let Some(l) = lanes(unchecked).next() {
             let Lane::Waiting(a) = w.lane[l] else {
-                return None;
+                unreachable!("a waiting lane")
             };
-            // Lanes that do not exist (a partial warp) are not waited for,
-            // as exited ones are not.
-            let gone = w.exited | lanes_where(u32::MAX, |k| w.lane[k] == Lane::Absent);
+            let same = lanes_where(
+                unchecked,
+                |k| matches!(w.lane[k], Lane::Waiting(b) if b.key == a.key && b.mask == a.mask),
+            );
+            unchecked &= !same;
             let required = a.mask & !gone;
-            let all_here = lanes(required).all(|k| match w.lane[k] {
-                Lane::Waiting(b) => b.key == a.key && b.mask == a.mask,
-                Lane::Running | Lane::Done | Lane::Exited | Lane::AtBarrier | Lane::Absent => false,
-            });
-            all_here.then_some((required, a.mask))
-        });
-        let Some((participants, _mask)) = ready else {
+            if required & !same == 0 {
+                ready = Some(required);
+                break;
+            }
+        }
+        let Some(participants) = ready else {
             return Ok(());
         };
         let unsure = lanes(participants).any(|l| matches!(w.lane[l], Lane::Waiting(a) if a.unsure));

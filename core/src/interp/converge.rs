@@ -58,6 +58,7 @@
 use super::lanes;
 use crate::fxhash::FxHashMap as HashMap;
 use crate::ir::{Target, WARP};
+use std::sync::Arc;
 
 /// A vector clock: per lane, how many of its steps are known to precede.
 type Clock = [u32; WARP];
@@ -98,17 +99,37 @@ struct Query {
     open: u32,
 }
 
+/// One lane's execution of a queried instruction, with its clock before
+/// the step.
+#[derive(Clone, Debug)]
+struct Execution {
+    lane: usize,
+    pc: usize,
+    clock: Clock,
+}
+
+/// Per question (lane, pc, how many times it asked there before), the
+/// lanes certainly absent.
+type AnswerMap = HashMap<(usize, usize, u32), u32>;
+
 /// What the two runs of a program share (see the module doc).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Trace {
     /// First run: the questions asked.
     queries: Vec<Query>,
-    /// First run: per (lane, pc), each execution's clock (before the step).
-    runs: HashMap<(usize, usize), Vec<Clock>>,
-    /// Second run: per (lane, pc, nth), the lanes certainly absent.
-    answers: Option<HashMap<(usize, usize, u32), u32>>,
-    /// Either run: how many times each (lane, pc) asked so far.
-    asked: HashMap<(usize, usize), u32>,
+    /// First run: each execution of a queried instruction.
+    runs: Vec<Execution>,
+    /// Second run: per (lane, pc, nth), the lanes certainly absent. (The
+    /// second run takes the same branches, but a guard defined only there
+    /// may let other lanes execute an `activemask`: a question the first
+    /// run did not ask is answered "none".)
+    answers: Option<Arc<AnswerMap>>,
+    /// Either run: how many times each lane asked at each pc so far, at
+    /// `pc * WARP + lane`.
+    asked: Vec<u32>,
+    /// Either run: a fingerprint of every call that moved the certainty
+    /// state or asked or recorded something ([`Trace::path`]).
+    path: u64,
 }
 
 impl Trace {
@@ -123,24 +144,69 @@ impl Trace {
     /// each of `k`'s executions of `X` is ordered before it (`k`'s count
     /// in `l`'s clock covers it) or after it (its clock covers `l`'s step).
     pub fn answered(&self) -> Trace {
-        let mut answers = HashMap::default();
-        for q in &self.queries {
-            let mine = q.clock[q.lane];
-            let mut absent = 0u32;
-            for k in lanes(q.open) {
-                let ordered = self.runs.get(&(k, q.pc)).is_none_or(|execs| {
-                    execs.iter().all(|c| c[k] < q.clock[k] || c[q.lane] > mine)
-                });
-                if ordered {
-                    absent |= 1 << k;
-                }
-            }
-            answers.insert((q.lane, q.pc, q.nth), absent);
+        // The executions grouped by (lane, instruction).
+        let mut order: Vec<usize> = (0..self.runs.len()).collect();
+        order.sort_by_key(|&i| (self.runs[i].lane, self.runs[i].pc));
+        let mut ranges: HashMap<(usize, usize), (usize, usize)> = HashMap::default();
+        for (n, &i) in order.iter().enumerate() {
+            let e = &self.runs[i];
+            ranges.entry((e.lane, e.pc)).or_insert((n, n)).1 = n + 1;
         }
+        let answers = self
+            .queries
+            .iter()
+            .map(|q| {
+                let mine = q.clock[q.lane];
+                let mut absent = 0u32;
+                for k in lanes(q.open) {
+                    let (from, to) = ranges.get(&(k, q.pc)).copied().unwrap_or((0, 0));
+                    let ordered = order[from..to].iter().all(|&i| {
+                        let c = &self.runs[i].clock;
+                        c[k] < q.clock[k] || c[q.lane] > mine
+                    });
+                    if ordered {
+                        absent |= 1 << k;
+                    }
+                }
+                ((q.lane, q.pc, q.nth), absent)
+            })
+            .collect();
         Trace {
-            answers: Some(answers),
+            answers: Some(Arc::new(answers)),
             ..Trace::default()
         }
+    }
+
+    /// These answers again, for another run (they are shared, not copied).
+    pub fn share(&self) -> Trace {
+        Trace {
+            answers: self.answers.clone(),
+            ..Trace::default()
+        }
+    }
+
+    /// A fingerprint of the run's certainty path: every split, exit,
+    /// rendezvous and step, every question and every execution of a
+    /// queried instruction, with its lanes. Two runs with the same answers
+    /// and the same fingerprint went the same way for the scheduler, so
+    /// they asked the same questions with the same clocks.
+    pub fn path(&self) -> u64 {
+        self.path
+    }
+
+    /// Mixes `x` into the fingerprint.
+    fn note(&mut self, x: u64) {
+        self.path = (self.path.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    /// Whether these answers (from [`Trace::answered`]) call some lane
+    /// certainly absent. When none does, a second run would answer every
+    /// question as the first run did (nothing certain) and take the same
+    /// path: its outcome would be the first run's.
+    pub fn knows_more(&self) -> bool {
+        self.answers
+            .as_ref()
+            .is_some_and(|a| a.values().any(|&absent| absent != 0))
     }
 }
 
@@ -174,11 +240,7 @@ impl Convergence {
 
     /// `l`'s vector clock: how many steps of each lane precede its next.
     fn clock(&self, l: usize) -> Clock {
-        let mut c = self.vc[l];
-        for k in lanes(self.cert[l]) {
-            c[k] = self.steps[k];
-        }
-        c
+        select_lanes(self.cert[l], &self.steps, &self.vc[l])
     }
 
     /// The lanes certainly *not* executing the instruction at `pc` together
@@ -186,9 +248,14 @@ impl Convergence {
     /// unknown). On the first run nothing is known yet; the second run
     /// knows the answer.
     pub fn absent(&mut self, l: usize, pc: usize, open: u32) -> u32 {
-        let nth = self.trace.asked.entry((l, pc)).or_default();
-        let n = *nth;
-        *nth += 1;
+        self.trace.note(1 | (l as u64) << 8 | (pc as u64) << 16);
+        self.trace.note(open as u64);
+        let at = pc * WARP + l;
+        if self.trace.asked.len() <= at {
+            self.trace.asked.resize(at + 1, 0);
+        }
+        let n = self.trace.asked[at];
+        self.trace.asked[at] += 1;
         match &self.trace.answers {
             Some(a) => a.get(&(l, pc, n)).copied().unwrap_or(0) & open,
             None => {
@@ -208,17 +275,19 @@ impl Convergence {
     /// Notes that `exec` execute the queried instruction at `pc` (before
     /// the step counts).
     pub fn executed(&mut self, pc: usize, exec: u32) {
+        self.trace.note(2 | (exec as u64) << 8 | (pc as u64) << 40);
         if self.trace.answers.is_some() || self.lockstep {
             return;
         }
-        for k in lanes(exec) {
-            let c = self.clock(k);
-            self.trace.runs.entry((k, pc)).or_default().push(c);
+        for lane in lanes(exec) {
+            let clock = self.clock(lane);
+            self.trace.runs.push(Execution { lane, pc, clock });
         }
     }
 
     /// After a step of the group `conv`: each lane took one.
     pub fn stepped(&mut self, conv: u32) {
+        self.trace.note(3 | (conv as u64) << 8);
         for l in lanes(conv) {
             self.steps[l] += 1;
         }
@@ -236,6 +305,8 @@ impl Convergence {
     /// A group `conv` parts: `taken` goes one way, the rest the other
     /// (a branch, or a guard at a `.sync` collective).
     pub fn split(&mut self, conv: u32, taken: u32) {
+        self.trace.note(4 | (conv as u64) << 8);
+        self.trace.note(taken as u64);
         if taken == 0 || taken == conv {
             return;
         }
@@ -249,6 +320,8 @@ impl Convergence {
 
     /// The lanes `exec` of the group `conv` exit: they leave every group.
     pub fn exit(&mut self, conv: u32, exec: u32) {
+        self.trace.note(5 | (conv as u64) << 8);
+        self.trace.note(exec as u64);
         for l in lanes(conv & !exec) {
             self.part(l, exec);
         }
@@ -273,6 +346,8 @@ impl Convergence {
     /// at another iteration than min-PC did, and `activemask` saw lane 17
     /// where the clocks raised here had called it certainly absent.
     pub fn synced(&mut self, participants: u32, unsure: bool) {
+        self.trace
+            .note(6 | (unsure as u64) << 4 | (participants as u64) << 8);
         // The join of the participants' clocks. `clock(l)[k]` is
         // `steps[k]` for `k` in `cert[l]`, else `vc[l][k]`, which never
         // exceeds `steps[k]` (it is a count of `k`'s steps taken then): so
@@ -287,18 +362,29 @@ impl Convergence {
                 *x = (*x).max(*y);
             }
         }
-        for k in lanes(certain) {
-            m[k] = self.steps[k];
-        }
+        let m = select_lanes(certain, &self.steps, &m);
         for l in 0..WARP {
-            if participants >> l & 1 == 1 {
-                self.part(l, !participants);
-                if !unsure {
-                    self.vc[l] = m;
-                }
-            } else {
+            if participants >> l & 1 == 0 {
                 self.part(l, participants);
+            } else if unsure {
+                self.part(l, !participants);
+            } else {
+                // Parting would freeze `vc[l]` on the leaving lanes, but it
+                // is replaced by the join whole.
+                self.cert[l] &= participants;
+                self.vc[l] = m;
             }
         }
     }
+}
+
+/// Per lane `k`: `a[k]` where bit `k` of `mask` is set, else `b[k]`
+/// (branch-free, so that it vectorizes).
+fn select_lanes(mask: u32, a: &Clock, b: &Clock) -> Clock {
+    let mut c = [0u32; WARP];
+    for k in 0..WARP {
+        let m = 0u32.wrapping_sub(mask >> k & 1);
+        c[k] = (a[k] & m) | (b[k] & !m);
+    }
+    c
 }

@@ -98,7 +98,10 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
     if first.ub.is_some() || !traces.iter().any(Trace::has_questions) {
         return Ok(first);
     }
-    let answered = traces.iter().map(Trace::answered).collect();
+    let answered: Vec<Trace> = traces.iter().map(Trace::answered).collect();
+    if !answered.iter().any(Trace::knows_more) {
+        return Ok(first);
+    }
     Ok(pass(module, launch, Some(answered))?.0)
 }
 

@@ -253,13 +253,52 @@ impl<'p> Interp<'p> {
     ///
     /// When the first run leaves values defined only in part for want of
     /// knowing which lanes come to an instruction later (see
-    /// [`converge`]), a second run, taking the same path, knows it.
+    /// [`converge`]), a second run, taking the same path, knows it (unless
+    /// the answers show nothing more certain than the first run assumed).
     pub fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+        Ok(self.run_keeping(inputs)?.0)
+    }
+
+    /// [`Interp::run`], also returning what its second run knew (when the
+    /// run had no undefined behaviour), for [`Interp::run_reusing`].
+    pub fn run_keeping(&self, inputs: &Inputs) -> Result<(Outcome, Option<Answers>), RunError> {
         let (first, trace) = self.run_once(inputs, Trace::default())?;
-        if !self.second_pass || first.ub.is_some() || !trace.has_questions() {
-            return Ok(first);
+        if !self.second_pass || first.ub.is_some() {
+            return Ok((first, None));
         }
-        Ok(self.run_once(inputs, trace.answered())?.0)
+        let exact = |path| Some(Answers { trace: None, path });
+        if !trace.has_questions() {
+            return Ok((first, exact(trace.path())));
+        }
+        let answered = trace.answered();
+        if !answered.knows_more() {
+            return Ok((first, exact(trace.path())));
+        }
+        let (second, again) = self.run_once(inputs, answered.share())?;
+        let answers = second.ub.is_none().then(|| Answers {
+            trace: Some(answered),
+            path: again.path(),
+        });
+        Ok((second, answers))
+    }
+
+    /// Runs `inputs` in one pass with the answers of an earlier run of
+    /// this program ([`Interp::run_keeping`]) on inputs that agree with
+    /// these on every register that can reach control flow, a collective's
+    /// participation or a `membermask` ([`crate::gen::control_regs`]): such
+    /// runs take the same path for the scheduler, so they ask the same
+    /// questions with the same answers. The run's path fingerprint is
+    /// checked against the earlier run's; where they differ (inputs that
+    /// do not agree after all), the full [`Interp::run`] answers instead.
+    pub fn run_reusing(&self, inputs: &Inputs, answers: &Answers) -> Result<Outcome, RunError> {
+        let trace = answers
+            .trace
+            .as_ref()
+            .map_or_else(Trace::default, Trace::share);
+        match self.run_once(inputs, trace) {
+            Ok((out, t)) if out.ub.is_none() && t.path() == answers.path => Ok(out),
+            _ => self.run(inputs),
+        }
     }
 
     fn run_once(&self, inputs: &Inputs, trace: Trace) -> Result<(Outcome, Trace), RunError> {
@@ -278,6 +317,18 @@ impl<'p> Interp<'p> {
             None => schedule::run(w, self.fuel, false),
         }
     }
+}
+
+/// What a run learnt about which lanes are certainly absent where (see
+/// [`converge`]), with its path fingerprint: [`Interp::run_reusing`] runs
+/// the same program on inputs that differ only in data in one pass.
+#[derive(Clone, Debug)]
+pub struct Answers {
+    /// The answered questions, when the run needed its second pass;
+    /// `None` when the first pass was exact.
+    trace: Option<Trace>,
+    /// The fingerprint of the pass whose outcome the run returned.
+    path: u64,
 }
 
 /// Iterates over the lane indices set in `mask`.
@@ -399,12 +450,14 @@ impl<'p> Warp<'p> {
     /// Reads operand `o` on `lane` for an instruction that uses its bits: a
     /// NaN whose bits PTX leaves open ([`Outcome::nan_open`]) reads as
     /// undefined, since the result would depend on bits no rule fixes.
+    #[inline]
     pub(crate) fn read(&self, o: Operand, lane: usize) -> Val {
         let v = self.read_keep_nan(o, lane);
         v.only_if(!self.is_open(o, lane))
     }
 
     /// Whether operand `o` is, on `lane`, a NaN whose bits PTX leaves open.
+    #[inline]
     pub(crate) fn is_open(&self, o: Operand, lane: usize) -> bool {
         match o {
             Operand::Reg(r) => self.open[r.index()] >> lane & 1 == 1,
@@ -415,6 +468,7 @@ impl<'p> Warp<'p> {
     /// Reads operand `o` on `lane` for an instruction that only copies its
     /// bits or looks at them as an f32 (where every NaN acts alike): an
     /// open NaN stays defined (pair with [`Warp::is_open`]).
+    #[inline]
     pub(crate) fn read_keep_nan(&self, o: Operand, lane: usize) -> Val {
         match o {
             Operand::Reg(r) => Val {
@@ -437,6 +491,7 @@ impl<'p> Warp<'p> {
     /// `corpus/cases/never-written-read-twice-h200.ptx`), so what is
     /// computed from it is undefined even where the other operand would
     /// decide the result.
+    #[inline]
     pub(crate) fn never_written(&self, r: Reg, lane: usize) -> bool {
         self.writer[r.index()][lane] == 0 && self.vbits[r.index()][lane] == 0
     }
@@ -453,6 +508,7 @@ impl<'p> Warp<'p> {
 
     /// Writes `v` to `d` on `lane` (value and defined bits masked to the
     /// register's width).
+    #[inline]
     pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
         if let Dest::Reg(r) = d {
             let m = self.prog.decl(r).ty.mask();
@@ -465,6 +521,7 @@ impl<'p> Warp<'p> {
 
     /// [`Warp::write`], marking the value a NaN whose bits PTX leaves open
     /// when `open` (and it is fully defined).
+    #[inline]
     pub(crate) fn write_nan(&mut self, d: Dest, lane: usize, v: Val, open: bool) {
         self.write(d, lane, v);
         if let (Dest::Reg(r), true) = (d, open) {
@@ -486,6 +543,9 @@ impl<'p> Warp<'p> {
     /// `mask` (a guard that is undefined there: the lane may or may not
     /// have written it).
     pub(crate) fn clobber(&mut self, pc: usize, mask: u32) {
+        if mask == 0 {
+            return;
+        }
         let inst = &self.prog.insts[pc];
         self.cur = pc;
         for (d, _) in inst.op.dests() {

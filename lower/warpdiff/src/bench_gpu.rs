@@ -4,7 +4,8 @@
 //!
 //! Each round generates `batch` usable cases on `--threads` threads (a
 //! generated program and, with `--inputs K`, K input sets: the generated
-//! one and its lanes rotated; each run on the interpreter, UB dropped),
+//! one and sets with its data inputs redrawn, `fuzzing::input_sets`; each
+//! run on the interpreter, UB dropped),
 //! then checks them on the GPU in one batch. The phases run one after the
 //! other, so the shares add up to the wall time.
 
@@ -51,12 +52,7 @@ fn generate(n: usize, threads: usize, inputs_per: usize, seed: u64) -> (Vec<Pend
                         };
                         programs += 1;
                         let interp = Interp::new(&tc.program).with_fuel(FUZZ_FUEL);
-                        for k in 0..inputs_per {
-                            let inputs = if k == 0 {
-                                tc.inputs.clone()
-                            } else {
-                                fuzzing::rotated_inputs(&tc.inputs, k * 7)
-                            };
+                        for inputs in fuzzing::input_sets(&tc, inputs_per, case_seed) {
                             if let Ok(r) = interp.run(&inputs) {
                                 if r.ub.is_none() && out.len() < per {
                                     out.push(Pending {

@@ -229,17 +229,20 @@ pub struct FuzzArgs {
     /// reduced, the rest counted)
     #[arg(long)]
     pub keep_going: bool,
-    /// Input sets per program checked on the CPU engines (the case's and
-    /// its lanes rotated by 7, 14, ...): each engine compiles the program
-    /// once for all of them, and each set is a case
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    /// Input sets per program checked on the CPU engines: the case's own,
+    /// then sets with its data inputs redrawn (those that cannot reach
+    /// control flow, a collective's participation or a membermask, so each
+    /// stays defined). Each engine compiles the program once for all of
+    /// them, and each set is a case. A program with no data input has one
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub inputs: u64,
     /// Most cases per GPU batch
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub gpu_batch: u64,
-    /// Input sets per program sent to the GPU (the case's and its lanes
-    /// rotated): one compile serves them all
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    /// Input sets per program sent to the GPU (the case's and sets with
+    /// its data inputs redrawn, as for --inputs): one compile serves them
+    /// all
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub gpu_inputs: u64,
     /// Use at most this many GPUs of the host
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=16))]
@@ -356,8 +359,9 @@ pub struct BenchGpuArgs {
     /// Seconds per batch size (at least one round each)
     #[arg(long, default_value_t = 10.0)]
     pub seconds: f64,
-    /// Input sets per generated program
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=32))]
+    /// Input sets per generated program (the case's and sets with its
+    /// data inputs redrawn)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub inputs: u64,
     /// Generator threads (default: every core)
     #[arg(long)]

@@ -358,7 +358,7 @@ fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<SyncSender<ForGpu>>, 
         sh.digest
             .fetch_add(fuzzing::case_hash(&tc), Ordering::Relaxed);
         let (result, more) =
-            fuzzing::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize);
+            fuzzing::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize, case_seed);
         sh.execs.fetch_add(more, Ordering::Relaxed);
         match result {
             CaseResult::NoCase => {}
@@ -383,8 +383,8 @@ fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<SyncSender<ForGpu>>, 
                 // serves them all (each checked by the reference).
                 let interp = Interp::new(&tc.program).with_fuel(fuzzing::FUZZ_FUEL);
                 let mut items = vec![(tc.inputs.clone(), *reference)];
-                for k in 1..r.args.gpu_inputs as usize {
-                    let inputs = fuzzing::rotated_inputs(&tc.inputs, k * 7);
+                let sets = fuzzing::input_sets(&tc, r.args.gpu_inputs as usize, case_seed);
+                for inputs in sets.into_iter().skip(1) {
                     if let Ok(out) = interp.run(&inputs) {
                         if out.ub.is_none() {
                             items.push((inputs, out));

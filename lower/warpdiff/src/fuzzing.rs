@@ -10,10 +10,12 @@ use std::time::Instant;
 use warp_core::corpus::{write_case, Written};
 use warp_core::engine::Engine;
 use warp_core::engine::Skip;
-use warp_core::gen::{generate_with_stats, Config, Stats, TestCase};
+use warp_core::gen::{
+    control_regs, data_inputs, generate_with_stats, vary_inputs, Config, Stats, TestCase,
+};
 use warp_core::idioms::Idiom;
 use warp_core::interp::Outcome;
-use warp_core::ir::{Inputs, WARP};
+use warp_core::ir::Inputs;
 use warp_core::oracle::{check, check_inputs, Divergence, DivergenceCase, Verdict};
 use warp_core::reduce::Reducer;
 use warp_core::rng::Rng;
@@ -76,18 +78,42 @@ pub fn case_hash(tc: &TestCase) -> u64 {
     warp_core::corpus::fnv1a(&warp_core::text::print(&tc.to_case()))
 }
 
-/// `inputs` with every register's lanes rotated by `by` (lane `l` gets
-/// lane `l + by`'s value): more input sets for a program whose compile is
-/// the expensive part (the GPU's).
-pub fn rotated_inputs(inputs: &Inputs, by: usize) -> Inputs {
-    let mut v = inputs.clone();
-    for (_, lanes) in &mut v.lanes {
-        let old = *lanes;
-        for (l, x) in lanes.iter_mut().enumerate() {
-            *x = old[(l + by) % WARP];
+/// Up to `k` distinct input sets for `tc`'s program: its own first, then
+/// sets whose data inputs are redrawn ([`warp_core::gen::vary_inputs`]:
+/// the inputs that cannot reach control flow, participation or a
+/// `membermask` keep the case defined). The program's compile is the
+/// expensive part, so each engine compiles it once for all of them. The
+/// redrawn values come from `seed` (the case's seed), so a run is
+/// reproducible. A program with no data input has only its own set.
+pub fn input_sets(tc: &TestCase, k: usize, seed: u64) -> Vec<Inputs> {
+    let mut sets = vec![tc.inputs.clone()];
+    if k <= 1 {
+        return sets;
+    }
+    let control = control_regs(&tc.program);
+    if data_inputs(&tc.inputs, &control) == 0 {
+        return sets;
+    }
+    let mut r = Rng::stream(seed, 1);
+    let mut bytes = Vec::new();
+    // A few more tries than sets: a redraw may repeat an earlier set.
+    for _ in 0..2 * k {
+        if sets.len() == k {
+            break;
+        }
+        bytes.clear();
+        bytes.extend(r.bytes(64 * tc.inputs.lanes.len()));
+        let v = vary_inputs(
+            &tc.program,
+            &tc.inputs,
+            &control,
+            &mut Unstructured::new(&bytes),
+        );
+        if !sets.contains(&v) {
+            sets.push(v);
         }
     }
-    v
+    sets
 }
 
 /// Builds a case from bytes: a swarm `Config` first, then the program.
@@ -110,28 +136,24 @@ pub fn case_from_bytes_avoiding(
 
 /// Runs one case through the oracle against `others`.
 pub fn run_case(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats) -> CaseResult {
-    run_case_inputs(tc, others, stats, 1).0
+    run_case_inputs(tc, others, stats, 1, 0).0
 }
 
 /// [`run_case`] on up to `k` input sets of the case's program, each
-/// engine compiling it once: the case's own inputs, then its inputs with
-/// the lanes rotated by 7, 14, ... (each a new (program, inputs) pair;
-/// rotations equal to an earlier set are left out). The result is the first
-/// input set's, or the first divergence's (with its inputs); the number is
-/// how many more input sets agreed.
+/// engine compiling it once: [`input_sets`] from the case's `seed` (each
+/// a new (program, inputs) pair). The result is the first input set's, or
+/// the first divergence's (with its inputs); the number is how many more
+/// input sets agreed.
 pub fn run_case_inputs(
     tc: &TestCase,
     others: &[&dyn Engine],
     stats: &mut Stats,
     k: usize,
+    seed: u64,
 ) -> (CaseResult, u64) {
-    let mut sets = vec![tc.inputs.clone()];
-    for i in 1..k {
-        let r = rotated_inputs(&tc.inputs, 7 * i);
-        if !sets.contains(&r) {
-            sets.push(r);
-        }
-    }
+    let t = Instant::now();
+    let sets = input_sets(tc, k, seed);
+    stats.phases.generate += t.elapsed();
     let verdicts = check_inputs(&tc.program, &sets, others, FUZZ_FUEL, &mut stats.phases);
     let mut first = None;
     let mut more = 0;
