@@ -7,7 +7,7 @@
 use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, Signature, Value};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
 
@@ -53,6 +53,11 @@ pub struct Emitter<'a, 'b> {
     /// (`shared.rs`: `(state, offset) -> mask`) rather than from inline
     /// code.
     pub pred_mask: Option<usize>,
+    /// The signatures imported so far, each once: Cranelift works out
+    /// the calling convention of every imported signature, and a program
+    /// of the fast-compile tier calls helpers of a few signatures
+    /// hundreds of times.
+    sigs: Vec<(Signature, SigRef)>,
 }
 
 /// The lanes one instruction runs on; the masks are built on first use.
@@ -96,6 +101,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             conv_vecs: None,
             full: false,
             pred_mask: None,
+            sigs: Vec::new(),
         }
     }
 
@@ -426,10 +432,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// kernels' run-time calls, `runtime.rs`). The address is a constant:
     /// the code needs no relocation.
     pub fn call_host(&mut self, f: usize, args: &[Value]) -> Value {
-        let mut sig = Signature::new(self.b.func.signature.call_conv);
-        sig.params.extend(args.iter().map(|_| AbiParam::new(I64)));
-        sig.returns.push(AbiParam::new(I64));
-        let sr = self.b.import_signature(sig);
+        let params = vec![I64; args.len()];
+        let sr = self.signature(&params, Some(I64));
         let addr = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sr, addr, args);
         self.b.inst_results(call)[0]
@@ -444,16 +448,32 @@ impl<'a, 'b> Emitter<'a, 'b> {
         args: &[Value],
         ret: Option<cranelift_codegen::ir::Type>,
     ) -> Option<Value> {
-        let mut sig = Signature::new(self.b.func.signature.call_conv);
-        for &a in args {
-            let ty = self.b.func.dfg.value_type(a);
-            sig.params.push(AbiParam::new(ty));
-        }
-        sig.returns.extend(ret.map(AbiParam::new));
-        let sr = self.b.import_signature(sig);
+        let params: Vec<cranelift_codegen::ir::Type> = args
+            .iter()
+            .map(|&a| self.b.func.dfg.value_type(a))
+            .collect();
+        let sr = self.signature(&params, ret);
         let addr = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sr, addr, args);
         self.b.inst_results(call).first().copied()
+    }
+
+    /// The signature of `params` and result `ret` in the function's
+    /// calling convention, imported once per function.
+    pub fn signature(
+        &mut self,
+        params: &[cranelift_codegen::ir::Type],
+        ret: Option<cranelift_codegen::ir::Type>,
+    ) -> SigRef {
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+        sig.returns.extend(ret.map(AbiParam::new));
+        if let Some(&(_, sr)) = self.sigs.iter().find(|(s, _)| *s == sig) {
+            return sr;
+        }
+        let sr = self.b.import_signature(sig.clone());
+        self.sigs.push((sig, sr));
+        sr
     }
 
     /// The type a program register was declared with.

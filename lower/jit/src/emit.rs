@@ -108,6 +108,10 @@ struct Driver<'a, 'b> {
     error: Option<JitError>,
     /// The shared helpers.
     helpers: Helpers,
+    /// The fast-compile tier: the helper calls `(helper, table)` of the
+    /// instructions lowered since the last other code of the segment, not
+    /// emitted yet ([`Driver::flush`]).
+    pending: Vec<(usize, i64)>,
     /// Per park point, whether lanes can wait there (some code parks
     /// lanes at it): only those merge waiting lanes at their segment's
     /// entry and are looked at by the scheduler.
@@ -203,6 +207,7 @@ pub fn emit_function(
         sites,
         error: None,
         helpers,
+        pending: Vec::new(),
         // Completion (emitted after the segments) parks lanes after every
         // `.sync` collective; the rest is marked as it is emitted, always
         // before the segment it parks lanes at.
@@ -360,9 +365,24 @@ impl Driver<'_, '_> {
         for pc in start..end {
             let inst = &prog.insts[pc];
             if self.stepped {
+                // A bounded run may stop before any instruction.
+                self.flush();
                 self.step(pc);
             }
             let is_last = pc + 1 == end;
+            let outlined = matches!(
+                &inst.op,
+                Op::Shfl(_)
+                    | Op::Vote(_)
+                    | Op::Match(_)
+                    | Op::Redux(_)
+                    | Op::Activemask(_)
+                    | Op::Glue(_)
+            ) && inst.op.rendezvous_key().is_none()
+                && !matches!(&inst.op, Op::Glue(g) if thread::narrow_glue(g));
+            if !outlined {
+                self.flush();
+            }
             let e = &mut self.e;
             match &inst.op {
                 Op::Control(Control::Bra { target }) => {
@@ -390,6 +410,7 @@ impl Driver<'_, '_> {
                 }
             }
         }
+        self.flush();
         let next = self.parks[&end].0;
         self.e.b.ins().jump(next, &[]);
     }
@@ -694,9 +715,43 @@ impl Driver<'_, '_> {
         let Some(sites) = self.sites.as_deref_mut() else {
             return collective_or_glue(&mut self.e, guard, op);
         };
-        if let Err(err) = outline::call(&mut self.e, guard, op, sites, collective_or_glue) {
-            self.error.get_or_insert(err);
+        match outline::site(&self.e, guard, op, sites, collective_or_glue) {
+            Ok(Some(call)) => self.pending.push(call),
+            // The helper cache is full: this one inline, after the calls
+            // before it.
+            Ok(None) => {
+                self.flush();
+                collective_or_glue(&mut self.e, guard, op);
+            }
+            Err(err) => {
+                self.error.get_or_insert(err);
+            }
         }
+    }
+
+    /// Emits the pending helper calls ([`Driver::pending`]) for the running
+    /// group: one call `helper(state, table, lanes)`, or for several one
+    /// call of the shared `run_list` with a list of them.
+    fn flush(&mut self) {
+        let (f, table) = match self.pending.len() {
+            0 => return,
+            1 => self.pending[0],
+            _ => {
+                let mut list: Vec<i64> = self
+                    .pending
+                    .iter()
+                    .flat_map(|&(f, t)| [f as i64, t])
+                    .collect();
+                list.push(0);
+                let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
+                (self.helpers.run_list, sites.keep(list.into_boxed_slice()))
+            }
+        };
+        self.pending.clear();
+        let conv = self.e.lanes(None).conv;
+        let t = self.e.b.ins().iconst(I64, table);
+        let state = self.e.state;
+        self.e.call_fn(f, &[state, t, conv], None);
     }
 
     /// [`Driver::complete_group`] in the fast-compile tier: one call of

@@ -25,6 +25,11 @@
 //! Scratch arrays sit at the same offset in every layout (`layout.rs`), so
 //! the families' scratch accesses address the caller's state.
 //!
+//! The driver (`emit.rs`) makes the calls: one per instruction, or for a
+//! straight-line run of several, one call of the shared `run_list`
+//! (`shared.rs`) with the list of `(helper, table)` pairs: every call in a
+//! program makes Cranelift spill what is live across it.
+//!
 //! Helpers live for the whole process in a cache shared by all threads.
 //! The cache holds at most [`MAX_HELPERS`] shapes (or what
 //! [`set_max_helpers`] says); past that, the caller
@@ -116,27 +121,6 @@ impl Sites {
         self.tables.push(words);
         addr
     }
-}
-
-/// Lowers `guard op` as a call of its shape's helper; falls back to the
-/// inline lowering `lower` when the cache is full. An error when the
-/// helper does not compile (a JIT bug, as it would be inline).
-pub fn call(
-    e: &mut Emitter,
-    guard: Option<Guard>,
-    op: &Op,
-    sites: &mut Sites,
-    lower: Lower,
-) -> Result<(), JitError> {
-    let Some((helper, table)) = site(e, guard, op, sites, lower)? else {
-        lower(e, guard, op);
-        return Ok(());
-    };
-    let conv = e.lanes(None).conv;
-    let t = e.b.ins().iconst(I64, table);
-    let state = e.state;
-    e.call_fn(helper, &[state, t, conv], None);
-    Ok(())
 }
 
 /// The helper of `guard op`'s shape (compiled now if it is new) and this

@@ -85,6 +85,12 @@ pub struct Helpers {
     /// list is `[n, (f, from, to) × n]`: calls `f(state, from, to, lanes)`
     /// (one of the copies above) for the collective's participants.
     pub complete: usize,
+    /// `(state, list, lanes)`: calls `f(state, table, lanes)` for each
+    /// `(f, table)` pair of the i64 array `list`, in order, up to the
+    /// first `f` that is 0: a straight-line run of instructions of the
+    /// fast-compile tier in one call from the program (each call there
+    /// costs Cranelift the spills of every value live across it).
+    pub run_list: usize,
 }
 
 /// The i64 words before the first collective of a group
@@ -130,6 +136,7 @@ impl Helpers {
                 arrive: compile(&[I64, I64, I64, I32, I32], Some(I32), |e, p| {
                     arrive(e, p, [pred_mask, fill32, copy32])
                 })?,
+                run_list: compile(&[I64, I64, I32], None, run_calls)?,
             })
         })
         .clone()
@@ -190,6 +197,29 @@ fn compile(
             None => e.b.ins().return_(&[]),
         };
     })
+}
+
+/// [`Helpers::run_list`].
+fn run_calls(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let (list, lanes) = (p[0], p[1]);
+    let head = e.b.create_block();
+    let body = e.b.create_block();
+    let done = e.b.create_block();
+    e.b.append_block_param(head, I64);
+    e.b.ins().jump(head, &[list.into()]);
+    e.b.switch_to_block(head);
+    let at = e.b.block_params(head)[0];
+    let f = e.b.ins().load(I64, mf(), at, 0);
+    e.b.ins().brif(f, body, &[], done, &[]);
+    e.b.switch_to_block(body);
+    let table = e.b.ins().load(I64, mf(), at, 8);
+    let sr = sig(e, &[I64, I64, I32]);
+    let state = e.state;
+    e.b.ins().call_indirect(sr, f, &[state, table, lanes]);
+    let next = e.b.ins().iadd_imm_s(at, 16);
+    e.b.ins().jump(head, &[next.into()]);
+    e.b.switch_to_block(done);
+    None
 }
 
 /// The 32 lanes at `p` (i32x4 vector `k` at `p + 16k`).
@@ -413,9 +443,7 @@ fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
 
 /// A signature of `params` and no result, for an indirect call.
 fn sig(e: &mut Emitter, params: &[Type]) -> cranelift_codegen::ir::SigRef {
-    let mut sig = Signature::new(e.b.func.signature.call_conv);
-    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
-    e.b.import_signature(sig)
+    e.signature(params, None)
 }
 
 /// Folds `body` over the `n` collectives of `group` (with the address of
