@@ -969,7 +969,7 @@ impl Program {
 
 /// Per-lane initial register values (`.lanes`): lanes not given are
 /// undefined at the start.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Inputs {
     /// `(register, value of each lane)`, in the order written.
     pub lanes: Vec<(Reg, [u64; WARP])>,

@@ -152,14 +152,8 @@ pub fn check_inputs(
 /// Whether `a` and `b` give every control register the same lanes (both
 /// as inputs with the same values, or neither) and the same fuel.
 fn same_control(a: &Inputs, b: &Inputs, control: &[bool]) -> bool {
-    let of = |x: &Inputs| {
-        x.lanes
-            .iter()
-            .filter(|(r, _)| control[r.index()])
-            .map(|(r, v)| (*r, *v))
-            .collect::<Vec<_>>()
-    };
-    a.fuel == b.fuel && of(a) == of(b)
+    let kept = |(r, _): &&(Reg, [u64; WARP])| control[r.index()];
+    a.fuel == b.fuel && a.lanes.iter().filter(kept).eq(b.lanes.iter().filter(kept))
 }
 
 /// Per engine, its compiled program once it was needed.

@@ -370,16 +370,13 @@ impl Driver<'_, '_> {
                 self.step(pc);
             }
             let is_last = pc + 1 == end;
-            let outlined = matches!(
-                &inst.op,
-                Op::Shfl(_)
-                    | Op::Vote(_)
-                    | Op::Match(_)
-                    | Op::Redux(_)
-                    | Op::Activemask(_)
-                    | Op::Glue(_)
-            ) && inst.op.rendezvous_key().is_none()
-                && !matches!(&inst.op, Op::Glue(g) if thread::narrow_glue(g));
+            // The arms below that emit code of their own end the run of
+            // pending helper calls (the last arm adds to it).
+            let outlined = match &inst.op {
+                Op::Control(_) | Op::Thread(_) => false,
+                Op::Glue(g) => !thread::narrow_glue(g),
+                op => op.rendezvous_key().is_none(),
+            };
             if !outlined {
                 self.flush();
             }

@@ -5,11 +5,13 @@
 
 use crate::engines;
 use arbitrary::{Arbitrary, Unstructured};
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::time::Instant;
 use warp_core::corpus::{write_case, Written};
 use warp_core::engine::Engine;
 use warp_core::engine::Skip;
+use warp_core::fxhash::{FxHashMap, FxHasher};
 use warp_core::gen::{
     control_regs, data_inputs, generate_with_stats, vary_inputs, Config, Stats, TestCase,
 };
@@ -96,6 +98,15 @@ pub fn input_sets(tc: &TestCase, k: usize, seed: u64) -> Vec<Inputs> {
     }
     let mut r = Rng::stream(seed, 1);
     let mut bytes = Vec::new();
+    // The sets' hashes, so that a new set is compared in full only with
+    // the earlier sets when its hash was seen.
+    let hash = |v: &Inputs| {
+        let mut h = FxHasher::default();
+        v.hash(&mut h);
+        h.finish()
+    };
+    let mut seen: FxHashMap<u64, ()> = FxHashMap::default();
+    seen.insert(hash(&sets[0]), ());
     // A few more tries than sets: a redraw may repeat an earlier set.
     for _ in 0..2 * k {
         if sets.len() == k {
@@ -109,7 +120,7 @@ pub fn input_sets(tc: &TestCase, k: usize, seed: u64) -> Vec<Inputs> {
             &control,
             &mut Unstructured::new(&bytes),
         );
-        if !sets.contains(&v) {
+        if seen.insert(hash(&v), ()).is_none() || !sets.contains(&v) {
             sets.push(v);
         }
     }
