@@ -28,8 +28,34 @@ pub enum AtLevel {
     Agrees,
     /// It diverged.
     Differs,
+    /// The kernel hung or faulted on a program the reference runs without
+    /// UB (an engine failing on a valid program is a finding), with the
+    /// error. The process's GPU context is unusable after it, so the levels
+    /// after it cannot run.
+    Fails(String),
     /// It could not say (a skip or a driver error), with why.
     Unknown(String),
+}
+
+impl AtLevel {
+    /// Whether the GPU got it wrong at this level: it differed, hung or
+    /// faulted.
+    pub fn fails(&self) -> bool {
+        match self {
+            AtLevel::Differs | AtLevel::Fails(_) => true,
+            AtLevel::Agrees | AtLevel::Unknown(_) => false,
+        }
+    }
+
+    /// A word for a header line: `agrees`, `differs`, `fails`, `unknown`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            AtLevel::Agrees => "agrees",
+            AtLevel::Differs => "differs",
+            AtLevel::Fails(_) => "fails",
+            AtLevel::Unknown(_) => "unknown",
+        }
+    }
 }
 
 /// The class of a GPU divergence.
@@ -50,12 +76,15 @@ impl Class {
     /// The class from the results of each level of [`LEVELS`], in order.
     pub fn from_sweep(results: &[(u32, AtLevel)]) -> Class {
         match results.first() {
-            Some((0, AtLevel::Differs)) => Class::Semantics,
-            Some((0, AtLevel::Agrees)) => match results.iter().find(|r| r.1 == AtLevel::Differs) {
+            Some((0, r)) if r.fails() => Class::Semantics,
+            Some((0, AtLevel::Agrees)) => match results.iter().find(|r| r.1.fails()) {
                 Some(&(lowest, _)) => Class::Compiler { lowest },
-                None => Class::Unknown(
+                None if results.iter().all(|r| r.1 == AtLevel::Agrees) => Class::Unknown(
                     "agrees at every level when run alone (it needs its batch, or is flaky)"
                         .to_string(),
+                ),
+                None => Class::Unknown(
+                    "agrees at every level that could run; the others could not".to_string(),
                 ),
             },
             Some((_, AtLevel::Unknown(why))) => Class::Unknown(format!("-O0: {why}")),
@@ -76,16 +105,7 @@ impl Class {
     pub fn header(&self, results: &[(u32, AtLevel)]) -> String {
         let per: Vec<String> = results
             .iter()
-            .map(|(o, r)| {
-                format!(
-                    "-O{o} {}",
-                    match r {
-                        AtLevel::Agrees => "agrees",
-                        AtLevel::Differs => "differs",
-                        AtLevel::Unknown(_) => "unknown",
-                    }
-                )
-            })
+            .map(|(o, r)| format!("-O{o} {}", r.word()))
             .collect();
         let what = match self {
             Class::Compiler { lowest } => {
@@ -154,6 +174,7 @@ fn at_level(case: &TestCase, reference: &Outcome, base: &GpuConfig, level: u32) 
             None => AtLevel::Agrees,
         },
         Some(Err(GpuError::Skip(s))) => AtLevel::Unknown(s.reason),
+        Some(Err(e)) if e.switches_off() => AtLevel::Fails(e.to_string()),
         Some(Err(e)) => AtLevel::Unknown(e.to_string()),
         None => AtLevel::Unknown("no result".to_string()),
     }
@@ -198,6 +219,21 @@ mod tests {
             Class::from_sweep(&sweep(&[AtLevel::Unknown("x".into()), D])),
             Class::Unknown(_)
         ));
+        // A fault is a failure (hang-7d93fc80 on an H100: agrees at -O0,
+        // faults at -O1, and the dead context leaves the rest unknown).
+        let fault = || AtLevel::Fails("gpu fault".into());
+        let off = || AtLevel::Unknown("the device was switched off".into());
+        let faulted = sweep(&[A, fault(), off(), off(), off()]);
+        assert_eq!(Class::from_sweep(&faulted), Class::Compiler { lowest: 1 });
+        assert_eq!(
+            Class::Compiler { lowest: 1 }.header(&faulted),
+            "class: compiler (agrees at -O0; lowest failing level -O1); -O0 agrees, -O1 fails, -O2 unknown, -O3 unknown, -O4 unknown"
+        );
+        assert_eq!(Class::from_sweep(&sweep(&[fault()])), Class::Semantics);
+        assert_eq!(
+            Class::from_sweep(&sweep(&[A, off(), off()])),
+            Class::Unknown("agrees at every level that could run; the others could not".into())
+        );
         let h = Class::Compiler { lowest: 2 }.header(&sweep(&[A, A, D]));
         assert_eq!(
             h,

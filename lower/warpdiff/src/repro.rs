@@ -381,6 +381,7 @@ fn notes(
                     match r {
                         AtLevel::Agrees => "agrees".to_string(),
                         AtLevel::Differs => "differs".to_string(),
+                        AtLevel::Fails(w) => format!("fails: {w}"),
                         AtLevel::Unknown(w) => format!("unknown: {w}"),
                     }
                 );
