@@ -210,8 +210,8 @@ pub fn eval(g: &Glue, args: &[u64]) -> [u64; 2] {
 
 /// Executes `x` for the lanes of `s`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
-    // The registers read and the destinations, without allocating (this
-    // runs at every step).
+    // The registers read, without allocating (this runs at every step): a
+    // glue instruction reads at most three (`selp`'s and `setp`'s a, b, c).
     let mut read = [Reg(0); 3];
     let mut n_read = 0;
     let op = Op::Glue(*x);

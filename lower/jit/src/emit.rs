@@ -375,7 +375,10 @@ impl Driver<'_, '_> {
             let outlined = match &inst.op {
                 Op::Control(_) | Op::Thread(_) => false,
                 Op::Glue(g) => !thread::narrow_glue(g),
-                op => op.rendezvous_key().is_none(),
+                Op::Activemask(_) => true,
+                Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
+                    inst.op.rendezvous_key().is_none()
+                }
             };
             if !outlined {
                 self.flush();
