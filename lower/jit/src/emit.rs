@@ -56,7 +56,7 @@ use super::shared::{self, Helpers};
 use super::{activemask, alu, matching, redux, runtime, shfl, thread, vote, JitError};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
 use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, Reg, WARP};
@@ -95,8 +95,8 @@ struct Driver<'a, 'b> {
     entries: Variable,
     /// Where a runaway run ends (returns 2).
     runaway: Option<Block>,
-    /// The stack slot holding every [`Mask`].
-    masks: StackSlot,
+    /// The state buffer's address, where every [`Mask`] is.
+    masks: Value,
     /// A PTX module's kernel (it has thread-level instructions): its warp
     /// may start with lanes that do not exist.
     kernel: bool,
@@ -118,27 +118,37 @@ struct Driver<'a, 'b> {
     parkable: Vec<bool>,
 }
 
-/// A lane mask kept in the function's stack slot of masks rather than in a
-/// Cranelift variable: the scheduler reads every park point's mask and the
-/// completion code every collective's, so as variables each would be live
-/// through every block, and SSA construction would give every block a
-/// parameter per mask: code quadratic in the number of collectives (a
-/// 5,000-instruction program took 215 s to compile). A load and a store
-/// per use keep it linear.
+/// A lane mask kept in the state buffer (at its byte offset there, in
+/// [`Layout::masks`]) rather than in a Cranelift variable: the scheduler
+/// reads every park point's mask and the completion code every
+/// collective's, so as variables each would be live through every block,
+/// and SSA construction would give every block a parameter per mask: code
+/// quadratic in the number of collectives (a 5,000-instruction program
+/// took 215 s to compile). A load and a store per use keep it linear. (In
+/// the state rather than a stack slot: a stack slot's address is one more
+/// Cranelift instruction per use; a third of the fast-compile tier's.)
 #[derive(Clone, Copy, Debug)]
 struct Mask(i32);
 
 impl Mask {
-    /// Its value (the address arithmetic is 64-bit: the JIT runs on its
-    /// 64-bit host).
-    fn get(self, b: &mut FunctionBuilder<'_>, slot: StackSlot) -> Value {
-        b.ins().stack_load(I64, I32, slot, self.0)
+    /// Its value; `state` is the state buffer's address.
+    fn get(self, b: &mut FunctionBuilder<'_>, state: Value) -> Value {
+        b.ins().load(I32, super::builder::mf(), state, self.0)
     }
 
     /// Sets it to `v`.
-    fn set(self, b: &mut FunctionBuilder<'_>, slot: StackSlot, v: Value) {
-        b.ins().stack_store(I64, v, slot, self.0);
+    fn set(self, b: &mut FunctionBuilder<'_>, state: Value, v: Value) {
+        b.ins().store(super::builder::mf(), v, state, self.0);
     }
+}
+
+/// How many lane masks the code of `plan` keeps ([`Layout::with_masks`]):
+/// one per park point, and per group of pairing collectives one for the
+/// group and one per collective.
+pub fn mask_count(plan: &Plan) -> usize {
+    park_points(&plan.prog).len()
+        + plan.groups.len()
+        + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>()
 }
 
 /// The park points of a program: start, labels, after `bra`/`exit` and
@@ -183,13 +193,12 @@ pub fn emit_function(
     let fuel = b.declare_var(I64);
     let entries = b.declare_var(I64);
     let points = park_points(prog);
-    let n_masks =
-        points.len() + plan.groups.len() + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>();
-    let masks = b.create_sized_stack_slot(StackSlotData::new(
-        StackSlotKind::ExplicitSlot,
-        4 * n_masks.max(1) as u32,
-        2,
-    ));
+    let n_masks = mask_count(plan);
+    assert!(
+        4 * n_masks as u32 <= lay.masks_len,
+        "the layout has room for the masks"
+    );
+    let masks = state;
     let mut d = Driver {
         e: Emitter::new(b, prog, lay, state, conv),
         exited,
@@ -219,12 +228,16 @@ pub fn emit_function(
         d.e.pred_mask = Some(helpers.pred_mask);
     }
     // Entry: every lane at pc 0, nothing parked, nothing exited.
+    // Every mask starts empty.
     let zero = d.e.b.ins().iconst(I32, 0);
-    let mut next_mask = 0;
-    let mut new_mask = |b: &mut FunctionBuilder<'_>| {
+    let zeros = d.e.b.ins().splat(I32X4, zero);
+    for off in (lay.masks..lay.masks + lay.masks_len).step_by(16) {
+        d.e.store(zeros, off as i32);
+    }
+    let mut next_mask = lay.masks as i32;
+    let mut new_mask = |_: &mut FunctionBuilder<'_>| {
         let m = Mask(next_mask);
         next_mask += 4;
-        m.set(b, masks, zero);
         m
     };
     for &p in &points {
@@ -274,9 +287,27 @@ pub fn emit_function(
     // Completion of rendezvous, then the scheduler.
     if let Some(complete) = d.complete {
         d.e.b.switch_to_block(complete);
+        // The fast-compile tier completes a run of groups in one call
+        // ([`Driver::complete_calls`]).
+        let mut descs = Vec::new();
         for g in &plan.groups {
+            if d.sites.is_some() {
+                match d.group_desc(g) {
+                    Ok(Some(desc)) => {
+                        descs.push(desc);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(err) => {
+                        d.error.get_or_insert(err);
+                        continue;
+                    }
+                }
+            }
+            d.complete_calls(&mut descs);
             d.complete_group(g);
         }
+        d.complete_calls(&mut descs);
         d.e.b.ins().jump(sched, &[]);
     }
 
@@ -376,9 +407,9 @@ impl Driver<'_, '_> {
                 Op::Control(_) | Op::Thread(_) => false,
                 Op::Glue(g) => !thread::narrow_glue(g),
                 Op::Activemask(_) => true,
-                Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
-                    inst.op.rendezvous_key().is_none()
-                }
+                // A `.sync` collective: `arrive` takes the pending calls
+                // into its own (or emits them first).
+                Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => true,
             };
             if !outlined {
                 self.flush();
@@ -488,7 +519,10 @@ impl Driver<'_, '_> {
             Operand::Reg(r) => Some((1, self.e.reg_off(r, 0) as i64)),
             Operand::NotPred(_) | Operand::LaneId => None,
         };
-        if let (Some(sites), Some((kind, mm))) = (self.sites.as_deref_mut(), kind_mm) {
+        if let (true, Some((kind, mm))) = (self.sites.is_some(), kind_mm) {
+            // The straight-line run before it goes into the same call.
+            let (before, before_table) = self.pending_call().unwrap_or((0, 0));
+            let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
             let e = &mut self.e;
             let (guard, negated) = match inst.guard {
                 Some(g) => (e.reg_off(g.reg, 0) as i64, g.negated as i64),
@@ -507,25 +541,36 @@ impl Driver<'_, '_> {
             let arrived = self.arrived[&pc].0 as i64;
             let park = self.parks[&end].1 .0 as i64;
             let group = self.group_waiting[&pc].0 as i64;
-            let words = [guard, negated, kind, mm, arrived, park, run, table, group];
+            let words = [
+                guard,
+                negated,
+                kind,
+                mm,
+                arrived,
+                park,
+                run,
+                table,
+                group,
+                before as i64,
+                before_table,
+            ];
             let site = sites.keep(Box::new(words));
             let state = e.state;
-            let m = e.b.ins().stack_addr(I64, masks, 0);
+            let m = masks;
             let site = e.b.ins().iconst(I64, site);
             let conv = e.lanes(None).conv;
             let ex = e.b.use_var(self.exited);
             let done = e
                 .call_fn(self.helpers.arrive, &[state, m, site, conv, ex], Some(I32))
                 .expect("a flag");
-            let wait = e.b.create_block();
+            // Not done: straight to the completion code (which, like the
+            // scheduler after it, sets the running group before reading
+            // it: no running group to clear here).
             let next = self.parks[&end].0;
-            e.b.ins().brif(done, next, &[], wait, &[]);
-            e.b.switch_to_block(wait);
-            let zero = e.b.ins().iconst(I32, 0);
-            e.b.def_var(e.conv, zero);
-            e.b.ins().jump(complete, &[]);
+            e.b.ins().brif(done, next, &[], complete, &[]);
             return;
         }
+        self.flush();
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
@@ -626,16 +671,6 @@ impl Driver<'_, '_> {
     /// falls through to the code after it: while the shared helper `ready`
     /// finds one (see [`Helpers::ready`]), it runs for its participants.
     fn complete_group(&mut self, g: &Group) {
-        if self.sites.is_some() {
-            match self.complete_outlined(g) {
-                Ok(true) => return,
-                Ok(false) => {}
-                Err(err) => {
-                    self.error.get_or_insert(err);
-                    return;
-                }
-            }
-        }
         let head = self.e.b.create_block();
         let run = self.e.b.create_block();
         let after = self.e.b.create_block();
@@ -733,8 +768,22 @@ impl Driver<'_, '_> {
     /// group: one call `helper(state, table, lanes)`, or for several one
     /// call of the shared `run_list` with a list of them.
     fn flush(&mut self) {
-        let (f, table) = match self.pending.len() {
-            0 => return,
+        let Some((f, table)) = self.pending_call() else {
+            return;
+        };
+        let conv = self.e.lanes(None).conv;
+        let t = self.e.b.ins().iconst(I64, table);
+        let state = self.e.state;
+        self.e.call_fn(f, &[state, t, conv], None);
+    }
+
+    /// The pending helper calls ([`Driver::pending`]) as one call
+    /// `(helper, table)` for the running group (several: the shared
+    /// `run_list` with a list of them), taken off the pending list; `None`
+    /// when there are none.
+    fn pending_call(&mut self) -> Option<(usize, i64)> {
+        let call = match self.pending.len() {
+            0 => return None,
             1 => self.pending[0],
             _ => {
                 let mut list: Vec<i64> = self
@@ -748,17 +797,14 @@ impl Driver<'_, '_> {
             }
         };
         self.pending.clear();
-        let conv = self.e.lanes(None).conv;
-        let t = self.e.b.ins().iconst(I64, table);
-        let state = self.e.state;
-        self.e.call_fn(f, &[state, t, conv], None);
+        Some(call)
     }
 
-    /// [`Driver::complete_group`] in the fast-compile tier: one call of
-    /// the shared `complete` helper with a description of the group
-    /// ([`Helpers::complete`]). `false` when the collective's helper cache
+    /// [`Driver::complete_group`] in the fast-compile tier: the
+    /// description of group `g` for the shared `complete` helper
+    /// ([`Helpers::complete`]); `None` when the collective's helper cache
     /// is full (complete it inline).
-    fn complete_outlined(&mut self, g: &Group) -> Result<bool, JitError> {
+    fn group_desc(&mut self, g: &Group) -> Result<Option<i64>, JitError> {
         let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
         let prog = self.e.prog;
         let op = match &g.mixed {
@@ -767,7 +813,7 @@ impl Driver<'_, '_> {
         };
         let Some((run, table)) = outline::site(&self.e, None, op, sites, collective_or_glue)?
         else {
-            return Ok(false);
+            return Ok(None);
         };
         let h = self.helpers;
         let off = |r: Reg| self.e.lay.regs[r.index()] as i64;
@@ -806,16 +852,32 @@ impl Driver<'_, '_> {
             words.len(),
             shared::GROUP_HEAD + shared::GROUP_PC * g.pcs.len()
         );
-        let desc = sites.keep(words.into_boxed_slice());
+        Ok(Some(sites.keep(words.into_boxed_slice())))
+    }
+
+    /// Completes the groups of the descriptions `descs` (taken, in order):
+    /// one call of the shared `complete` helper, or for several one of
+    /// `complete_list` with a list of them.
+    fn complete_calls(&mut self, descs: &mut Vec<i64>) {
+        let h = self.helpers;
+        let (f, desc) = match descs.len() {
+            0 => return,
+            1 => (h.complete, descs[0]),
+            _ => {
+                let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
+                let list: Box<[i64]> = descs.iter().copied().chain([0]).collect();
+                (h.complete_list, sites.keep(list))
+            }
+        };
+        descs.clear();
         let e = &mut self.e;
         let state = e.state;
-        let masks = e.b.ins().stack_addr(I64, self.masks, 0);
+        let masks = self.masks;
         let desc = e.b.ins().iconst(I64, desc);
         let ex = e.b.use_var(self.exited);
-        e.call_fn(h.complete, &[state, masks, desc, ex], None);
+        e.call_fn(f, &[state, masks, desc, ex], None);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
-        Ok(true)
     }
 
     /// Makes `lanes` the running group for the code that follows.

@@ -22,6 +22,12 @@ pub struct Layout {
     /// On running out of fuel: the index of the instruction that would have
     /// run next (u32).
     pub fail_pc: u32,
+    /// The program's lane masks (park points, arrivals: `emit.rs`'s
+    /// `Mask`), 32-bit each, zeroed by the code on entry; `masks_len` bytes
+    /// (a multiple of 16). Empty until [`Layout::with_masks`].
+    pub masks: u32,
+    /// Bytes of the masks.
+    pub masks_len: u32,
     /// The special registers of a kernel's warp (`%tid.x` ...), 32 × u32
     /// each in the order of `Special::ALL`, when the program reads any.
     pub specials: Option<u32>,
@@ -66,6 +72,8 @@ impl Layout {
         }
         Layout {
             specials,
+            masks: off,
+            masks_len: 0,
             regs,
             scratch,
             wmask,
@@ -74,6 +82,14 @@ impl Layout {
             fail_pc,
             size: off,
         }
+    }
+
+    /// This layout with room for `n` lane masks at its end.
+    pub fn with_masks(mut self, n: usize) -> Layout {
+        self.masks = self.size;
+        self.masks_len = (4 * n as u32).next_multiple_of(16);
+        self.size += self.masks_len;
+        self
     }
 
     /// Offset of scratch array `i` (32 × u64 each).

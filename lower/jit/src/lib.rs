@@ -302,7 +302,7 @@ impl JitProgram {
         inject::compile_error(prog).map_err(JitError::Failed)?;
         let isa = isa(tuning)?;
         let plan = rendezvous::Plan::new(prog);
-        let layout = Layout::new(&plan.prog);
+        let layout = Layout::new(&plan.prog).with_masks(emit::mask_count(&plan));
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));

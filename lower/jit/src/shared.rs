@@ -63,8 +63,13 @@ pub struct Helpers {
     /// executing lanes arrive (record their `membermask`, join the
     /// collective's waiting lanes) and the others park after it.
     ///
+    /// First it calls `before(state, before_table, conv)` (when `before` is
+    /// not 0: the straight-line run of instructions before the collective,
+    /// one call less in the program).
+    ///
     /// `site` is an array of i64: `[guard, negated, kind, membermask,
-    /// arrived, park, run, table, group]`: the guard's offset (-1: none)
+    /// arrived, park, run, table, group, before, before_table]`: the
+    /// guard's offset (-1: none)
     /// and whether it is negated, the membermask as an immediate (`kind`
     /// 0) or a register's offset (`kind` 1), the offsets in the masks of
     /// the collective's waiting lanes and of the lanes parked after it,
@@ -72,8 +77,9 @@ pub struct Helpers {
     /// offset in the masks of the lanes waiting anywhere in its group.
     pub arrive: usize,
     /// `(state, masks, group, exited)`: runs every rendezvous of one group
-    /// of pairing collectives that can complete (`masks`: the address of
-    /// the program's lane masks).
+    /// of pairing collectives that can complete (`masks`: the address the
+    /// masks' offsets below are from; programs keep their masks in the
+    /// state buffer and pass its address again).
     ///
     /// `group` is an array of i64: `[n, run, table, waiting]`, where `run`
     /// is the collective's helper (called as `(state, table,
@@ -85,6 +91,11 @@ pub struct Helpers {
     /// list is `[n, (f, from, to) × n]`: calls `f(state, from, to, lanes)`
     /// (one of the copies above) for the collective's participants.
     pub complete: usize,
+    /// `(state, masks, list, exited)`: calls `complete(state, masks, group,
+    /// exited)` for each `group` of the i64 array `list`, in order, up to
+    /// the first 0: the completion of several groups in one call from the
+    /// program.
+    pub complete_list: usize,
     /// `(state, list, lanes)`: calls `f(state, table, lanes)` for each
     /// `(f, table)` pair of the i64 array `list`, in order, up to the
     /// first `f` that is 0: a straight-line run of instructions of the
@@ -123,6 +134,7 @@ impl Helpers {
             let pred_mask = compile(&[I64, I64], Some(I32), pred_mask)?;
             let fill32 = compile(&copy_sig, None, |e, p| fill(e, p, false))?;
             let copy32 = compile(&copy_sig, None, |e, p| copy(e, p, false))?;
+            let complete = compile(&[I64, I64, I64, I32], None, |e, p| complete(e, p, ready))?;
             Ok(Helpers {
                 pred_mask,
                 fill32,
@@ -132,7 +144,10 @@ impl Helpers {
                 not_pred: compile(&copy_sig, None, not_pred)?,
                 lane_id: compile(&copy_sig, None, lane_id)?,
                 ready,
-                complete: compile(&[I64, I64, I64, I32], None, |e, p| complete(e, p, ready))?,
+                complete,
+                complete_list: compile(&[I64, I64, I64, I32], None, |e, p| {
+                    complete_calls(e, p, complete)
+                })?,
                 arrive: compile(&[I64, I64, I64, I32, I32], Some(I32), |e, p| {
                     arrive(e, p, [pred_mask, fill32, copy32])
                 })?,
@@ -217,6 +232,28 @@ fn run_calls(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     let state = e.state;
     e.b.ins().call_indirect(sr, f, &[state, table, lanes]);
     let next = e.b.ins().iadd_imm_s(at, 16);
+    e.b.ins().jump(head, &[next.into()]);
+    e.b.switch_to_block(done);
+    None
+}
+
+/// The body of [`Helpers::complete_list`]: `complete` (the address of
+/// [`Helpers::complete`]) for each group of the list.
+fn complete_calls(e: &mut Emitter, p: &[Value], complete: usize) -> Option<Value> {
+    let (masks, list, exited) = (p[0], p[1], p[2]);
+    let head = e.b.create_block();
+    let body = e.b.create_block();
+    let done = e.b.create_block();
+    e.b.append_block_param(head, I64);
+    e.b.ins().jump(head, &[list.into()]);
+    e.b.switch_to_block(head);
+    let at = e.b.block_params(head)[0];
+    let group = e.b.ins().load(I64, mf(), at, 0);
+    e.b.ins().brif(group, body, &[], done, &[]);
+    e.b.switch_to_block(body);
+    let state = e.state;
+    e.call_fn(complete, &[state, masks, group, exited], None);
+    let next = e.b.ins().iadd_imm_s(at, 8);
     e.b.ins().jump(head, &[next.into()]);
     e.b.switch_to_block(done);
     None
@@ -514,6 +551,18 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let (masks, site, conv, exited) = (p[0], p[1], p[2], p[3]);
     let state = e.state;
     let word = |e: &mut Emitter, i: i32| e.b.ins().load(I64, mf(), site, 8 * i);
+    // The straight-line run before the collective, for the running group.
+    let before = word(e, 9);
+    let call_before = e.b.create_block();
+    let arrive = e.b.create_block();
+    e.b.ins().brif(before, call_before, &[], arrive, &[]);
+    e.b.switch_to_block(call_before);
+    let before_table = word(e, 10);
+    let sig3 = sig(e, &[I64, I64, I32]);
+    e.b.ins()
+        .call_indirect(sig3, before, &[state, before_table, conv]);
+    e.b.ins().jump(arrive, &[]);
+    e.b.switch_to_block(arrive);
     // The executing lanes: the running group where the guard holds.
     let guard = word(e, 0);
     let guarded = e.b.create_block();
@@ -574,7 +623,6 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     e.b.ins().brif(blocked, slow, &[], fast, &[]);
     e.b.switch_to_block(fast);
     let table = word(e, 7);
-    let sig3 = sig(e, &[I64, I64, I32]);
     e.b.ins().call_indirect(sig3, run, &[state, table, exec]);
     let one = e.b.ins().iconst(I32, 1);
     e.b.ins().return_(&[one]);
