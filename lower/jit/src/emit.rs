@@ -56,7 +56,7 @@ use super::shared::{self, Helpers};
 use super::{activemask, alu, matching, redux, runtime, shfl, thread, vote, JitError};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
 use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, Reg, WARP};
@@ -66,10 +66,10 @@ use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, Reg, WARP}
 struct Driver<'a, 'b> {
     /// The emitter the families lower with.
     e: Emitter<'a, 'b>,
-    /// The exited lanes as an i32 mask variable.
-    exited: Variable,
-    /// The remaining fuel as an i64 variable.
-    fuel: Variable,
+    /// The exited lanes (an i32 mask).
+    exited: Cell,
+    /// The remaining fuel (an i64).
+    fuel: Cell,
     /// Park point → (its segment's block, its waiting-lanes mask).
     parks: BTreeMap<usize, (Block, Mask)>,
     /// `.sync` collective pc → the mask of lanes waiting there.
@@ -116,6 +116,47 @@ struct Driver<'a, 'b> {
     /// lanes at it): only those merge waiting lanes at their segment's
     /// entry and are looked at by the scheduler.
     parkable: Vec<bool>,
+}
+
+/// A value of the run (the exited lanes, the fuel left): a Cranelift
+/// variable in the fast-code tier, its word of the state buffer in the
+/// fast-compile tier. As variables, each is a parameter of nearly every
+/// block and live across every helper call (spilled and reloaded around
+/// it); in the state, a use is a load or store, and the fast-compile
+/// tier's code is mostly helper calls and blocks.
+#[derive(Clone, Copy)]
+enum Cell {
+    /// A variable, loaded from the state on entry and stored on return.
+    Var(Variable),
+    /// The state word at this offset.
+    State(Type, i32),
+}
+
+impl Cell {
+    /// Its value.
+    fn get(self, e: &mut Emitter<'_, '_>) -> Value {
+        match self {
+            Cell::Var(v) => e.b.use_var(v),
+            Cell::State(ty, off) => e.load(ty, off),
+        }
+    }
+
+    /// Sets it to `v`.
+    fn set(self, e: &mut Emitter<'_, '_>, v: Value) {
+        match self {
+            Cell::Var(var) => e.b.def_var(var, v),
+            Cell::State(_, off) => e.store(v, off),
+        }
+    }
+
+    /// Makes the state word at `off` its value again (a variable's on
+    /// return; a state cell is there already).
+    fn store_back(self, e: &mut Emitter<'_, '_>, off: i32) {
+        if let Cell::Var(var) = self {
+            let v = e.b.use_var(var);
+            e.store(v, off);
+        }
+    }
 }
 
 /// A lane mask kept in the state buffer (at its byte offset there, in
@@ -189,8 +230,14 @@ pub fn emit_function(
     b.seal_block(entry);
     let state = b.block_params(entry)[0];
     let conv = b.declare_var(I32);
-    let exited = b.declare_var(I32);
-    let fuel = b.declare_var(I64);
+    let (exited, fuel) = if sites.is_some() {
+        (
+            Cell::State(I32, lay.exited as i32),
+            Cell::State(I64, lay.fuel as i32),
+        )
+    } else {
+        (Cell::Var(b.declare_var(I32)), Cell::Var(b.declare_var(I64)))
+    };
     let entries = b.declare_var(I64);
     let points = park_points(prog);
     let n_masks = mask_count(plan);
@@ -261,9 +308,13 @@ pub fn emit_function(
     let ex = d.e.load(I32, lay.exited as i32);
     let present = d.e.b.ins().bnot(ex);
     d.e.b.def_var(conv, present);
-    d.e.b.def_var(exited, ex);
     let fu = d.e.load(I64, lay.fuel as i32);
-    d.e.b.def_var(fuel, fu);
+    if let Cell::Var(var) = exited {
+        d.e.b.def_var(var, ex);
+    }
+    if let Cell::Var(var) = fuel {
+        d.e.b.def_var(var, fu);
+    }
     let bound = d.e.b.ins().iadd_imm_s(fu, 1);
     d.e.b.def_var(entries, bound);
     let runaway = d.e.b.create_block();
@@ -326,8 +377,7 @@ pub fn emit_function(
 
     // A runaway: more segment entries than the fuel allows.
     d.e.b.switch_to_block(runaway);
-    let ex = d.e.b.use_var(exited);
-    d.e.store(ex, lay.exited as i32);
+    exited.store_back(&mut d.e, lay.exited as i32);
     let two = d.e.b.ins().iconst(I32, 2);
     d.e.b.ins().return_(&[two]);
 
@@ -336,8 +386,7 @@ pub fn emit_function(
     let at = d.e.b.block_params(out_of_fuel)[0];
     let at32 = d.e.b.ins().ireduce(I32, at);
     d.e.store(at32, lay.fail_pc as i32);
-    let ex = d.e.b.use_var(exited);
-    d.e.store(ex, lay.exited as i32);
+    exited.store_back(&mut d.e, lay.exited as i32);
     let one = d.e.b.ins().iconst(I32, 1);
     d.e.b.ins().return_(&[one]);
     d.e.b.seal_all_blocks();
@@ -351,10 +400,9 @@ impl Driver<'_, '_> {
     /// Stores the exited mask and remaining fuel and returns 0.
     fn finish(&mut self) {
         let e = &mut self.e;
-        let ex = e.b.use_var(self.exited);
-        e.store(ex, e.lay.exited as i32);
-        let fu = e.b.use_var(self.fuel);
-        e.store(fu, e.lay.fuel as i32);
+        let (exited, fuel) = (e.lay.exited as i32, e.lay.fuel as i32);
+        self.exited.store_back(e, exited);
+        self.fuel.store_back(e, fuel);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.ins().return_(&[zero]);
     }
@@ -383,14 +431,14 @@ impl Driver<'_, '_> {
         // instruction `start + fuel`.
         if !self.stepped {
             let n = (end - start) as i64;
-            let fuel = e.b.use_var(self.fuel);
+            let fuel = self.fuel.get(e);
             let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
             let ok = e.b.create_block();
             let at = e.b.ins().iadd_imm_s(fuel, start as i64);
             e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
             e.b.switch_to_block(ok);
             let fuel = e.b.ins().iadd_imm_s(fuel, -n);
-            e.b.def_var(self.fuel, fuel);
+            self.fuel.set(e, fuel);
         }
 
         for pc in start..end {
@@ -454,7 +502,7 @@ impl Driver<'_, '_> {
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
         let conv = l.conv;
-        let exited = e.b.use_var(self.exited);
+        let exited = self.exited.get(e);
         let args = [exec, conv, exited].map(|v| e.b.ins().uextend(I64, v));
         let pcv = e.b.ins().iconst(I64, pc as i64);
         e.call_host(
@@ -466,14 +514,14 @@ impl Driver<'_, '_> {
     /// Charges one step for the instruction at `pc`, or stops there.
     fn step(&mut self, pc: usize) {
         let e = &mut self.e;
-        let fuel = e.b.use_var(self.fuel);
+        let fuel = self.fuel.get(e);
         let ok = e.b.create_block();
         let at = e.b.ins().iconst(I64, pc as i64);
         let out = self.out_of_fuel.expect("set before the segments");
         e.b.ins().brif(fuel, ok, &[], out, &[at.into()]);
         e.b.switch_to_block(ok);
         let fuel = e.b.ins().iadd_imm_s(fuel, -1);
-        e.b.def_var(self.fuel, fuel);
+        self.fuel.set(e, fuel);
     }
 
     /// `@g exit` at the end of a segment that ends at `end`.
@@ -482,9 +530,9 @@ impl Driver<'_, '_> {
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
-        let ex = e.b.use_var(self.exited);
+        let ex = self.exited.get(e);
         let ex = e.b.ins().bor(ex, exec);
-        e.b.def_var(self.exited, ex);
+        self.exited.set(e, ex);
         let rest = e.b.ins().band_not(l.conv, exec);
         let (next, next_var) = self.parks[&end];
         match self.complete {
@@ -559,7 +607,7 @@ impl Driver<'_, '_> {
             let m = masks;
             let site = e.b.ins().iconst(I64, site);
             let conv = e.lanes(None).conv;
-            let ex = e.b.use_var(self.exited);
+            let ex = self.exited.get(e);
             let done = e
                 .call_fn(self.helpers.arrive, &[state, m, site, conv, ex], Some(I32))
                 .expect("a flag");
@@ -638,7 +686,7 @@ impl Driver<'_, '_> {
             }
             Operand::NotPred(_) | Operand::LaneId => return,
         };
-        let ex = e.b.use_var(self.exited);
+        let ex = self.exited.get(e);
         let required = e.b.ins().band_not(m, ex);
         let mut blocked = e.b.ins().bxor(required, exec);
         if let Some(differ) = uniform {
@@ -678,7 +726,7 @@ impl Driver<'_, '_> {
 
         self.e.b.switch_to_block(head);
         let w = self.waiting(g);
-        let ex = self.e.b.use_var(self.exited);
+        let ex = self.exited.get(&mut self.e);
         let state = self.e.state;
         let required = self
             .e
@@ -874,7 +922,7 @@ impl Driver<'_, '_> {
         let state = e.state;
         let masks = self.masks;
         let desc = e.b.ins().iconst(I64, desc);
-        let ex = e.b.use_var(self.exited);
+        let ex = self.exited.get(e);
         e.call_fn(f, &[state, masks, desc, ex], None);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
@@ -955,16 +1003,16 @@ impl Driver<'_, '_> {
             if inject::on(Bug::FuelRefund) {
                 // The planted bug: a taken back edge refunds a step, so a
                 // loop of one instruction never runs out of fuel.
-                let fuel = e.b.use_var(self.fuel);
+                let fuel = self.fuel.get(e);
                 let any = e.b.ins().icmp_imm_s(IntCC::NotEqual, taken, 0);
                 let back = e.b.ins().uextend(I64, any);
                 let fuel = e.b.ins().iadd(fuel, back);
-                e.b.def_var(self.fuel, fuel);
+                self.fuel.set(e, fuel);
             }
             if inject::on(Bug::FuelInLoops) {
                 // The planted bug: a taken back edge is charged a second
                 // step (saturating, so the fuel never wraps around).
-                let fuel = e.b.use_var(self.fuel);
+                let fuel = self.fuel.get(e);
                 let any = e.b.ins().icmp_imm_s(IntCC::NotEqual, taken, 0);
                 let extra = e.b.ins().uextend(I64, any);
                 let more =
@@ -972,7 +1020,7 @@ impl Driver<'_, '_> {
                         .icmp(IntCC::UnsignedGreaterThanOrEqual, fuel, extra);
                 let less = e.b.ins().isub(fuel, extra);
                 let fuel = e.b.ins().select(more, less, fuel);
-                e.b.def_var(self.fuel, fuel);
+                self.fuel.set(e, fuel);
             }
             let w = end_var.get(e.b, masks);
             let w = e.b.ins().bor(w, stay);
