@@ -87,6 +87,12 @@ struct Driver<'a, 'b> {
     stepped: bool,
     /// Where the run stops when the fuel runs out (its parameter: the pc).
     out_of_fuel: Option<Block>,
+    /// The running segment's fuel, `(start, instructions)`, while not
+    /// charged yet ([`Driver::charge_fuel`]).
+    fuel_due: Option<(usize, usize)>,
+    /// Where the run stops when an `arrive` call found the fuel short (it
+    /// recorded where): returns 1.
+    fuel_short: Option<Block>,
     /// Taken backward branches left before the run is a runaway (an i64
     /// variable): each follows at least the step of its `bra`, so a
     /// correct lowering takes at most fuel + 1 of them. A bound independent
@@ -256,6 +262,8 @@ pub fn emit_function(
         complete: None,
         stepped,
         out_of_fuel: None,
+        fuel_due: None,
+        fuel_short: None,
         entries,
         runaway: None,
         masks,
@@ -381,6 +389,14 @@ pub fn emit_function(
     let two = d.e.b.ins().iconst(I32, 2);
     d.e.b.ins().return_(&[two]);
 
+    // Out of fuel, found by an `arrive` call (which recorded where).
+    if let Some(short) = d.fuel_short {
+        d.e.b.switch_to_block(short);
+        exited.store_back(&mut d.e, lay.exited as i32);
+        let one = d.e.b.ins().iconst(I32, 1);
+        d.e.b.ins().return_(&[one]);
+    }
+
     // Out of fuel: record where, and stop.
     d.e.b.switch_to_block(out_of_fuel);
     let at = d.e.b.block_params(out_of_fuel)[0];
@@ -409,6 +425,10 @@ impl Driver<'_, '_> {
 
     /// Emits the segment of instructions `[start, end)`.
     fn segment(&mut self, start: usize, end: usize, sched: Block, out_of_fuel: Block) {
+        debug_assert!(
+            self.fuel_due.is_none(),
+            "the last segment's fuel is charged"
+        );
         let prog = self.e.prog;
         let (blk, var) = self.parks[&start];
         let masks = self.masks;
@@ -428,17 +448,14 @@ impl Driver<'_, '_> {
             var.set(e.b, masks, zero);
         }
         // Fuel: the whole segment runs for this group, or the run stops at
-        // instruction `start + fuel`.
+        // instruction `start + fuel`. Charged here, or (a segment of helper
+        // calls ending at an outlined `.sync` collective) by the
+        // collective's `arrive` call, which runs them all.
         if !self.stepped {
-            let n = (end - start) as i64;
-            let fuel = self.fuel.get(e);
-            let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
-            let ok = e.b.create_block();
-            let at = e.b.ins().iadd_imm_s(fuel, start as i64);
-            e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
-            e.b.switch_to_block(ok);
-            let fuel = e.b.ins().iadd_imm_s(fuel, -n);
-            self.fuel.set(e, fuel);
+            self.fuel_due = Some((start, end - start));
+            if !self.arrive_charges(start, end) {
+                self.charge_fuel(out_of_fuel);
+            }
         }
 
         for pc in start..end {
@@ -492,6 +509,56 @@ impl Driver<'_, '_> {
         self.flush();
         let next = self.parks[&end].0;
         self.e.b.ins().jump(next, &[]);
+    }
+
+    /// Whether the segment `[start, end)` is helper calls ending at a
+    /// `.sync` collective whose `arrive` call can charge the segment's
+    /// fuel (fast-compile tier): nothing else of it runs before that call
+    /// (but where the helper cache is full: [`Driver::charge_fuel`]).
+    fn arrive_charges(&self, start: usize, end: usize) -> bool {
+        let prog = self.e.prog;
+        let last = &prog.insts[end - 1];
+        self.sites.is_some()
+            && last.op.rendezvous_key().is_some()
+            && matches!(
+                last.op.membermask(),
+                Some(Operand::Imm(_) | Operand::Reg(_))
+            )
+            && prog.insts[start..end - 1]
+                .iter()
+                .all(|i| self.becomes_pending(&i.op))
+    }
+
+    /// Whether the fast-compile tier lowers `op` (not at a segment's end)
+    /// as a pending helper call ([`Driver::pending`]).
+    fn becomes_pending(&self, op: &Op) -> bool {
+        match op {
+            Op::Control(_) | Op::Thread(_) => false,
+            Op::Glue(g) => !thread::narrow_glue(g),
+            Op::Activemask(_) => true,
+            Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
+                op.rendezvous_key().is_none()
+            }
+        }
+    }
+
+    /// Charges the running segment's fuel ([`Driver::fuel_due`]) if it is
+    /// not yet: the run stops at `out_of_fuel` when less is left. Called
+    /// before the first code of the segment that runs an instruction.
+    fn charge_fuel(&mut self, out_of_fuel: Block) {
+        let Some((start, n)) = self.fuel_due.take() else {
+            return;
+        };
+        let n = n as i64;
+        let e = &mut self.e;
+        let fuel = self.fuel.get(e);
+        let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
+        let ok = e.b.create_block();
+        let at = e.b.ins().iadd_imm_s(fuel, start as i64);
+        e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
+        e.b.switch_to_block(ok);
+        let fuel = e.b.ins().iadd_imm_s(fuel, -n);
+        self.fuel.set(e, fuel);
     }
 
     /// `bar.sync`: the run time blocks this warp's thread until every
@@ -568,8 +635,10 @@ impl Driver<'_, '_> {
             Operand::NotPred(_) | Operand::LaneId => None,
         };
         if let (true, Some((kind, mm))) = (self.sites.is_some(), kind_mm) {
-            // The straight-line run before it goes into the same call.
+            // The straight-line run before it goes into the same call, and
+            // the segment's fuel when not charged yet.
             let (before, before_table) = self.pending_call().unwrap_or((0, 0));
+            let (fuel_start, fuel_n) = self.fuel_due.take().unwrap_or((0, 0));
             let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
             let e = &mut self.e;
             let (guard, negated) = match inst.guard {
@@ -601,6 +670,8 @@ impl Driver<'_, '_> {
                 group,
                 before as i64,
                 before_table,
+                fuel_n as i64,
+                fuel_start as i64,
             ];
             let site = sites.keep(Box::new(words));
             let state = e.state;
@@ -615,7 +686,17 @@ impl Driver<'_, '_> {
             // scheduler after it, sets the running group before reading
             // it: no running group to clear here).
             let next = self.parks[&end].0;
-            e.b.ins().brif(done, next, &[], complete, &[]);
+            if fuel_n == 0 {
+                e.b.ins().brif(done, next, &[], complete, &[]);
+                return;
+            }
+            // 2: the fuel was short.
+            let short = *self.fuel_short.get_or_insert_with(|| e.b.create_block());
+            let not_waiting = e.b.create_block();
+            e.b.ins().brif(done, not_waiting, &[], complete, &[]);
+            e.b.switch_to_block(not_waiting);
+            let is_done = e.b.ins().icmp_imm_s(IntCC::Equal, done, 1);
+            e.b.ins().brif(is_done, next, &[], short, &[]);
             return;
         }
         self.flush();
@@ -803,6 +884,7 @@ impl Driver<'_, '_> {
             // The helper cache is full: this one inline, after the calls
             // before it.
             Ok(None) => {
+                self.charge_due_fuel();
                 self.flush();
                 collective_or_glue(&mut self.e, guard, op);
             }
@@ -816,6 +898,7 @@ impl Driver<'_, '_> {
     /// group: one call `helper(state, table, lanes)`, or for several one
     /// call of the shared `run_list` with a list of them.
     fn flush(&mut self) {
+        self.charge_due_fuel();
         let Some((f, table)) = self.pending_call() else {
             return;
         };
@@ -823,6 +906,13 @@ impl Driver<'_, '_> {
         let t = self.e.b.ins().iconst(I64, table);
         let state = self.e.state;
         self.e.call_fn(f, &[state, t, conv], None);
+    }
+
+    /// [`Driver::charge_fuel`] at the program's out-of-fuel block.
+    fn charge_due_fuel(&mut self) {
+        if let Some(out) = self.out_of_fuel {
+            self.charge_fuel(out);
+        }
     }
 
     /// The pending helper calls ([`Driver::pending`]) as one call

@@ -52,7 +52,8 @@ pub struct Helpers {
     /// participants; 0 when none can.
     pub ready: usize,
     /// `(state, masks, site, conv, exited) -> done`: the running group
-    /// `conv` reaches a `.sync` collective.
+    /// `conv` reaches a `.sync` collective (`done`: 1 gone on, 0 waiting,
+    /// 2 out of fuel).
     ///
     /// The fast path (`done` 1): when the executing lanes give one
     /// `membermask` whose non-exited lanes are exactly them, and no lane
@@ -63,13 +64,16 @@ pub struct Helpers {
     /// executing lanes arrive (record their `membermask`, join the
     /// collective's waiting lanes) and the others park after it.
     ///
-    /// First it calls `before(state, before_table, conv)` (when `before` is
-    /// not 0: the straight-line run of instructions before the collective,
-    /// one call less in the program).
+    /// First, when `n` is not 0, it charges the segment's fuel: `n`
+    /// instructions, or when less is left it records `start + fuel` as
+    /// where the run stopped and returns 2 (and runs nothing). Then it
+    /// calls `before(state, before_table, conv)` (when `before` is not 0:
+    /// the straight-line run of instructions before the collective, one
+    /// call less in the program).
     ///
     /// `site` is an array of i64: `[guard, negated, kind, membermask,
-    /// arrived, park, run, table, group, before, before_table]`: the
-    /// guard's offset (-1: none)
+    /// arrived, park, run, table, group, before, before_table, n,
+    /// start]`: the guard's offset (-1: none)
     /// and whether it is negated, the membermask as an immediate (`kind`
     /// 0) or a register's offset (`kind` 1), the offsets in the masks of
     /// the collective's waiting lanes and of the lanes parked after it,
@@ -551,6 +555,30 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let (masks, site, conv, exited) = (p[0], p[1], p[2], p[3]);
     let state = e.state;
     let word = |e: &mut Emitter, i: i32| e.b.ins().load(I64, mf(), site, 8 * i);
+    // The segment's fuel, when the program left it to this call: the run
+    // stops (2) at instruction `start + fuel` when less than `n` is left.
+    let n = word(e, 11);
+    let charge = e.b.create_block();
+    let short = e.b.create_block();
+    let charged = e.b.create_block();
+    let go = e.b.create_block();
+    e.b.ins().brif(n, charge, &[], go, &[]);
+    e.b.switch_to_block(charge);
+    let fuel = e.load(I64, e.lay.fuel as i32);
+    let is_short = e.b.ins().icmp(IntCC::UnsignedLessThan, fuel, n);
+    e.b.ins().brif(is_short, short, &[], charged, &[]);
+    e.b.switch_to_block(short);
+    let start = word(e, 12);
+    let at = e.b.ins().iadd(fuel, start);
+    let at = e.b.ins().ireduce(I32, at);
+    e.store(at, e.lay.fail_pc as i32);
+    let two = e.b.ins().iconst(I32, 2);
+    e.b.ins().return_(&[two]);
+    e.b.switch_to_block(charged);
+    let left = e.b.ins().isub(fuel, n);
+    e.store(left, e.lay.fuel as i32);
+    e.b.ins().jump(go, &[]);
+    e.b.switch_to_block(go);
     // The straight-line run before the collective, for the running group.
     let before = word(e, 9);
     let call_before = e.b.create_block();

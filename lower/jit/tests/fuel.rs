@@ -4,7 +4,7 @@
 
 use warp_core::interp::{Interp, RunError};
 use warp_core::text::parse;
-use warp_jit::JitProgram;
+use warp_jit::{JitProgram, Tuning};
 
 #[test]
 fn fuel_error_is_the_same() {
@@ -26,4 +26,50 @@ fn fuel_error_is_the_same() {
         .with_fuel(10)
         .run(&case.inputs);
     assert!(matches!(e, Err(RunError::OutOfFuel { steps: 10, .. })));
+}
+
+/// Straight-line code with `.sync` collectives, every fuel from 0 to past
+/// its end, on every tuning: the run stops before instruction `fuel` (the
+/// warp stays converged, one step per instruction), at that instruction's
+/// line. The fast-compile tier charges a segment's fuel inside the
+/// collective's `arrive` call when the segment is helper calls ending at
+/// the collective (here the first two segments), in the code otherwise
+/// (the last).
+#[test]
+fn fuel_runs_out_before_each_instruction() {
+    let src = "\
+.reg .b32 r0, r1;
+.lanes r0 = 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31;
+    add.u32 r0, r0, 1;
+    shfl.sync.bfly.b32 r1, r0, 1, 0x1f, 0xffffffff;
+    add.u32 r0, r0, r1;
+    mul.lo.u32 r0, r0, 3;
+    redux.sync.add.u32 r1, r0, 0xffffffff;
+    add.u32 r0, r0, r1;
+";
+    let case = parse(src).expect("parses");
+    // The instructions are on lines 3 to 8 of the text.
+    let line = |pc: u64| pc as u32 + 3;
+    let n = case.program.insts.len() as u64;
+    assert_eq!(n, 6);
+    for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
+        for fuel in 0..=n + 1 {
+            let got = JitProgram::compile_with(&case.program, tuning)
+                .expect("compiles")
+                .with_fuel(fuel)
+                .run(&case.inputs);
+            let want = Interp::new(&case.program).with_fuel(fuel).run(&case.inputs);
+            if fuel < n {
+                let stop = RunError::OutOfFuel {
+                    steps: fuel,
+                    line: line(fuel),
+                };
+                assert_eq!(want.as_ref().err(), Some(&stop), "interp, fuel {fuel}");
+                assert_eq!(got.err(), Some(stop), "{tuning:?}, fuel {fuel}");
+            } else {
+                let (want, got) = (want.expect("runs"), got.expect("runs"));
+                assert_eq!(got.values, want.values, "{tuning:?}, fuel {fuel}");
+            }
+        }
+    }
 }
