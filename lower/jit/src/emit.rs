@@ -675,12 +675,12 @@ impl Driver<'_, '_> {
             ];
             let site = sites.keep(Box::new(words));
             let state = e.state;
-            let m = masks;
             let site = e.b.ins().iconst(I64, site);
             let conv = e.lanes(None).conv;
-            let ex = self.exited.get(e);
+            // (The helper reads the exited lanes from the state: the
+            // fast-compile tier keeps them there, `Cell::State`.)
             let done = e
-                .call_fn(self.helpers.arrive, &[state, m, site, conv, ex], Some(I32))
+                .call_fn(self.helpers.arrive, &[state, site, conv], Some(I32))
                 .expect("a flag");
             // Not done: straight to the completion code (which, like the
             // scheduler after it, sets the running group before reading
@@ -1010,10 +1010,8 @@ impl Driver<'_, '_> {
         descs.clear();
         let e = &mut self.e;
         let state = e.state;
-        let masks = self.masks;
         let desc = e.b.ins().iconst(I64, desc);
-        let ex = self.exited.get(e);
-        e.call_fn(f, &[state, masks, desc, ex], None);
+        e.call_fn(f, &[state, desc], None);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
     }

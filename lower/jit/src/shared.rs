@@ -51,7 +51,7 @@ pub struct Helpers {
     /// `membermask` waits, with the same `membermask`) gives its
     /// participants; 0 when none can.
     pub ready: usize,
-    /// `(state, masks, site, conv, exited) -> done`: the running group
+    /// `(state, site, conv) -> done`: the running group
     /// `conv` reaches a `.sync` collective (`done`: 1 gone on, 0 waiting,
     /// 2 out of fuel).
     ///
@@ -80,10 +80,8 @@ pub struct Helpers {
     /// the collective's helper and table (`run` 0: no fast path), and the
     /// offset in the masks of the lanes waiting anywhere in its group.
     pub arrive: usize,
-    /// `(state, masks, group, exited)`: runs every rendezvous of one group
-    /// of pairing collectives that can complete (`masks`: the address the
-    /// masks' offsets below are from; programs keep their masks in the
-    /// state buffer and pass its address again).
+    /// `(state, group)`: runs every rendezvous of one group of pairing
+    /// collectives that can complete.
     ///
     /// `group` is an array of i64: `[n, run, table, waiting]`, where `run`
     /// is the collective's helper (called as `(state, table,
@@ -95,8 +93,8 @@ pub struct Helpers {
     /// list is `[n, (f, from, to) × n]`: calls `f(state, from, to, lanes)`
     /// (one of the copies above) for the collective's participants.
     pub complete: usize,
-    /// `(state, masks, list, exited)`: calls `complete(state, masks, group,
-    /// exited)` for each `group` of the i64 array `list`, in order, up to
+    /// `(state, list)`: calls `complete(state, group)` for each `group`
+    /// of the i64 array `list`, in order, up to
     /// the first 0: the completion of several groups in one call from the
     /// program.
     pub complete_list: usize,
@@ -138,7 +136,7 @@ impl Helpers {
             let pred_mask = compile(&[I64, I64], Some(I32), pred_mask)?;
             let fill32 = compile(&copy_sig, None, |e, p| fill(e, p, false))?;
             let copy32 = compile(&copy_sig, None, |e, p| copy(e, p, false))?;
-            let complete = compile(&[I64, I64, I64, I32], None, |e, p| complete(e, p, ready))?;
+            let complete = compile(&[I64, I64], None, |e, p| complete(e, p, ready))?;
             Ok(Helpers {
                 pred_mask,
                 fill32,
@@ -149,10 +147,8 @@ impl Helpers {
                 lane_id: compile(&copy_sig, None, lane_id)?,
                 ready,
                 complete,
-                complete_list: compile(&[I64, I64, I64, I32], None, |e, p| {
-                    complete_calls(e, p, complete)
-                })?,
-                arrive: compile(&[I64, I64, I64, I32, I32], Some(I32), |e, p| {
+                complete_list: compile(&[I64, I64], None, |e, p| complete_calls(e, p, complete))?,
+                arrive: compile(&[I64, I64, I32], Some(I32), |e, p| {
                     arrive(e, p, [pred_mask, fill32, copy32])
                 })?,
                 run_list: compile(&[I64, I64, I32], None, run_calls)?,
@@ -244,7 +240,7 @@ fn run_calls(e: &mut Emitter, p: &[Value]) -> Option<Value> {
 /// The body of [`Helpers::complete_list`]: `complete` (the address of
 /// [`Helpers::complete`]) for each group of the list.
 fn complete_calls(e: &mut Emitter, p: &[Value], complete: usize) -> Option<Value> {
-    let (masks, list, exited) = (p[0], p[1], p[2]);
+    let list = p[0];
     let head = e.b.create_block();
     let body = e.b.create_block();
     let done = e.b.create_block();
@@ -256,7 +252,7 @@ fn complete_calls(e: &mut Emitter, p: &[Value], complete: usize) -> Option<Value
     e.b.ins().brif(group, body, &[], done, &[]);
     e.b.switch_to_block(body);
     let state = e.state;
-    e.call_fn(complete, &[state, masks, group, exited], None);
+    e.call_fn(complete, &[state, group], None);
     let next = e.b.ins().iadd_imm_s(at, 8);
     e.b.ins().jump(head, &[next.into()]);
     e.b.switch_to_block(done);
@@ -416,7 +412,8 @@ fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
 
 /// The body of [`Helpers::complete`].
 fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
-    let (masks, group, exited) = (p[0], p[1], p[2]);
+    let group = p[0];
+    let (masks, exited) = (e.state, e.load(I32, e.lay.exited as i32));
     let state = e.state;
     let n = e.b.ins().load(I64, mf(), group, 0);
     let head = e.b.create_block();
@@ -552,7 +549,8 @@ fn run_list(e: &mut Emitter, list: Value, lanes: Value) {
 /// The body of [`Helpers::arrive`] (with the helpers it calls: the guard's
 /// mask, and filling or copying the membermask).
 fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3]) -> Option<Value> {
-    let (masks, site, conv, exited) = (p[0], p[1], p[2], p[3]);
+    let (site, conv) = (p[0], p[1]);
+    let masks = e.state;
     let state = e.state;
     let word = |e: &mut Emitter, i: i32| e.b.ins().load(I64, mf(), site, 8 * i);
     // The segment's fuel, when the program left it to this call: the run
@@ -632,6 +630,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let from_reg = e.b.ins().load(I32, mf(), at, 0);
     let imm = e.b.ins().ireduce(I32, mm);
     let m = e.b.ins().select(kind, from_reg, imm);
+    let exited = e.load(I32, e.lay.exited as i32);
     let required = e.b.ins().band_not(m, exited);
     let blocked = e.b.ins().bxor(required, exec);
     // A register membermask: every executing lane's must be `m`.
