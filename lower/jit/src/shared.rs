@@ -214,48 +214,49 @@ fn compile(
     })
 }
 
-/// [`Helpers::run_list`].
-fn run_calls(e: &mut Emitter, p: &[Value]) -> Option<Value> {
-    let (list, lanes) = (p[0], p[1]);
+/// Loops over the records of `stride` bytes at `list`, up to the first
+/// whose first i64 word is 0: `body(e, record, first word)` for each.
+fn for_each_record(
+    e: &mut Emitter,
+    list: Value,
+    stride: i64,
+    body: impl FnOnce(&mut Emitter, Value, Value),
+) {
     let head = e.b.create_block();
-    let body = e.b.create_block();
+    let each = e.b.create_block();
     let done = e.b.create_block();
     e.b.append_block_param(head, I64);
     e.b.ins().jump(head, &[list.into()]);
     e.b.switch_to_block(head);
     let at = e.b.block_params(head)[0];
-    let f = e.b.ins().load(I64, mf(), at, 0);
-    e.b.ins().brif(f, body, &[], done, &[]);
-    e.b.switch_to_block(body);
-    let table = e.b.ins().load(I64, mf(), at, 8);
-    let sr = sig(e, &[I64, I64, I32]);
-    let state = e.state;
-    e.b.ins().call_indirect(sr, f, &[state, table, lanes]);
-    let next = e.b.ins().iadd_imm_s(at, 16);
+    let first = e.b.ins().load(I64, mf(), at, 0);
+    e.b.ins().brif(first, each, &[], done, &[]);
+    e.b.switch_to_block(each);
+    body(e, at, first);
+    let next = e.b.ins().iadd_imm_s(at, stride);
     e.b.ins().jump(head, &[next.into()]);
     e.b.switch_to_block(done);
+}
+
+/// [`Helpers::run_list`].
+fn run_calls(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let (list, lanes) = (p[0], p[1]);
+    for_each_record(e, list, 16, |e, at, f| {
+        let table = e.b.ins().load(I64, mf(), at, 8);
+        let sr = sig(e, &[I64, I64, I32]);
+        let state = e.state;
+        e.b.ins().call_indirect(sr, f, &[state, table, lanes]);
+    });
     None
 }
 
 /// The body of [`Helpers::complete_list`]: `complete` (the address of
 /// [`Helpers::complete`]) for each group of the list.
 fn complete_calls(e: &mut Emitter, p: &[Value], complete: usize) -> Option<Value> {
-    let list = p[0];
-    let head = e.b.create_block();
-    let body = e.b.create_block();
-    let done = e.b.create_block();
-    e.b.append_block_param(head, I64);
-    e.b.ins().jump(head, &[list.into()]);
-    e.b.switch_to_block(head);
-    let at = e.b.block_params(head)[0];
-    let group = e.b.ins().load(I64, mf(), at, 0);
-    e.b.ins().brif(group, body, &[], done, &[]);
-    e.b.switch_to_block(body);
-    let state = e.state;
-    e.call_fn(complete, &[state, group], None);
-    let next = e.b.ins().iadd_imm_s(at, 8);
-    e.b.ins().jump(head, &[next.into()]);
-    e.b.switch_to_block(done);
+    for_each_record(e, p[0], 8, |e, _, group| {
+        let state = e.state;
+        e.call_fn(complete, &[state, group], None);
+    });
     None
 }
 
