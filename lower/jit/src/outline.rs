@@ -64,14 +64,31 @@ pub fn set_max_helpers(n: usize) {
 /// dispatch, owned by the driver (`emit.rs`).
 pub type Lower = fn(&mut Emitter, Option<Guard>, &Op);
 
+/// Most canonical registers an instruction has (guard, sources,
+/// destinations: `shfl.sync` with `d|p` and an `@p` guard has 7).
+const MAX_SLOTS: usize = 8;
+
 /// An instruction shape: the instruction with canonical registers, and
-/// their types.
+/// their types. Fixed-size, so that keeping a new one allocates nothing
+/// (but when the cache's table grows, a few times in a process's life):
+/// libFuzzer takes an execution that allocates more than it frees for a
+/// leak and runs it again.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Shape {
     inst: Inst,
-    types: Vec<Type>,
+    /// How many canonical registers there are.
+    n: usize,
+    /// Their types (`Type::Pred` past `n`).
+    types: [Type; MAX_SLOTS],
     /// Per canonical register: filled from an immediate.
-    imm: Vec<bool>,
+    imm: [bool; MAX_SLOTS],
+}
+
+impl Shape {
+    /// The canonical registers' types.
+    fn types(&self) -> &[Type] {
+        &self.types[..self.n]
+    }
 }
 
 /// The process's helpers: shape → the helper's address.
@@ -133,7 +150,11 @@ pub fn site(
     sites: &mut Sites,
     lower: Lower,
 ) -> Result<Option<(usize, i64)>, JitError> {
-    let (shape, slots) = canonical(e.prog, guard, op);
+    let Some((shape, slots)) = canonical(e.prog, guard, op) else {
+        // More registers than a shape holds (no instruction has): inline.
+        INLINED.fetch_add(1, Ordering::Relaxed);
+        return Ok(None);
+    };
     let found = cache().lock().ok().and_then(|c| c.get(&shape).copied());
     let helper = match found {
         Some(f) => {
@@ -184,7 +205,7 @@ enum Slot {
 /// `add d, a, 7` and `add d, a, 9` share a helper (with the immediates in
 /// the shape, 1,000 generated programs had 9,187 shapes; each costs a
 /// compile the first time).
-fn canonical(prog: &Program, guard: Option<Guard>, op: &Op) -> (Shape, Vec<Slot>) {
+fn canonical(prog: &Program, guard: Option<Guard>, op: &Op) -> Option<(Shape, Vec<Slot>)> {
     let mut c = Canon::default();
     let guard = guard.map(|g| Guard {
         reg: c.name(Slot::Reg(g.reg), prog.decl(g.reg).ty, false),
@@ -206,12 +227,21 @@ fn canonical(prog: &Program, guard: Option<Guard>, op: &Op) -> (Shape, Vec<Slot>
         }
     }
     let inst = Inst { guard, op, line: 0 };
+    let n = c.types.len();
+    if n > MAX_SLOTS {
+        return None;
+    }
+    let mut types = [Type::Pred; MAX_SLOTS];
+    types[..n].copy_from_slice(&c.types);
+    let mut imm = [false; MAX_SLOTS];
+    imm[..n].copy_from_slice(&c.imm);
     let shape = Shape {
         inst,
-        types: c.types,
-        imm: c.imm,
+        n,
+        types,
+        imm,
     };
-    (shape, c.slots)
+    Some((shape, c.slots))
 }
 
 /// The canonical registers of one instruction, as [`canonical`] names
@@ -264,7 +294,7 @@ impl Canon {
 fn compile(shape: &Shape, lower: Lower) -> Result<usize, JitError> {
     let prog = Program {
         regs: shape
-            .types
+            .types()
             .iter()
             .enumerate()
             .map(|(i, &ty)| RegDecl {
@@ -286,8 +316,8 @@ fn compile(shape: &Shape, lower: Lower) -> Result<usize, JitError> {
         let size = |ty: Type| if wide(ty) { 256 } else { 128 };
         // Copy in every register (a destination too: the lanes the
         // instruction does not write keep their values).
-        let mut places = Vec::with_capacity(shape.types.len());
-        for (i, &ty) in shape.types.iter().enumerate() {
+        let mut places = Vec::with_capacity(shape.n);
+        for (i, &ty) in shape.types().iter().enumerate() {
             let entry = b.ins().load(I64, mf(), table, 8 * i as i32);
             let at = lay.regs[i] as i32;
             if shape.imm[i] {

@@ -186,7 +186,11 @@ pub fn compile_fn(
     }
     let mut ctx = Context::for_function(func);
     let code = machine_code(&mut ctx, isa, "helper")?;
-    Ok(Box::leak(Box::new(code)).addr())
+    // Kept for the life of the process: the mapping is never unmapped (no
+    // heap allocation holds it, see `outline::Shape`).
+    let addr = code.addr();
+    std::mem::forget(code);
+    Ok(addr)
 }
 
 /// Compiles a shared helper whose body works through an [`Emitter`] on
