@@ -10,6 +10,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// A `HashMap` with [`FxHasher`].
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
+/// A `HashSet` with [`FxHasher`].
+pub type FxHashSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
+
 /// rustc's Fx hash: fast on integer keys, not resistant to chosen keys.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FxHasher {

@@ -67,10 +67,7 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Glue) {
 /// (Hacker's Delight, 5-1). SSE has no per-lane population count; this is
 /// 13 vector operations for four lanes instead of a scalar loop.
 fn popc_vec(e: &mut Emitter, v: Value) -> Value {
-    let shr = |e: &mut Emitter, x: Value, n: i64| {
-        let n = e.b.ins().iconst(I32, n);
-        e.b.ins().ushr(x, n)
-    };
+    let shr = |e: &mut Emitter, x: Value, n: i64| e.b.ins().ushr_imm_s(x, n);
     let pairs = e.vconst_i32x4([0x5555_5555; 4]);
     let nibbles = e.vconst_i32x4([0x3333_3333; 4]);
     let bytes = e.vconst_i32x4([0x0f0f_0f0f; 4]);

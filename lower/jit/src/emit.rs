@@ -101,8 +101,6 @@ struct Driver<'a, 'b> {
     entries: Variable,
     /// Where a runaway run ends (returns 2).
     runaway: Option<Block>,
-    /// The state buffer's address, where every [`Mask`] is.
-    masks: Value,
     /// A PTX module's kernel (it has thread-level instructions): its warp
     /// may start with lanes that do not exist.
     kernel: bool,
@@ -178,14 +176,14 @@ impl Cell {
 struct Mask(i32);
 
 impl Mask {
-    /// Its value; `state` is the state buffer's address.
-    fn get(self, b: &mut FunctionBuilder<'_>, state: Value) -> Value {
-        b.ins().load(I32, super::builder::mf(), state, self.0)
+    /// Its value.
+    fn get(self, e: &mut Emitter<'_, '_>) -> Value {
+        e.load(I32, self.0)
     }
 
     /// Sets it to `v`.
-    fn set(self, b: &mut FunctionBuilder<'_>, state: Value, v: Value) {
-        b.ins().store(super::builder::mf(), v, state, self.0);
+    fn set(self, e: &mut Emitter<'_, '_>, v: Value) {
+        e.store(v, self.0);
     }
 }
 
@@ -251,7 +249,6 @@ pub fn emit_function(
         4 * n_masks as u32 <= lay.masks_len,
         "the layout has room for the masks"
     );
-    let masks = state;
     let mut d = Driver {
         e: Emitter::new(b, prog, lay, state, conv),
         exited,
@@ -266,7 +263,6 @@ pub fn emit_function(
         fuel_short: None,
         entries,
         runaway: None,
-        masks,
         kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
         sites,
         error: None,
@@ -374,7 +370,7 @@ pub fn emit_function(
     d.e.b.switch_to_block(sched);
     for &p in points.iter().filter(|&&p| p < len && d.parkable[p]) {
         let (blk, var) = d.parks[&p];
-        let w = var.get(d.e.b, masks);
+        let w = var.get(&mut d.e);
         let next = d.e.b.create_block();
         let zero = d.e.b.ins().iconst(I32, 0);
         d.e.b.def_var(conv, zero);
@@ -431,7 +427,6 @@ impl Driver<'_, '_> {
         );
         let prog = self.e.prog;
         let (blk, var) = self.parks[&start];
-        let masks = self.masks;
         let e = &mut self.e;
         e.b.switch_to_block(blk);
         let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
@@ -440,12 +435,12 @@ impl Driver<'_, '_> {
         e.begin_segment(start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
         // Merge the lanes parked here.
         if self.parkable[start] {
-            let waiting = var.get(e.b, masks);
+            let waiting = var.get(e);
             let conv = e.b.use_var(e.conv);
             let conv = e.b.ins().bor(conv, waiting);
             e.b.def_var(e.conv, conv);
             let zero = e.b.ins().iconst(I32, 0);
-            var.set(e.b, masks, zero);
+            var.set(e, zero);
         }
         // Fuel: the whole segment runs for this group, or the run stops at
         // instruction `start + fuel`. Charged here, or (a segment of helper
@@ -593,7 +588,6 @@ impl Driver<'_, '_> {
 
     /// `@g exit` at the end of a segment that ends at `end`.
     fn exit(&mut self, inst: &Inst, end: usize, sched: Block) {
-        let masks = self.masks;
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
@@ -607,9 +601,9 @@ impl Driver<'_, '_> {
             // lowest pc runs.
             Some(complete) => {
                 self.parkable[end] = true;
-                let w = next_var.get(e.b, masks);
+                let w = next_var.get(e);
                 let w = e.b.ins().bor(w, rest);
-                next_var.set(e.b, masks, w);
+                next_var.set(e, w);
                 let zero = e.b.ins().iconst(I32, 0);
                 e.b.def_var(e.conv, zero);
                 e.b.ins().jump(complete, &[]);
@@ -625,7 +619,6 @@ impl Driver<'_, '_> {
     /// end of a segment that ends at `end`) arrive and record their
     /// `membermask`; the predicated-off lanes park after it.
     fn arrive(&mut self, inst: &Inst, pc: usize, end: usize) {
-        let masks = self.masks;
         let mm = inst.op.membermask().expect("a .sync collective");
         let complete = self.complete.expect("a program with a .sync collective");
         // The fast-compile tier: one call of the shared helper.
@@ -720,15 +713,15 @@ impl Driver<'_, '_> {
             e.store(v, off);
         }
         for var in [self.arrived[&pc], self.group_waiting[&pc]] {
-            let w = var.get(e.b, masks);
+            let w = var.get(e);
             let w = e.b.ins().bor(w, exec);
-            var.set(e.b, masks, w);
+            var.set(e, w);
         }
         let stay = e.b.ins().band_not(l.conv, exec);
         let end_var = self.parks[&end].1;
-        let w = end_var.get(e.b, masks);
+        let w = end_var.get(e);
         let w = e.b.ins().bor(w, stay);
-        end_var.set(e.b, masks, w);
+        end_var.set(e, w);
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
         e.b.ins().jump(complete, &[]);
@@ -773,7 +766,7 @@ impl Driver<'_, '_> {
         if let Some(differ) = uniform {
             blocked = e.b.ins().bor(blocked, differ);
         }
-        let waiting = group.get(e.b, self.masks);
+        let waiting = group.get(e);
         blocked = e.b.ins().bor(blocked, waiting);
         let fast = e.b.create_block();
         let general = e.b.create_block();
@@ -793,7 +786,7 @@ impl Driver<'_, '_> {
 
     /// The lanes waiting at the collectives of `g`, as an i32 mask.
     fn waiting(&mut self, g: &Group) -> Value {
-        self.group_waiting[&g.pcs[0]].get(self.e.b, self.masks)
+        self.group_waiting[&g.pcs[0]].get(&mut self.e)
     }
 
     /// Completes every rendezvous of group `g` that can complete, then
@@ -820,7 +813,7 @@ impl Driver<'_, '_> {
             .pcs
             .iter()
             .map(|pc| {
-                let a = self.arrived[pc].get(self.e.b, self.masks);
+                let a = self.arrived[pc].get(&mut self.e);
                 self.e.b.ins().band(a, required)
             })
             .collect();
@@ -853,18 +846,18 @@ impl Driver<'_, '_> {
             }
         }
         let all = self.group_waiting[&g.pcs[0]];
-        let w = all.get(self.e.b, self.masks);
+        let w = all.get(&mut self.e);
         let w = self.e.b.ins().band_not(w, required);
-        all.set(self.e.b, self.masks, w);
+        all.set(&mut self.e, w);
         for (pc, part) in g.pcs.iter().zip(parts) {
             let var = self.arrived[pc];
-            let a = var.get(self.e.b, self.masks);
+            let a = var.get(&mut self.e);
             let a = self.e.b.ins().band_not(a, required);
-            var.set(self.e.b, self.masks, a);
+            var.set(&mut self.e, a);
             let park = self.parks[&(pc + 1)].1;
-            let p = park.get(self.e.b, self.masks);
+            let p = park.get(&mut self.e);
             let p = self.e.b.ins().bor(p, part);
-            park.set(self.e.b, self.masks, p);
+            park.set(&mut self.e, p);
         }
         let zero = self.e.b.ins().iconst(I32, 0);
         self.e.b.def_var(self.e.conv, zero);
@@ -1055,7 +1048,6 @@ impl Driver<'_, '_> {
 
     /// `@g bra L` at the end of a segment that ends at `end`.
     fn bra(&mut self, inst: &Inst, to: usize, end: usize, sched: Block) {
-        let masks = self.masks;
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let taken = e.exec(&mut l);
@@ -1080,9 +1072,9 @@ impl Driver<'_, '_> {
                     (to, to_var)
                 };
             self.parkable[at] = true;
-            let w = to_var.get(e.b, masks);
+            let w = to_var.get(e);
             let w = e.b.ins().bor(w, taken);
-            to_var.set(e.b, masks, w);
+            to_var.set(e, w);
             e.b.def_var(e.conv, stay);
             e.b.ins().brif(stay, end_blk, &[], sched, &[]);
         } else {
@@ -1110,9 +1102,9 @@ impl Driver<'_, '_> {
                 let fuel = e.b.ins().select(more, less, fuel);
                 self.fuel.set(e, fuel);
             }
-            let w = end_var.get(e.b, masks);
+            let w = end_var.get(e);
             let w = e.b.ins().bor(w, stay);
-            end_var.set(e.b, masks, w);
+            end_var.set(e, w);
             e.b.def_var(e.conv, taken);
             let back = e.b.create_block();
             e.b.ins().brif(taken, back, &[], sched, &[]);

@@ -108,7 +108,9 @@ pub struct CacheStats {
     pub hits: u64,
     /// Call sites whose shape was compiled then (one helper each).
     pub misses: u64,
-    /// Call sites lowered inline because the cache was full.
+    /// Call sites lowered inline: the cache was full (or, which no
+    /// instruction of the IR does, the shape had more than `MAX_SLOTS`
+    /// registers).
     pub inlined: u64,
     /// Helpers in the cache now.
     pub helpers: usize,

@@ -11,7 +11,7 @@ use std::time::Instant;
 use warp_core::corpus::{write_case, Written};
 use warp_core::engine::Engine;
 use warp_core::engine::Skip;
-use warp_core::fxhash::{FxHashMap, FxHasher};
+use warp_core::fxhash::{FxHashSet, FxHasher};
 use warp_core::gen::{
     control_regs, data_inputs, generate_with_stats, vary_inputs, Config, Stats, TestCase,
 };
@@ -105,8 +105,8 @@ pub fn input_sets(tc: &TestCase, k: usize, seed: u64) -> Vec<Inputs> {
         v.hash(&mut h);
         h.finish()
     };
-    let mut seen: FxHashMap<u64, ()> = FxHashMap::default();
-    seen.insert(hash(&sets[0]), ());
+    let mut seen = FxHashSet::default();
+    seen.insert(hash(&sets[0]));
     // A few more tries than sets: a redraw may repeat an earlier set.
     for _ in 0..2 * k {
         if sets.len() == k {
@@ -120,7 +120,7 @@ pub fn input_sets(tc: &TestCase, k: usize, seed: u64) -> Vec<Inputs> {
             &control,
             &mut Unstructured::new(&bytes),
         );
-        if seen.insert(hash(&v), ()).is_none() || !sets.contains(&v) {
+        if seen.insert(hash(&v)) || !sets.contains(&v) {
             sets.push(v);
         }
     }
