@@ -6,8 +6,8 @@
 use memmap2::{Mmap, MmapMut};
 
 /// The signature every compiled warp function has: it takes the warp state
-/// buffer (see [`super::layout`]) and returns a status (0 finished,
-/// 1 out of fuel).
+/// buffer (see [`super::layout`]) and returns a status (`emit.rs`'s
+/// `status`: 0 finished, 1 out of fuel, ...).
 type Entry = unsafe extern "C" fn(state: *mut u8) -> u32;
 
 /// Machine code in an executable mapping; freed (unmapped) on drop.

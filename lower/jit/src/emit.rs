@@ -46,6 +46,18 @@
 //! steps (an arrival is the step of its instruction; a completion costs
 //! none), and when fewer remain, the run stops at the instruction where
 //! the interpreter would have, with the same error.
+//!
+//! # A program in parts
+//!
+//! A big program is emitted as several functions ([`Unit`]): each part
+//! holds the segments that start in its range of instructions (the range's
+//! ends are park points, so no segment crosses them), and jumps within it
+//! as above; a jump to another part's segment stores the running group and
+//! the park point in the state and returns [`status::GO`]; the completion
+//! code and the scheduler become returns too ([`status::COMPLETE`],
+//! [`status::SCHEDULE`]), served by `parts.rs`'s dispatcher (the
+//! completion code is a function of its own). The exited lanes, the fuel
+//! and the runaway bound live in the state, as the lane masks do.
 
 use super::builder::Emitter;
 use super::inject::{self, Bug};
@@ -70,15 +82,14 @@ struct Driver<'a, 'b> {
     exited: Cell,
     /// The remaining fuel (an i64).
     fuel: Cell,
-    /// Park point → (its segment's block, its waiting-lanes mask).
-    parks: BTreeMap<usize, (Block, Mask)>,
-    /// `.sync` collective pc → the mask of lanes waiting there.
-    arrived: BTreeMap<usize, Mask>,
-    /// `.sync` collective pc → the mask of the lanes waiting anywhere in
-    /// its group (the union of its collectives' `arrived` masks, kept
-    /// alongside them so that asking costs one load, not one per
-    /// collective of the group).
-    group_waiting: BTreeMap<usize, Mask>,
+    /// Where the lane masks live.
+    masks: &'a Masks,
+    /// Park point → its segment's block in this function (of a park point
+    /// of another part: a block that hands the run to it, [`Driver::block`]).
+    blocks: BTreeMap<usize, Block>,
+    /// A part of a program compiled in parts: the park points of other
+    /// parts this function hands the run to (their blocks, emitted last).
+    stubs: Option<Vec<usize>>,
     /// The completion code's entry, when the program has `.sync`
     /// collectives.
     complete: Option<Block>,
@@ -98,7 +109,7 @@ struct Driver<'a, 'b> {
     /// correct lowering takes at most fuel + 1 of them. A bound independent
     /// of the fuel accounting, so that a bug there cannot loop forever
     /// (without a backward branch every lane only moves forward).
-    entries: Variable,
+    entries: Cell,
     /// Where a runaway run ends (returns 2).
     runaway: Option<Block>,
     /// A PTX module's kernel (it has thread-level instructions): its warp
@@ -187,54 +198,234 @@ impl Mask {
     }
 }
 
-/// How many lane masks the code of `plan` keeps ([`Layout::with_masks`]):
-/// one per park point, and per group of pairing collectives one for the
-/// group and one per collective.
-pub fn mask_count(plan: &Plan) -> usize {
-    park_points(&plan.prog).len()
-        + plan.groups.len()
-        + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>()
+/// What a compiled function returns (the dispatcher of a program compiled
+/// in parts, `parts.rs`, reads the last four; a whole program returns only
+/// the first three).
+pub mod status {
+    /// The run ended: every lane exited or reached the end.
+    pub const DONE: u32 = 0;
+    /// The fuel ran out before the instruction in the state's `fail_pc`.
+    pub const OUT_OF_FUEL: u32 = 1;
+    /// More taken backward branches than the fuel allows: a bug in the
+    /// fuel accounting.
+    pub const RUNAWAY: u32 = 2;
+    /// A part hands the run to the park point in the state's `next` (its
+    /// index among the park points), with the running group in its `conv`.
+    pub const GO: u32 = 3;
+    /// A part asks for the completion of rendezvous, then the scheduler.
+    pub const COMPLETE: u32 = 4;
+    /// The running group is empty: the scheduler picks the next one.
+    pub const SCHEDULE: u32 = 5;
+    /// A part was entered at a park point that is not its own (a bug of
+    /// the dispatch).
+    pub const LOST: u32 = 6;
 }
 
 /// The park points of a program: start, labels, after `bra`/`exit` and
-/// `.sync` collectives, end.
-fn park_points(prog: &Program) -> Vec<usize> {
-    let mut v = vec![0, prog.insts.len()];
+/// `.sync` collectives, end; with `cut`, also every multiple of it (where
+/// a program compiled in parts is cut, [`Unit::Part`]). A park point where
+/// no lane ever waits only ends a segment: the next one runs for the same
+/// group, and the fuel of the two is charged in two steps, which stop at
+/// the same instruction as one would.
+fn park_points(prog: &Program, cut: Option<usize>) -> Vec<usize> {
+    let len = prog.insts.len();
+    let mut v = vec![0, len];
     v.extend(prog.labels.iter().map(|l| l.at));
     for (i, inst) in prog.insts.iter().enumerate() {
         if inst.op.is_control_flow() || inst.op.rendezvous_key().is_some() {
             v.push(i + 1);
         }
     }
+    if let Some(cut) = cut {
+        v.extend((cut.max(1)..len).step_by(cut.max(1)));
+    }
     v.sort_unstable();
     v.dedup();
     v
 }
 
-/// Emits the whole function body of `plan`'s program into `b` (whose entry
-/// block has the state pointer parameter). `stepped` code charges fuel
-/// before each instruction, so that it can stop anywhere (bounded runs);
-/// otherwise once per segment.
+/// Where the lane masks of a program's code live in the state
+/// ([`Layout::masks`]): one per park point, in order, then per group of
+/// pairing collectives one for the group and one per collective. Made
+/// once per program (a program compiled in parts shares it between its
+/// functions).
+pub struct Masks {
+    /// The park points (pcs), in order.
+    pub points: Vec<usize>,
+    /// `.sync` collective pc → the mask of lanes waiting there.
+    arrived: BTreeMap<usize, Mask>,
+    /// `.sync` collective pc → the mask of the lanes waiting anywhere in
+    /// its group (the union of its collectives' `arrived` masks, kept
+    /// alongside them so that asking costs one load, not one per
+    /// collective of the group).
+    group_waiting: BTreeMap<usize, Mask>,
+    /// The offset of the first mask.
+    base: i32,
+}
+
+impl Masks {
+    /// How many masks the code of `plan` keeps with the park points of
+    /// [`Masks::points_of`] (for [`Layout::with_masks`]).
+    pub fn count(plan: &Plan, points: &[usize]) -> usize {
+        points.len() + plan.groups.len() + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>()
+    }
+
+    /// The park points of `plan`'s program, cut every `cut` instructions
+    /// for a program compiled in parts.
+    pub fn points_of(plan: &Plan, cut: Option<usize>) -> Vec<usize> {
+        park_points(&plan.prog, cut)
+    }
+
+    /// The masks of `plan` with park points `points`, in `lay` (which has
+    /// room for them).
+    pub fn new(plan: &Plan, points: Vec<usize>, lay: &Layout) -> Masks {
+        assert!(
+            4 * Self::count(plan, &points) as u32 <= lay.masks_len,
+            "the layout has room for the masks"
+        );
+        let mut next = lay.masks as i32 + 4 * points.len() as i32;
+        let mut new_mask = || {
+            let m = Mask(next);
+            next += 4;
+            m
+        };
+        let (mut arrived, mut group_waiting) = (BTreeMap::new(), BTreeMap::new());
+        for g in &plan.groups {
+            let all = new_mask();
+            for &pc in &g.pcs {
+                arrived.insert(pc, new_mask());
+                group_waiting.insert(pc, all);
+            }
+        }
+        Masks {
+            points,
+            arrived,
+            group_waiting,
+            base: lay.masks as i32,
+        }
+    }
+
+    /// The index of park point `p` among the park points.
+    fn index(&self, p: usize) -> usize {
+        self.points
+            .binary_search(&p)
+            .unwrap_or_else(|_| panic!("pc {p} is a park point"))
+    }
+
+    /// The waiting-lanes mask of park point `p` (a pc).
+    fn park(&self, p: usize) -> Mask {
+        self.park_at(self.index(p))
+    }
+
+    /// The waiting-lanes mask of the park point of index `i`.
+    fn park_at(&self, i: usize) -> Mask {
+        // The park points' masks come first, in order (`Masks::new`).
+        Mask(self.base + 4 * i as i32)
+    }
+}
+
+/// Per pc (and the end), whether lanes can wait there before any code is
+/// emitted: after every `.sync` collective (its completion parks lanes
+/// there). The rest is marked as the code that parks lanes is emitted,
+/// always before the segment it parks lanes at.
+pub fn initial_parkable(prog: &Program) -> Vec<bool> {
+    (0..=prog.insts.len())
+        .map(|p| p > 0 && prog.insts[p - 1].op.rendezvous_key().is_some())
+        .collect()
+}
+
+/// How many parts a program of `len` instructions has in parts of `size`
+/// ([`Unit::Part`]: part `k` holds the segments that start in
+/// `[k * size, (k + 1) * size)`; every multiple of `size` is a park point,
+/// [`Masks::points_of`], so no segment crosses a cut).
+pub fn parts(len: usize, size: usize) -> usize {
+    len.div_ceil(size.max(1)).max(1)
+}
+
+/// The scheduler's table of a program compiled in parts, once every part
+/// is emitted: per park point where lanes can wait (`parkable`; the end
+/// excepted), in program order, its index and the state offset of its
+/// waiting-lanes mask.
+pub fn schedule(masks: &Masks, parkable: &[bool]) -> Vec<(u32, u32)> {
+    let len = *masks.points.last().expect("the end is a park point");
+    masks
+        .points
+        .iter()
+        .enumerate()
+        .filter(|&(_, &p)| p < len && parkable[p])
+        .map(|(i, _)| (i as u32, masks.park_at(i).0 as u32))
+        .collect()
+}
+
+/// What one compiled function covers.
+pub enum Unit<'s> {
+    /// The whole program.
+    Whole,
+    /// A part of a program compiled in parts: the segments that start in
+    /// `[index * size, (index + 1) * size)`. `parkable` (from
+    /// [`initial_parkable`]) is shared by the parts, emitted in order.
+    Part {
+        /// Which part.
+        index: usize,
+        /// Instructions per part.
+        size: usize,
+        /// Per pc, whether lanes can wait there.
+        parkable: &'s mut Vec<bool>,
+    },
+    /// The completion of rendezvous of a program compiled in parts: it
+    /// returns [`status::SCHEDULE`].
+    Completion,
+}
+
+/// Emits the function body of `unit` of `plan`'s program into `b` (whose
+/// entry block has the state pointer parameter), its lane masks where
+/// `masks` says. `stepped` code charges fuel before each instruction, so
+/// that it can stop anywhere (bounded runs); otherwise once per segment.
 ///
 /// With `sites`, every non-control instruction is a call of its shape's
 /// shared helper (the fast-compile tier, `outline.rs`), its call-site
 /// table kept in `sites`; without, it is lowered inline.
+#[allow(clippy::too_many_arguments)]
 pub fn emit_function(
     b: &mut FunctionBuilder<'_>,
     plan: &Plan,
     lay: &Layout,
+    masks: &Masks,
     stepped: bool,
     helpers: Helpers,
     sites: Option<&mut Sites>,
+    unit: Unit<'_>,
 ) -> Result<(), JitError> {
     let prog = &plan.prog;
+    let len = prog.insts.len();
+    let points = &masks.points[..];
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     b.seal_block(entry);
     let state = b.block_params(entry)[0];
     let conv = b.declare_var(I32);
-    let (exited, fuel) = if sites.is_some() {
+    let in_parts = !matches!(unit, Unit::Whole);
+    let completion_only = matches!(unit, Unit::Completion);
+    // This function's segments (indices into the park points): every one,
+    // or those of its part, or none.
+    let (mine, parkable, shared) = match unit {
+        Unit::Whole => (0..points.len() - 1, initial_parkable(prog), None),
+        Unit::Part {
+            index,
+            size,
+            parkable,
+        } => {
+            let lo = points.partition_point(|&p| p < index * size);
+            let hi = points.partition_point(|&p| p < ((index + 1) * size).min(len));
+            (lo..hi, std::mem::take(parkable), Some(parkable))
+        }
+        Unit::Completion => (0..0, Vec::new(), None),
+    };
+    // The run's values live in the state in the fast-compile tier, and in
+    // a program compiled in parts (they cross from one function to the
+    // next); elsewhere in variables.
+    let (exited, fuel) = if sites.is_some() || in_parts {
         (
             Cell::State(I32, lay.exited as i32),
             Cell::State(I64, lay.fuel as i32),
@@ -242,20 +433,18 @@ pub fn emit_function(
     } else {
         (Cell::Var(b.declare_var(I32)), Cell::Var(b.declare_var(I64)))
     };
-    let entries = b.declare_var(I64);
-    let points = park_points(prog);
-    let n_masks = mask_count(plan);
-    assert!(
-        4 * n_masks as u32 <= lay.masks_len,
-        "the layout has room for the masks"
-    );
+    let entries = if in_parts {
+        Cell::State(I64, lay.entries as i32)
+    } else {
+        Cell::Var(b.declare_var(I64))
+    };
     let mut d = Driver {
         e: Emitter::new(b, prog, lay, state, conv),
         exited,
         fuel,
-        parks: BTreeMap::new(),
-        arrived: BTreeMap::new(),
-        group_waiting: BTreeMap::new(),
+        masks,
+        blocks: BTreeMap::new(),
+        stubs: in_parts.then(Vec::new),
         complete: None,
         stepped,
         out_of_fuel: None,
@@ -268,128 +457,135 @@ pub fn emit_function(
         error: None,
         helpers,
         pending: Vec::new(),
-        // Completion (emitted after the segments) parks lanes after every
-        // `.sync` collective; the rest is marked as it is emitted, always
-        // before the segment it parks lanes at.
-        parkable: (0..=prog.insts.len())
-            .map(|p| p > 0 && prog.insts[p - 1].op.rendezvous_key().is_some())
-            .collect(),
+        parkable,
     };
     if d.sites.is_some() {
         d.e.pred_mask = Some(helpers.pred_mask);
     }
-    // Entry: every lane at pc 0, nothing parked, nothing exited.
-    // Every mask starts empty.
-    let zero = d.e.b.ins().iconst(I32, 0);
-    let zeros = d.e.b.ins().splat(I32X4, zero);
-    for off in (lay.masks..lay.masks + lay.masks_len).step_by(16) {
-        d.e.store(zeros, off as i32);
-    }
-    let mut next_mask = lay.masks as i32;
-    let mut new_mask = |_: &mut FunctionBuilder<'_>| {
-        let m = Mask(next_mask);
-        next_mask += 4;
-        m
-    };
-    for &p in &points {
+    for &p in &points[mine.clone()] {
         let blk = d.e.b.create_block();
-        let m = new_mask(d.e.b);
-        d.parks.insert(p, (blk, m));
+        d.blocks.insert(p, blk);
     }
-    for g in &plan.groups {
-        let all = new_mask(d.e.b);
-        for &pc in &g.pcs {
-            let m = new_mask(d.e.b);
-            d.arrived.insert(pc, m);
-            d.group_waiting.insert(pc, all);
-        }
+    if !completion_only {
+        // Every part finishes the lanes that reach the end itself.
+        let blk = d.e.b.create_block();
+        d.blocks.insert(len, blk);
     }
     if !plan.groups.is_empty() {
         d.complete = Some(d.e.b.create_block());
     }
-    // Lanes marked exited before the run (a kernel's lanes that do not
-    // exist, in a partial warp) never run.
-    let ex = d.e.load(I32, lay.exited as i32);
-    let present = d.e.b.ins().bnot(ex);
-    d.e.b.def_var(conv, present);
-    let fu = d.e.load(I64, lay.fuel as i32);
-    if let Cell::Var(var) = exited {
-        d.e.b.def_var(var, ex);
-    }
-    if let Cell::Var(var) = fuel {
-        d.e.b.def_var(var, fu);
-    }
-    let bound = d.e.b.ins().iadd_imm_s(fu, 1);
-    d.e.b.def_var(entries, bound);
     let runaway = d.e.b.create_block();
     d.runaway = Some(runaway);
-    let first = d.parks[&0].0;
-    d.e.b.ins().jump(first, &[]);
-
     let sched = d.e.b.create_block();
+    match &shared {
+        None if completion_only => {
+            let complete = d.complete.expect("a program with rendezvous");
+            d.e.b.ins().jump(complete, &[]);
+        }
+        // Entry: every lane at pc 0, nothing parked, nothing exited.
+        None => {
+            // Every mask starts empty.
+            let zero = d.e.b.ins().iconst(I32, 0);
+            let zeros = d.e.b.ins().splat(I32X4, zero);
+            for off in (lay.masks..lay.masks + lay.masks_len).step_by(16) {
+                d.e.store(zeros, off as i32);
+            }
+            // Lanes marked exited before the run (a kernel's lanes that do
+            // not exist, in a partial warp) never run.
+            let ex = d.e.load(I32, lay.exited as i32);
+            let present = d.e.b.ins().bnot(ex);
+            d.e.b.def_var(conv, present);
+            let fu = d.e.load(I64, lay.fuel as i32);
+            if let Cell::Var(var) = exited {
+                d.e.b.def_var(var, ex);
+            }
+            if let Cell::Var(var) = fuel {
+                d.e.b.def_var(var, fu);
+            }
+            let bound = d.e.b.ins().iadd_imm_s(fu, 1);
+            d.entries.set(&mut d.e, bound);
+            let first = d.blocks[&0];
+            d.e.b.ins().jump(first, &[]);
+        }
+        // Entry of a part: the running group and the park point where it
+        // goes on come from the state (the dispatcher set them up).
+        Some(_) => {
+            let c = d.e.load(I32, lay.conv as i32);
+            d.e.b.def_var(conv, c);
+            let at = d.e.load(I32, lay.next as i32);
+            let at = d.e.b.ins().iadd_imm_s(at, -(mine.start as i64));
+            let lost = d.e.b.create_block();
+            let dfg = &mut d.e.b.func.dfg;
+            let table: Vec<_> = points[mine.clone()]
+                .iter()
+                .map(|p| dfg.block_call(d.blocks[p], &[]))
+                .collect();
+            let default = dfg.block_call(lost, &[]);
+            let jt =
+                d.e.b
+                    .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
+            d.e.b.ins().br_table(at, jt);
+            d.e.b.switch_to_block(lost);
+            let code = d.e.b.ins().iconst(I32, status::LOST as i64);
+            d.e.b.ins().return_(&[code]);
+        }
+    }
+
     let out_of_fuel = d.e.b.create_block();
     d.e.b.append_block_param(out_of_fuel, I64);
     d.out_of_fuel = Some(out_of_fuel);
-    let len = prog.insts.len();
-    for w in points.windows(2) {
-        d.segment(w[0], w[1], sched, out_of_fuel);
+    for i in mine {
+        d.segment(points[i], points[i + 1], sched, out_of_fuel);
     }
     // The end of the program: the lanes that reach it are done.
-    let (end_blk, _) = d.parks[&len];
-    d.e.b.switch_to_block(end_blk);
-    d.finish();
+    if let Some(&end_blk) = d.blocks.get(&len) {
+        d.e.b.switch_to_block(end_blk);
+        d.finish();
+    }
 
-    // Completion of rendezvous, then the scheduler.
+    // Completion of rendezvous, then the scheduler (a part hands both to
+    // the dispatcher).
     if let Some(complete) = d.complete {
         d.e.b.switch_to_block(complete);
-        // The fast-compile tier completes a run of groups in one call
-        // ([`Driver::complete_calls`]).
-        let mut descs = Vec::new();
-        for g in &plan.groups {
-            if d.sites.is_some() {
-                match d.group_desc(g) {
-                    Ok(Some(desc)) => {
-                        descs.push(desc);
-                        continue;
-                    }
-                    Ok(None) => {}
-                    Err(err) => {
-                        d.error.get_or_insert(err);
-                        continue;
-                    }
-                }
-            }
-            d.complete_calls(&mut descs);
-            d.complete_group(g);
+        if shared.is_some() {
+            let code = d.e.b.ins().iconst(I32, status::COMPLETE as i64);
+            d.e.b.ins().return_(&[code]);
+        } else {
+            d.completion(plan);
+            d.e.b.ins().jump(sched, &[]);
         }
-        d.complete_calls(&mut descs);
-        d.e.b.ins().jump(sched, &[]);
     }
 
     // The scheduler: the lowest park point with waiting lanes.
     d.e.b.switch_to_block(sched);
-    for &p in points.iter().filter(|&&p| p < len && d.parkable[p]) {
-        let (blk, var) = d.parks[&p];
-        let w = var.get(&mut d.e);
-        let next = d.e.b.create_block();
-        let zero = d.e.b.ins().iconst(I32, 0);
-        d.e.b.def_var(conv, zero);
-        d.e.b.ins().brif(w, blk, &[], next, &[]);
-        d.e.b.switch_to_block(next);
+    if in_parts {
+        let code = d.e.b.ins().iconst(I32, status::SCHEDULE as i64);
+        d.e.b.ins().return_(&[code]);
+    } else {
+        for &p in points.iter().filter(|&&p| p < len && d.parkable[p]) {
+            let blk = d.blocks[&p];
+            let var = d.masks.park(p);
+            let w = var.get(&mut d.e);
+            let next = d.e.b.create_block();
+            let zero = d.e.b.ins().iconst(I32, 0);
+            d.e.b.def_var(conv, zero);
+            d.e.b.ins().brif(w, blk, &[], next, &[]);
+            d.e.b.switch_to_block(next);
+        }
+        d.finish();
     }
-    d.finish();
 
     // A runaway: more segment entries than the fuel allows.
     d.e.b.switch_to_block(runaway);
     exited.store_back(&mut d.e, lay.exited as i32);
-    let two = d.e.b.ins().iconst(I32, 2);
+    let two = d.e.b.ins().iconst(I32, status::RUNAWAY as i64);
     d.e.b.ins().return_(&[two]);
 
     // Out of fuel, found by an `arrive` call (which recorded where).
     if let Some(short) = d.fuel_short {
         d.e.b.switch_to_block(short);
         exited.store_back(&mut d.e, lay.exited as i32);
-        let one = d.e.b.ins().iconst(I32, 1);
+        let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
         d.e.b.ins().return_(&[one]);
     }
 
@@ -399,9 +595,23 @@ pub fn emit_function(
     let at32 = d.e.b.ins().ireduce(I32, at);
     d.e.store(at32, lay.fail_pc as i32);
     exited.store_back(&mut d.e, lay.exited as i32);
-    let one = d.e.b.ins().iconst(I32, 1);
+    let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
     d.e.b.ins().return_(&[one]);
+
+    // Jumps to the park points of other parts: hand the run over.
+    for p in d.stubs.take().unwrap_or_default() {
+        d.e.b.switch_to_block(d.blocks[&p]);
+        let c = d.e.b.use_var(conv);
+        d.e.store(c, lay.conv as i32);
+        let i = d.e.b.ins().iconst(I32, masks.index(p) as i64);
+        d.e.store(i, lay.next as i32);
+        let code = d.e.b.ins().iconst(I32, status::GO as i64);
+        d.e.b.ins().return_(&[code]);
+    }
     d.e.b.seal_all_blocks();
+    if let Some(shared) = shared {
+        *shared = std::mem::take(&mut d.parkable);
+    }
     match d.error {
         Some(e) => Err(e),
         None => Ok(()),
@@ -409,6 +619,47 @@ pub fn emit_function(
 }
 
 impl Driver<'_, '_> {
+    /// The block of park point `p`'s segment; in a part that does not run
+    /// it, a block that hands the run to its part (emitted last).
+    fn block(&mut self, p: usize) -> Block {
+        if let Some(&blk) = self.blocks.get(&p) {
+            return blk;
+        }
+        let stubs = self
+            .stubs
+            .as_mut()
+            .expect("a whole program has a block per park point");
+        stubs.push(p);
+        let blk = self.e.b.create_block();
+        self.blocks.insert(p, blk);
+        blk
+    }
+
+    /// The completion code of every group of `plan` (then falls through).
+    /// The fast-compile tier completes a run of groups in one call
+    /// ([`Driver::complete_calls`]).
+    fn completion(&mut self, plan: &Plan) {
+        let mut descs = Vec::new();
+        for g in &plan.groups {
+            if self.sites.is_some() {
+                match self.group_desc(g) {
+                    Ok(Some(desc)) => {
+                        descs.push(desc);
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(err) => {
+                        self.error.get_or_insert(err);
+                        continue;
+                    }
+                }
+            }
+            self.complete_calls(&mut descs);
+            self.complete_group(g);
+        }
+        self.complete_calls(&mut descs);
+    }
+
     /// Stores the exited mask and remaining fuel and returns 0.
     fn finish(&mut self) {
         let e = &mut self.e;
@@ -426,7 +677,7 @@ impl Driver<'_, '_> {
             "the last segment's fuel is charged"
         );
         let prog = self.e.prog;
-        let (blk, var) = self.parks[&start];
+        let (blk, var) = (self.blocks[&start], self.masks.park(start));
         let e = &mut self.e;
         e.b.switch_to_block(blk);
         let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
@@ -502,7 +753,7 @@ impl Driver<'_, '_> {
             }
         }
         self.flush();
-        let next = self.parks[&end].0;
+        let next = self.block(end);
         self.e.b.ins().jump(next, &[]);
     }
 
@@ -588,6 +839,7 @@ impl Driver<'_, '_> {
 
     /// `@g exit` at the end of a segment that ends at `end`.
     fn exit(&mut self, inst: &Inst, end: usize, sched: Block) {
+        let (next, next_var) = (self.block(end), self.masks.park(end));
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
@@ -595,7 +847,6 @@ impl Driver<'_, '_> {
         let ex = e.b.ins().bor(ex, exec);
         self.exited.set(e, ex);
         let rest = e.b.ins().band_not(l.conv, exec);
-        let (next, next_var) = self.parks[&end];
         match self.complete {
             // Lanes waiting for the exited ones may go on now; then the
             // lowest pc runs.
@@ -632,6 +883,7 @@ impl Driver<'_, '_> {
             // the segment's fuel when not charged yet.
             let (before, before_table) = self.pending_call().unwrap_or((0, 0));
             let (fuel_start, fuel_n) = self.fuel_due.take().unwrap_or((0, 0));
+            let next = self.block(end);
             let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
             let e = &mut self.e;
             let (guard, negated) = match inst.guard {
@@ -648,9 +900,9 @@ impl Driver<'_, '_> {
                     (0, 0)
                 }
             };
-            let arrived = self.arrived[&pc].0 as i64;
-            let park = self.parks[&end].1 .0 as i64;
-            let group = self.group_waiting[&pc].0 as i64;
+            let arrived = self.masks.arrived[&pc].0 as i64;
+            let park = self.masks.park(end).0 as i64;
+            let group = self.masks.group_waiting[&pc].0 as i64;
             let words = [
                 guard,
                 negated,
@@ -678,7 +930,6 @@ impl Driver<'_, '_> {
             // Not done: straight to the completion code (which, like the
             // scheduler after it, sets the running group before reading
             // it: no running group to clear here).
-            let next = self.parks[&end].0;
             if fuel_n == 0 {
                 e.b.ins().brif(done, next, &[], complete, &[]);
                 return;
@@ -712,13 +963,13 @@ impl Driver<'_, '_> {
             };
             e.store(v, off);
         }
-        for var in [self.arrived[&pc], self.group_waiting[&pc]] {
+        for var in [self.masks.arrived[&pc], self.masks.group_waiting[&pc]] {
             let w = var.get(e);
             let w = e.b.ins().bor(w, exec);
             var.set(e, w);
         }
         let stay = e.b.ins().band_not(l.conv, exec);
-        let end_var = self.parks[&end].1;
+        let end_var = self.masks.park(end);
         let w = end_var.get(e);
         let w = e.b.ins().bor(w, stay);
         end_var.set(e, w);
@@ -738,7 +989,7 @@ impl Driver<'_, '_> {
     /// rendezvous and the scheduler would have had it. Otherwise falls
     /// through to the general arrival.
     fn arrive_converged(&mut self, inst: &Inst, mm: Operand, exec: Value, conv: Value, end: usize) {
-        let group = self.group_waiting[&(end - 1)];
+        let group = self.masks.group_waiting[&(end - 1)];
         let e = &mut self.e;
         let (m, uniform) = match mm {
             Operand::Imm(v) => (e.b.ins().iconst(I32, v as u32 as i64), None),
@@ -774,10 +1025,10 @@ impl Driver<'_, '_> {
         e.b.switch_to_block(fast);
         self.with_group(exec);
         self.lower(None, &inst.op);
+        let next = self.block(end);
         let e = &mut self.e;
         e.b.def_var(e.conv, conv);
         e.begin_segment(false);
-        let next = self.parks[&end].0;
         e.b.ins().jump(next, &[]);
         e.b.switch_to_block(general);
         // The general path recomputes the masks it needs.
@@ -786,7 +1037,7 @@ impl Driver<'_, '_> {
 
     /// The lanes waiting at the collectives of `g`, as an i32 mask.
     fn waiting(&mut self, g: &Group) -> Value {
-        self.group_waiting[&g.pcs[0]].get(&mut self.e)
+        self.masks.group_waiting[&g.pcs[0]].get(&mut self.e)
     }
 
     /// Completes every rendezvous of group `g` that can complete, then
@@ -813,7 +1064,7 @@ impl Driver<'_, '_> {
             .pcs
             .iter()
             .map(|pc| {
-                let a = self.arrived[pc].get(&mut self.e);
+                let a = self.masks.arrived[pc].get(&mut self.e);
                 self.e.b.ins().band(a, required)
             })
             .collect();
@@ -845,16 +1096,16 @@ impl Driver<'_, '_> {
                 }
             }
         }
-        let all = self.group_waiting[&g.pcs[0]];
+        let all = self.masks.group_waiting[&g.pcs[0]];
         let w = all.get(&mut self.e);
         let w = self.e.b.ins().band_not(w, required);
         all.set(&mut self.e, w);
         for (pc, part) in g.pcs.iter().zip(parts) {
-            let var = self.arrived[pc];
+            let var = self.masks.arrived[pc];
             let a = var.get(&mut self.e);
             let a = self.e.b.ins().band_not(a, required);
             var.set(&mut self.e, a);
-            let park = self.parks[&(pc + 1)].1;
+            let park = self.masks.park(pc + 1);
             let p = park.get(&mut self.e);
             let p = self.e.b.ins().bor(p, part);
             park.set(&mut self.e, p);
@@ -949,7 +1200,7 @@ impl Driver<'_, '_> {
         let h = self.helpers;
         let off = |r: Reg| self.e.lay.regs[r.index()] as i64;
         let width = |r: Reg| super::layout::wide(prog.decl(r).ty);
-        let group = self.group_waiting[&g.pcs[0]].0 as i64;
+        let group = self.masks.group_waiting[&g.pcs[0]].0 as i64;
         let mut words = vec![g.pcs.len() as i64, run as i64, table, group];
         for (i, pc) in g.pcs.iter().enumerate() {
             let (copy_in, copy_out) = match &g.mixed {
@@ -975,8 +1226,8 @@ impl Driver<'_, '_> {
                     (copy_list(sites, &ins), copy_list(sites, &outs))
                 }
             };
-            let arrived = self.arrived[pc].0 as i64;
-            let park = self.parks[&(pc + 1)].1 .0 as i64;
+            let arrived = self.masks.arrived[pc].0 as i64;
+            let park = self.masks.park(pc + 1).0 as i64;
             words.extend([arrived, park, copy_in, copy_out]);
         }
         debug_assert_eq!(
@@ -1053,21 +1304,23 @@ impl Driver<'_, '_> {
         let taken = e.exec(&mut l);
         let stay = e.b.ins().band_not(l.conv, taken);
         if to == end {
-            let next = self.parks[&end].0;
-            e.b.ins().jump(next, &[]);
+            let next = self.block(end);
+            self.e.b.ins().jump(next, &[]);
             return;
         }
-        let (to_blk, to_var) = self.parks[&to];
-        let (end_blk, end_var) = self.parks[&end];
+        let (to_var, end_var) = (self.masks.park(to), self.masks.park(end));
         if to > end {
+            let end_blk = self.block(end);
+            let e = &mut self.e;
             // Forward: the taken lanes park at the target.
             let (at, to_var) =
                 if inject::on(Bug::FwdIntoLoopHead) && inject::is_loop_head(e.prog, to) {
                     // The planted bug: the lanes skip to the next park point.
-                    self.parks
-                        .range(to + 1..)
-                        .next()
-                        .map_or((to, to_var), |(&p, &(_, v))| (p, v))
+                    let i = self.masks.index(to) + 1;
+                    match self.masks.points.get(i) {
+                        Some(&p) => (p, self.masks.park_at(i)),
+                        None => (to, to_var),
+                    }
                 } else {
                     (to, to_var)
                 };
@@ -1078,6 +1331,8 @@ impl Driver<'_, '_> {
             e.b.def_var(e.conv, stay);
             e.b.ins().brif(stay, end_blk, &[], sched, &[]);
         } else {
+            let to_blk = self.block(to);
+            let e = &mut self.e;
             // Backward: the others park after the bra.
             self.parkable[end] = true;
             if inject::on(Bug::FuelRefund) {
@@ -1110,9 +1365,9 @@ impl Driver<'_, '_> {
             e.b.ins().brif(taken, back, &[], sched, &[]);
             // The runaway bound.
             e.b.switch_to_block(back);
-            let left = e.b.use_var(self.entries);
+            let left = self.entries.get(e);
             let left = e.b.ins().iadd_imm_s(left, -1);
-            e.b.def_var(self.entries, left);
+            self.entries.set(e, left);
             let over = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
             let runaway = self.runaway.expect("set before the segments");
             e.b.ins().brif(over, runaway, &[], to_blk, &[]);

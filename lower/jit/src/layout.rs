@@ -22,6 +22,15 @@ pub struct Layout {
     /// On running out of fuel: the index of the instruction that would have
     /// run next (u32).
     pub fail_pc: u32,
+    /// A program compiled in parts (`parts.rs`): the running group when
+    /// one part hands the run to another (u32).
+    pub conv: u32,
+    /// A program compiled in parts: the park point (its index among the
+    /// park points) where the next part goes on (u32).
+    pub next: u32,
+    /// A program compiled in parts: taken backward branches left before
+    /// the run is a runaway (i64; `emit.rs`'s `entries`).
+    pub entries: u32,
     /// The program's lane masks (park points, arrivals: `emit.rs`'s
     /// `Mask`), 32-bit each, zeroed by the code on entry; `masks_len` bytes
     /// (a multiple of 16). Empty until [`Layout::with_masks`].
@@ -56,7 +65,10 @@ impl Layout {
         let exited = off;
         let fail_pc = off + 4;
         let fuel = off + 8;
-        off += 16;
+        let conv = off + 16;
+        let next = off + 20;
+        let entries = off + 24;
+        off += 32;
         let mut regs = Vec::with_capacity(prog.regs.len());
         for r in &prog.regs {
             regs.push(off);
@@ -80,6 +92,9 @@ impl Layout {
             exited,
             fuel,
             fail_pc,
+            conv,
+            next,
+            entries,
             size: off,
         }
     }

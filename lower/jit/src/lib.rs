@@ -19,7 +19,8 @@
 //! lives in the state, read by the driver and the builder),
 //! `rendezvous.rs` (which `.sync` collectives pair, and the registers of a
 //! rendezvous whose members stand at different instructions), `code.rs`
-//! (executable memory) and `inject.rs` (bugs planted on purpose).
+//! (executable memory), `parts.rs` (a program's functions and their
+//! dispatcher) and `inject.rs` (bugs planted on purpose).
 //!
 //! # Two tiers
 //!
@@ -33,9 +34,20 @@
 //! recording a `membermask`, completing a rendezvous) as calls of the
 //! helpers of `shared.rs`, compiled once per process.
 //!
+//! # Big programs in parts
+//!
+//! Cranelift's time and memory per instruction grow with the size of the
+//! function it compiles. A program of more than [`Tuning::part_insts`]
+//! instructions is compiled as several functions (`emit.rs`'s `Unit`):
+//! parts of a bounded number of instructions, and the completion of
+//! rendezvous; `parts.rs` holds their code and the dispatcher that runs
+//! them (and is the scheduler). The results are the same as one
+//! function's.
+//!
 //! Imports go one way, with no circle:
 //!
 //! ```text
+//! lib.rs ──> parts.rs ──> emit.rs (its return codes), code.rs
 //! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
 //!   │           │  │                         │
 //!   │           │  ├──> rendezvous.rs, inject.rs, outline.rs ──> shared.rs
@@ -64,6 +76,7 @@ pub mod launch;
 mod layout;
 mod matching;
 pub mod outline;
+mod parts;
 mod redux;
 mod rendezvous;
 pub mod runtime;
@@ -161,6 +174,25 @@ pub enum Tuning {
     Inline,
 }
 
+impl Tuning {
+    /// Above this many instructions a program is compiled in parts of at
+    /// most this many (see [`JitProgram::compile_in_parts`]).
+    ///
+    /// Measured on mix200 repeated (issue #14, 2026-11-24): fast-compile
+    /// at 200,000 instructions took 1.3–1.5 s and a peak of 440–450 MiB as
+    /// one function, 1.0–1.1 s and 133 MiB in parts of 1,024 to 8,192
+    /// (all within noise of each other); fast-code at 5,000 took 10.2 s and
+    /// 644 MiB as one function, 5.9 / 6.3 / 6.5 s and 252–271 MiB in parts
+    /// of 256 / 512 / 1,024, with the same run time. Parts of 512 keep
+    /// every bench program (at most 165 instructions) whole.
+    pub fn part_insts(self) -> usize {
+        match self {
+            Tuning::FastCode | Tuning::Inline => 512,
+            Tuning::FastCompile => 4096,
+        }
+    }
+}
+
 fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
     static CODE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
     static COMPILE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
@@ -216,6 +248,63 @@ fn machine_code(ctx: &mut Context, isa: &OwnedTargetIsa, what: &str) -> Result<C
         .map_err(|e| JitError::Failed(format!("executable memory: {e}")))
 }
 
+/// Lowers `unit` of `plan`'s program and compiles it, after `budget` has
+/// accepted its size in Cranelift instructions: the code and that size.
+#[allow(clippy::too_many_arguments)]
+fn compile_unit(
+    sig: &Signature,
+    isa: &'static OwnedTargetIsa,
+    plan: &rendezvous::Plan,
+    layout: &Layout,
+    masks: &emit::Masks,
+    stepped: bool,
+    helpers: shared::Helpers,
+    outlined: Option<&mut outline::Sites>,
+    unit: emit::Unit<'_>,
+    budget: impl FnOnce(usize) -> Result<(), JitError>,
+) -> Result<(Code, usize), JitError> {
+    // Cranelift's contexts are reused from one compile to the next on a
+    // thread (their allocations kept), as Cranelift recommends. They are
+    // cleared after a compile too, so that between compiles they hold
+    // capacity only: what a compile allocates and keeps (its
+    // `CompiledCode`, a new `Function`) is freed in the same call. A count
+    // of live allocations that changed from one call to the next made
+    // libFuzzer re-run one `diff` input in three to look for a leak.
+    thread_local! {
+        static CONTEXTS: RefCell<(Context, FunctionBuilderContext)> =
+            RefCell::new((Context::new(), FunctionBuilderContext::new()));
+    }
+    CONTEXTS.with(|c| {
+        // A helper compiled during this lowering uses fresh contexts; this
+        // one is never entered twice at once.
+        let mut c = c.borrow_mut();
+        let (ctx, fctx) = &mut *c;
+        ctx.clear();
+        ctx.func.name = UserFuncName::user(0, 0);
+        ctx.func.signature = sig.clone();
+        let lowered = {
+            let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+            let r = emit::emit_function(
+                &mut b, plan, layout, masks, stepped, helpers, outlined, unit,
+            );
+            b.finalize(isa.frontend_config());
+            r
+        };
+        let clif = ctx.func.dfg.num_insts();
+        let code = lowered
+            .and_then(|()| budget(clif))
+            .and_then(|()| machine_code(ctx, isa, "program"));
+        ctx.clear();
+        // A huge function leaves the contexts holding its memory: let it
+        // go rather than keep it for the next compile.
+        if clif > KEEP_CONTEXTS_BELOW {
+            *ctx = Context::new();
+            *fctx = FunctionBuilderContext::new();
+        }
+        Ok((code?, clif))
+    })
+}
+
 /// Cranelift instructions above which a compile's contexts are dropped
 /// after it instead of kept for the next one on the thread.
 const KEEP_CONTEXTS_BELOW: usize = 100_000;
@@ -224,7 +313,7 @@ const KEEP_CONTEXTS_BELOW: usize = 100_000;
 pub struct JitProgram {
     prog: Program,
     layout: Layout,
-    code: Code,
+    code: parts::Body,
     fuel: u64,
     /// Compiled by [`JitProgram::compile_stepped`]: it can run bounded.
     stepped: bool,
@@ -285,11 +374,37 @@ impl JitProgram {
         Self::build(prog, tuning, limits, true)
     }
 
+    /// Like [`JitProgram::compile_limited`] (or with `stepped`,
+    /// [`JitProgram::compile_stepped`]), compiling a program of more than
+    /// `part_insts` instructions as several functions (parts of at most
+    /// that many instructions each; by default
+    /// [`Tuning::part_insts`]): the results are the same, Cranelift's time
+    /// and memory per instruction stay those of a small program.
+    pub fn compile_in_parts(
+        prog: &Program,
+        tuning: Tuning,
+        limits: Limits,
+        stepped: bool,
+        part_insts: usize,
+    ) -> Result<JitProgram, JitError> {
+        Self::build_parts(prog, tuning, limits, stepped, part_insts.max(1))
+    }
+
     fn build(
         prog: &Program,
         tuning: Tuning,
         limits: Limits,
         stepped: bool,
+    ) -> Result<JitProgram, JitError> {
+        Self::build_parts(prog, tuning, limits, stepped, tuning.part_insts())
+    }
+
+    fn build_parts(
+        prog: &Program,
+        tuning: Tuning,
+        limits: Limits,
+        stepped: bool,
+        part_insts: usize,
     ) -> Result<JitProgram, JitError> {
         if prog.insts.len() > limits.max_insts {
             return Err(JitError::TooBig(format!(
@@ -302,64 +417,80 @@ impl JitProgram {
         inject::compile_error(prog).map_err(JitError::Failed)?;
         let isa = isa(tuning)?;
         let plan = rendezvous::Plan::new(prog);
-        let layout = Layout::new(&plan.prog).with_masks(emit::mask_count(&plan));
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
-        // Cranelift's contexts are reused from one compile to the next on
-        // a thread (their allocations kept), as Cranelift recommends. They
-        // are cleared after a compile too, so that between compiles they
-        // hold capacity only: what a compile allocates and keeps (its
-        // `CompiledCode`, a new `Function`) is freed in the same call. A
-        // count of live allocations that changed from one call to the next
-        // made libFuzzer re-run one `diff` input in three to look for a
-        // leak.
-        thread_local! {
-            static CONTEXTS: RefCell<(Context, FunctionBuilderContext)> =
-                RefCell::new((Context::new(), FunctionBuilderContext::new()));
-        }
-        CONTEXTS.with(|c| {
-            // A helper compiled during this lowering uses fresh contexts;
-            // this one is never entered twice at once.
-            let mut c = c.borrow_mut();
-            let (ctx, fctx) = &mut *c;
-            ctx.clear();
-            ctx.func.name = UserFuncName::user(0, 0);
-            ctx.func.signature = sig;
-            let mut sites = outline::Sites::default();
-            {
-                let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
-                let outlined = (tuning == Tuning::FastCompile).then_some(&mut sites);
-                let helpers = shared::Helpers::get()?;
-                emit::emit_function(&mut b, &plan, &layout, stepped, helpers, outlined)?;
-                b.finalize(isa.frontend_config());
-            }
-            let clif = ctx.func.dfg.num_insts();
-            if clif > limits.max_clif_insts {
-                return Err(JitError::TooBig(format!(
-                    "program of {} instructions lowers to {clif} Cranelift instructions; the JIT code-size budget is {}; use the interpreter or split the program",
-                    prog.insts.len(),
-                    limits.max_clif_insts
-                )));
-            }
-            let code = machine_code(ctx, isa, "program");
-            ctx.clear();
-            let code = code?;
-            // A huge function leaves the contexts holding its memory: let
-            // it go rather than keep it for the next compile.
-            if clif > KEEP_CONTEXTS_BELOW {
-                *ctx = Context::new();
-                *fctx = FunctionBuilderContext::new();
-            }
-            Ok(JitProgram {
-                prog: prog.clone(),
-                layout,
-                code,
-                fuel: DEFAULT_FUEL,
+        let helpers = shared::Helpers::get()?;
+        let mut sites = outline::Sites::default();
+        let cut = (prog.insts.len() > part_insts).then_some(part_insts);
+        let points = emit::Masks::points_of(&plan, cut);
+        let layout = Layout::new(&plan.prog).with_masks(emit::Masks::count(&plan, &points));
+        let masks = emit::Masks::new(&plan, points, &layout);
+        let mut clif = 0;
+        // One Cranelift function, compiled now; refused when the code-size
+        // budget runs out.
+        let mut compile = |unit: emit::Unit<'_>| {
+            let outlined = (tuning == Tuning::FastCompile).then_some(&mut sites);
+            let (code, n) = compile_unit(
+                &sig,
+                isa,
+                &plan,
+                &layout,
+                &masks,
                 stepped,
-                _sites: sites,
-                clif,
-            })
+                helpers,
+                outlined,
+                unit,
+                |n| {
+                    if clif + n > limits.max_clif_insts {
+                        return Err(JitError::TooBig(format!(
+                        "program of {} instructions lowers to more than {} Cranelift instructions (the JIT code-size budget); use the interpreter or split the program",
+                        prog.insts.len(),
+                        limits.max_clif_insts
+                    )));
+                    }
+                    Ok(())
+                },
+            )?;
+            clif += n;
+            Ok::<_, JitError>(code)
+        };
+        let body = match cut {
+            None => parts::Body::Whole(compile(emit::Unit::Whole)?),
+            Some(size) => {
+                let mut parkable = emit::initial_parkable(&plan.prog);
+                let n = emit::parts(prog.insts.len(), size);
+                let mut codes = Vec::with_capacity(n);
+                for index in 0..n {
+                    let unit = emit::Unit::Part {
+                        index,
+                        size,
+                        parkable: &mut parkable,
+                    };
+                    codes.push(compile(unit)?);
+                }
+                let completion = if plan.groups.is_empty() {
+                    None
+                } else {
+                    Some(compile(emit::Unit::Completion)?)
+                };
+                parts::Body::Parts(parts::Parts {
+                    parts: codes,
+                    completion,
+                    size,
+                    points: masks.points.iter().map(|&p| p as u32).collect(),
+                    schedule: emit::schedule(&masks, &parkable),
+                })
+            }
+        };
+        Ok(JitProgram {
+            prog: prog.clone(),
+            layout,
+            code: body,
+            fuel: DEFAULT_FUEL,
+            stepped,
+            _sites: sites,
+            clif,
         })
     }
 
@@ -378,6 +509,12 @@ impl JitProgram {
     /// compile's size: Cranelift's time grows with it).
     pub fn clif_insts(&self) -> usize {
         self.clif
+    }
+
+    /// How many functions the program compiled to: 1, or for a program
+    /// compiled in parts its parts and the completion of rendezvous.
+    pub fn functions(&self) -> usize {
+        self.code.functions()
     }
 
     /// Size of the generated machine code in bytes.
@@ -465,14 +602,17 @@ impl JitProgram {
         );
         write_le(&mut s.buf, self.layout.exited as usize, 4, absent as u64);
         write_le(&mut s.buf, self.layout.fuel as usize, 8, fuel);
-        match self.code.call(&mut s.buf) {
-            0 => Ok(None),
-            1 => Ok(Some(
+        match self.code.run(&mut s.buf, &self.layout) {
+            emit::status::DONE => Ok(None),
+            emit::status::OUT_OF_FUEL => Ok(Some(
                 read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize,
             )),
-            _ => Err(RunError::Engine(format!(
+            emit::status::RUNAWAY => Err(RunError::Engine(format!(
                 "the generated code took more than {} backward branches with {fuel} warp steps of fuel: its fuel accounting is wrong",
                 fuel.saturating_add(1)
+            ))),
+            other => Err(RunError::Engine(format!(
+                "the generated code returned status {other} (a part entered at a park point not its own, or the completion code missing): a bug of the JIT's dispatch"
             ))),
         }
     }
@@ -628,6 +768,10 @@ pub struct JitEngine {
     /// on a statically whole warp, and the driver's inline paths), not
     /// only the shared helpers.
     pub inline_every: u32,
+    /// Programs of more instructions are compiled in parts of at most this
+    /// many ([`JitProgram::compile_in_parts`]); `None`: the tuning's
+    /// [`Tuning::part_insts`].
+    pub part_insts: Option<usize>,
 }
 
 impl JitEngine {
@@ -638,6 +782,7 @@ impl JitEngine {
             tuning: Tuning::FastCompile,
             limits: Limits::default(),
             inline_every: Self::INLINE_EVERY,
+            part_insts: None,
         }
     }
 
@@ -688,7 +833,8 @@ impl EngineProgram<'_> {
     fn code(&self, stepped: bool) -> &Result<JitProgram, JitError> {
         let cell = if stepped { &self.stepped } else { &self.fast };
         cell.get_or_init(|| {
-            JitProgram::build(self.prog, self.tuning, self.engine.limits, stepped)
+            let parts = self.engine.part_insts.unwrap_or(self.tuning.part_insts());
+            JitProgram::build_parts(self.prog, self.tuning, self.engine.limits, stepped, parts)
                 .map(|j| j.with_fuel(self.fuel))
         })
     }

@@ -1,6 +1,6 @@
 //! Property: on random programs from the generator (straight-line and
 //! branchy, every instruction form, swarm-varied configurations), the JIT
-//! (every tuning) equals the interpreter on every defined lane of every register and on
+//! (every tuning, whole and in parts) equals the interpreter on every defined lane of every register and on
 //! the exited lanes. Runs for about `PROP_SECONDS` (default 3) seconds;
 //! `PROP_SEED` picks another seed. A failure prints the case as a `.ptx`
 //! file ready to go into `corpus/`.
@@ -27,6 +27,7 @@ fn jit_equals_interpreter_on_random_programs() {
     let deadline = Instant::now() + Duration::from_secs(secs);
     let (mut cases, mut compared, mut branchy, mut ub, mut bounded) =
         (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut split_functions = 0u64;
     while Instant::now() < deadline || cases < 50 {
         cases += 1;
         let bytes = rng.bytes(64 + (cases as usize * 37) % 2000);
@@ -52,15 +53,37 @@ fn jit_equals_interpreter_on_random_programs() {
         }
         // Every tuning: the inline lowering (optimised or not) and the
         // calls of shared helpers.
-        for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
+        // Each whole, and in parts of 1 to 4 instructions (every jump
+        // between parts through the dispatcher, `parts.rs`).
+        let parts = 1 + cases as usize % 4;
+        let tunings = [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline];
+        for (tuning, split) in tunings
+            .into_iter()
+            .flat_map(|t| [(t, None), (t, Some(parts))])
+        {
             // A bounded run (`.fuel`) needs the stepped code, which can
             // stop between any two instructions.
-            let jit = if tc.inputs.fuel.is_some() {
-                JitProgram::compile_stepped(&tc.program, tuning, Limits::default())
-            } else {
-                JitProgram::compile_with(&tc.program, tuning)
+            let stepped = tc.inputs.fuel.is_some();
+            let jit = match split {
+                Some(n) => {
+                    JitProgram::compile_in_parts(&tc.program, tuning, Limits::default(), stepped, n)
+                }
+                None if stepped => {
+                    JitProgram::compile_stepped(&tc.program, tuning, Limits::default())
+                }
+                None => JitProgram::compile_with(&tc.program, tuning),
             }
             .expect("every interpreter program compiles");
+            if let Some(n) = split {
+                // One function per part (and the completion code).
+                let len = tc.program.insts.len();
+                assert!(
+                    jit.functions() >= len.div_ceil(n),
+                    "{len} instructions in parts of {n}: {} functions",
+                    jit.functions()
+                );
+                split_functions += jit.functions() as u64;
+            }
             let out = jit
                 .run(&tc.inputs)
                 .expect("the JIT runs what the interpreter ran");
@@ -76,7 +99,7 @@ fn jit_equals_interpreter_on_random_programs() {
                 let path = std::env::temp_dir().join("warpdiff-jit-prop-failure.ptx");
                 let _ = std::fs::write(&path, &text);
                 panic!(
-                    "case {cases} diverges with {tuning:?} (saved as {}):\n{report}\n{text}",
+                    "case {cases} diverges with {tuning:?}, parts of {split:?} instructions (saved as {}):\n{report}\n{text}",
                     path.display()
                 );
             }
@@ -92,7 +115,7 @@ fn jit_equals_interpreter_on_random_programs() {
         }
     }
     println!(
-        "{cases} cases: {compared} compared ({branchy} with branches), {ub} UB skipped, {bounded} of them bounded runs"
+        "{cases} cases: {compared} compared ({branchy} with branches), {ub} UB skipped, {bounded} of them bounded runs; {split_functions} functions compiled in parts"
     );
     assert!(
         compared > cases / 2,

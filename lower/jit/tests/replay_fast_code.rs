@@ -8,6 +8,7 @@ fn main() {
             tuning: warp_jit::Tuning::FastCode,
             limits: warp_jit::Limits::default(),
             inline_every: 0,
+            part_insts: None,
         })
     });
 }

@@ -1,0 +1,129 @@
+//! A program's machine code as one function, or for a big program as
+//! several (`emit.rs`'s `parts`: parts of a bounded number of
+//! instructions, and the completion of rendezvous), and the dispatcher
+//! that runs the parts: it calls the part of the park point where the run
+//! goes on, the completion code when a part asks for it, and does the
+//! scheduler's work (the lowest park point with waiting lanes) itself.
+//!
+//! Why: Cranelift's time and memory per instruction grow with the size of
+//! the function. mix200 repeated to 200,000 instructions, one function of
+//! 920,000 Cranelift instructions, took 1.3–2.3 s and a peak of 450–600 MiB
+//! to compile (issue #14); in parts, each function stays small.
+
+use super::code::Code;
+use super::emit::status;
+use super::layout::Layout;
+
+/// The machine code of a program.
+pub enum Body {
+    /// One function runs the whole program.
+    Whole(Code),
+    /// The program in parts.
+    Parts(Parts),
+}
+
+/// The functions of a program compiled in parts, and what the dispatcher
+/// needs to know of them.
+pub struct Parts {
+    /// Part `k` runs the segments of the park points in
+    /// `[k * size, (k + 1) * size)`.
+    pub parts: Vec<Code>,
+    /// The completion of rendezvous (when the program has `.sync`
+    /// collectives).
+    pub completion: Option<Code>,
+    /// Instructions per part.
+    pub size: usize,
+    /// The park points (pcs), as in the split.
+    pub points: Vec<u32>,
+    /// The scheduler's table: per park point where lanes can wait, in
+    /// program order, its index and its waiting-lanes mask's offset
+    /// (`emit.rs`'s `schedule`).
+    pub schedule: Vec<(u32, u32)>,
+}
+
+impl Body {
+    /// Runs the program on `state`, whose exited lanes and fuel are set:
+    /// one of `emit.rs`'s [`status`] codes `DONE`, `OUT_OF_FUEL`,
+    /// `RUNAWAY` or `LOST`.
+    pub fn run(&self, state: &mut [u128], lay: &Layout) -> u32 {
+        let parts = match self {
+            Body::Whole(code) => return code.call(state),
+            Body::Parts(parts) => parts,
+        };
+        // The program's entry, as a whole program's entry block does it:
+        // every mask empty, every present lane at pc 0.
+        let masks = lay.masks as usize / 16..(lay.masks + lay.masks_len) as usize / 16;
+        state[masks].fill(0);
+        let absent = read_u32(state, lay.exited);
+        let fuel = read_u32(state, lay.fuel) as u64 | (read_u32(state, lay.fuel + 4) as u64) << 32;
+        write_u32(state, lay.conv, !absent);
+        write_u32(state, lay.next, 0);
+        let bound = fuel.wrapping_add(1);
+        write_u32(state, lay.entries, bound as u32);
+        write_u32(state, lay.entries + 4, (bound >> 32) as u32);
+        let mut at = status::GO;
+        loop {
+            at = match at {
+                status::GO => {
+                    let i = read_u32(state, lay.next) as usize;
+                    match parts
+                        .points
+                        .get(i)
+                        .and_then(|&p| parts.parts.get(p as usize / parts.size))
+                    {
+                        Some(code) => code.call(state),
+                        None => status::LOST,
+                    }
+                }
+                status::COMPLETE => match &parts.completion {
+                    Some(code) => code.call(state),
+                    None => status::LOST,
+                },
+                // The lowest park point with waiting lanes runs next; with
+                // none, the warp is finished.
+                status::SCHEDULE => match parts
+                    .schedule
+                    .iter()
+                    .find(|&&(_, mask)| read_u32(state, mask) != 0)
+                {
+                    Some(&(i, _)) => {
+                        write_u32(state, lay.conv, 0);
+                        write_u32(state, lay.next, i);
+                        status::GO
+                    }
+                    None => return status::DONE,
+                },
+                done => return done,
+            }
+        }
+    }
+
+    /// How many functions there are.
+    pub fn functions(&self) -> usize {
+        match self {
+            Body::Whole(_) => 1,
+            Body::Parts(p) => p.parts.len() + p.completion.is_some() as usize,
+        }
+    }
+
+    /// Size of the machine code in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            Body::Whole(code) => code.len(),
+            Body::Parts(p) => p.parts.iter().chain(&p.completion).map(Code::len).sum(),
+        }
+    }
+}
+
+/// The u32 at byte offset `off` (a multiple of 4) of the state.
+fn read_u32(state: &[u128], off: u32) -> u32 {
+    debug_assert_eq!(off % 4, 0);
+    (state[off as usize / 16] >> (8 * (off % 16))) as u32
+}
+
+/// Sets the u32 at byte offset `off` (a multiple of 4) of the state.
+fn write_u32(state: &mut [u128], off: u32, v: u32) {
+    debug_assert_eq!(off % 4, 0);
+    let (w, sh) = (off as usize / 16, 8 * (off % 16));
+    state[w] = (state[w] & !(0xffff_ffffu128 << sh)) | (v as u128) << sh;
+}
