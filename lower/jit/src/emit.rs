@@ -116,8 +116,11 @@ struct Driver<'a, 'b> {
     /// may start with lanes that do not exist.
     kernel: bool,
     /// The fast-compile tier: instructions become calls of shared helpers
-    /// (`outline.rs`), whose call-site tables go here.
-    sites: Option<&'a mut Sites>,
+    /// (`outline.rs`).
+    outline: bool,
+    /// The tables the code's helper calls read (call sites, group
+    /// descriptions), kept as long as the code.
+    sites: &'a mut Sites,
     /// The first error of an outlined lowering (a helper that did not
     /// compile).
     error: Option<JitError>,
@@ -357,6 +360,38 @@ pub fn schedule(masks: &Masks, parkable: &[bool]) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// The groups of pairing collectives of `plan` cut into runs (ranges of
+/// `plan.groups`, in order) of at most `size` collectives each (a group
+/// of more is a run of its own): a program compiled in parts completes
+/// its rendezvous with one function per run ([`Unit::Completion`]), which
+/// the dispatcher calls in order, as one function would go through the
+/// groups. (The fast-code tier lowers each group's collective inline
+/// there: as one function, a 10,000-instruction program's completion code
+/// was 763,000 Cranelift instructions and took 44 s to compile.)
+pub fn completion_chunks(plan: &Plan, size: usize) -> Vec<std::ops::Range<usize>> {
+    let mut chunks = Vec::new();
+    let (mut start, mut n) = (0, 0);
+    for (i, g) in plan.groups.iter().enumerate() {
+        if n > 0 && n + g.pcs.len() > size {
+            chunks.push(start..i);
+            (start, n) = (i, 0);
+        }
+        n += g.pcs.len();
+    }
+    if n > 0 {
+        chunks.push(start..plan.groups.len());
+    }
+    chunks
+}
+
+/// The most collectives of a group whose completion the inline tiers
+/// lower inline: a bigger group is completed by the shared helper, as in
+/// the fast-compile tier (its inline code grows with the group, in one
+/// block: mix200 repeated to 10,000 instructions has groups of hundreds of
+/// collectives, and a completion function of 157,000 Cranelift
+/// instructions in 9 blocks took 7.8 s to compile).
+pub const INLINE_GROUP_MAX: usize = 16;
+
 /// What one compiled function covers.
 pub enum Unit<'s> {
     /// The whole program.
@@ -372,9 +407,10 @@ pub enum Unit<'s> {
         /// Per pc, whether lanes can wait there.
         parkable: &'s mut Vec<bool>,
     },
-    /// The completion of rendezvous of a program compiled in parts: it
-    /// returns [`status::SCHEDULE`].
-    Completion,
+    /// The completion of rendezvous of the groups `plan.groups[range]` of
+    /// a program compiled in parts ([`completion_chunks`]): it returns
+    /// [`status::SCHEDULE`].
+    Completion(std::ops::Range<usize>),
 }
 
 /// Emits the function body of `unit` of `plan`'s program into `b` (whose
@@ -382,9 +418,10 @@ pub enum Unit<'s> {
 /// `masks` says. `stepped` code charges fuel before each instruction, so
 /// that it can stop anywhere (bounded runs); otherwise once per segment.
 ///
-/// With `sites`, every non-control instruction is a call of its shape's
-/// shared helper (the fast-compile tier, `outline.rs`), its call-site
-/// table kept in `sites`; without, it is lowered inline.
+/// With `outline`, every non-control instruction is a call of its shape's
+/// shared helper (the fast-compile tier, `outline.rs`); without, it is
+/// lowered inline. The tables the code's helper calls read go into
+/// `sites`.
 #[allow(clippy::too_many_arguments)]
 pub fn emit_function(
     b: &mut FunctionBuilder<'_>,
@@ -393,7 +430,8 @@ pub fn emit_function(
     masks: &Masks,
     stepped: bool,
     helpers: Helpers,
-    sites: Option<&mut Sites>,
+    sites: &mut Sites,
+    outline: bool,
     unit: Unit<'_>,
 ) -> Result<(), JitError> {
     let prog = &plan.prog;
@@ -406,7 +444,11 @@ pub fn emit_function(
     let state = b.block_params(entry)[0];
     let conv = b.declare_var(I32);
     let in_parts = !matches!(unit, Unit::Whole);
-    let completion_only = matches!(unit, Unit::Completion);
+    let completion_only = matches!(unit, Unit::Completion(_));
+    let groups = match &unit {
+        Unit::Completion(range) => range.clone(),
+        Unit::Whole | Unit::Part { .. } => 0..plan.groups.len(),
+    };
     // This function's segments (indices into the park points): every one,
     // or those of its part, or none.
     let (mine, parkable, shared) = match unit {
@@ -420,12 +462,12 @@ pub fn emit_function(
             let hi = points.partition_point(|&p| p < ((index + 1) * size).min(len));
             (lo..hi, std::mem::take(parkable), Some(parkable))
         }
-        Unit::Completion => (0..0, Vec::new(), None),
+        Unit::Completion(_) => (0..0, Vec::new(), None),
     };
     // The run's values live in the state in the fast-compile tier, and in
     // a program compiled in parts (they cross from one function to the
     // next); elsewhere in variables.
-    let (exited, fuel) = if sites.is_some() || in_parts {
+    let (exited, fuel) = if outline || in_parts {
         (
             Cell::State(I32, lay.exited as i32),
             Cell::State(I64, lay.fuel as i32),
@@ -453,13 +495,14 @@ pub fn emit_function(
         entries,
         runaway: None,
         kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
+        outline,
         sites,
         error: None,
         helpers,
         pending: Vec::new(),
         parkable,
     };
-    if d.sites.is_some() {
+    if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
     }
     for &p in &points[mine.clone()] {
@@ -551,7 +594,7 @@ pub fn emit_function(
             let code = d.e.b.ins().iconst(I32, status::COMPLETE as i64);
             d.e.b.ins().return_(&[code]);
         } else {
-            d.completion(plan);
+            d.completion(&plan.groups[groups]);
             d.e.b.ins().jump(sched, &[]);
         }
     }
@@ -635,13 +678,17 @@ impl Driver<'_, '_> {
         blk
     }
 
-    /// The completion code of every group of `plan` (then falls through).
-    /// The fast-compile tier completes a run of groups in one call
+    /// The completion code of `groups` (then falls through). The
+    /// fast-compile tier completes a run of groups in one call
     /// ([`Driver::complete_calls`]).
-    fn completion(&mut self, plan: &Plan) {
+    fn completion(&mut self, groups: &[Group]) {
         let mut descs = Vec::new();
-        for g in &plan.groups {
-            if self.sites.is_some() {
+        for g in groups {
+            // The fast-compile tier completes every group with the
+            // shared helper; the others a group of more than
+            // `INLINE_GROUP_MAX` collectives, whose inline completion code
+            // grows with it (in one block).
+            if self.outline || g.pcs.len() > INLINE_GROUP_MAX {
                 match self.group_desc(g) {
                     Ok(Some(desc)) => {
                         descs.push(desc);
@@ -764,7 +811,7 @@ impl Driver<'_, '_> {
     fn arrive_charges(&self, start: usize, end: usize) -> bool {
         let prog = self.e.prog;
         let last = &prog.insts[end - 1];
-        self.sites.is_some()
+        self.outline
             && last.op.rendezvous_key().is_some()
             && matches!(
                 last.op.membermask(),
@@ -878,13 +925,13 @@ impl Driver<'_, '_> {
             Operand::Reg(r) => Some((1, self.e.reg_off(r, 0) as i64)),
             Operand::NotPred(_) | Operand::LaneId => None,
         };
-        if let (true, Some((kind, mm))) = (self.sites.is_some(), kind_mm) {
+        if let (true, Some((kind, mm))) = (self.outline, kind_mm) {
             // The straight-line run before it goes into the same call, and
             // the segment's fuel when not charged yet.
             let (before, before_table) = self.pending_call().unwrap_or((0, 0));
             let (fuel_start, fuel_n) = self.fuel_due.take().unwrap_or((0, 0));
             let next = self.block(end);
-            let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
+            let sites = &mut *self.sites;
             let e = &mut self.e;
             let (guard, negated) = match inst.guard {
                 Some(g) => (e.reg_off(g.reg, 0) as i64, g.negated as i64),
@@ -1120,10 +1167,10 @@ impl Driver<'_, '_> {
     /// Lowers a non-control instruction: inline, or in the fast-compile
     /// tier as a call of its shape's helper.
     fn lower(&mut self, guard: Option<Guard>, op: &Op) {
-        let Some(sites) = self.sites.as_deref_mut() else {
+        if !self.outline {
             return collective_or_glue(&mut self.e, guard, op);
-        };
-        match outline::site(&self.e, guard, op, sites, collective_or_glue) {
+        }
+        match outline::site(&self.e, guard, op, self.sites, collective_or_glue) {
             Ok(Some(call)) => self.pending.push(call),
             // The helper cache is full: this one inline, after the calls
             // before it.
@@ -1174,8 +1221,10 @@ impl Driver<'_, '_> {
                     .flat_map(|&(f, t)| [f as i64, t])
                     .collect();
                 list.push(0);
-                let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
-                (self.helpers.run_list, sites.keep(list.into_boxed_slice()))
+                (
+                    self.helpers.run_list,
+                    self.sites.keep(list.into_boxed_slice()),
+                )
             }
         };
         self.pending.clear();
@@ -1187,7 +1236,7 @@ impl Driver<'_, '_> {
     /// ([`Helpers::complete`]); `None` when the collective's helper cache
     /// is full (complete it inline).
     fn group_desc(&mut self, g: &Group) -> Result<Option<i64>, JitError> {
-        let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
+        let sites = &mut *self.sites;
         let prog = self.e.prog;
         let op = match &g.mixed {
             None => &prog.insts[g.pcs[0]].op,
@@ -1246,13 +1295,15 @@ impl Driver<'_, '_> {
             0 => return,
             1 => (h.complete, descs[0]),
             _ => {
-                let sites = self.sites.as_deref_mut().expect("the fast-compile tier");
                 let list: Box<[i64]> = descs.iter().copied().chain([0]).collect();
-                (h.complete_list, sites.keep(list))
+                (h.complete_list, self.sites.keep(list))
             }
         };
         descs.clear();
         let e = &mut self.e;
+        // The helper reads the exited lanes from the state (where the
+        // inline tiers keep them in a variable, they are stored first).
+        self.exited.store_back(e, e.lay.exited as i32);
         let state = e.state;
         let desc = e.b.ins().iconst(I64, desc);
         e.call_fn(f, &[state, desc], None);
@@ -1270,7 +1321,7 @@ impl Driver<'_, '_> {
     fn copy(&mut self, o: Operand, d: Dest, width: u32) {
         let e = &mut self.e;
         let mut l = e.lanes(None);
-        if self.sites.is_some() {
+        if self.outline {
             let Dest::Reg(r) = d else { return };
             let lay = e.lay;
             let (f, from) = self

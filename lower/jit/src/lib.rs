@@ -131,11 +131,15 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The default limit on PTX instructions. Above it the compiled
-    /// function's stack frame can outgrow a default 8 MiB thread stack:
-    /// mix200 repeated to 50,000 instructions compiled and then crashed
-    /// with SIGSEGV inside the generated code (it ran with an unlimited
-    /// stack), while 20,000 ran (issue #14 note, 2026-11-23).
+    /// The default limit on PTX instructions, for the compile time of the
+    /// fast-code tuning: about 250 µs per instruction (mix200 repeated,
+    /// in parts: 5 s at 20,000). The fast-compile tuning compiles 200,000
+    /// instructions in about a second: raise the limit
+    /// (`warpdiff --max-insts`) for such programs. (Before programs were
+    /// compiled in parts, the limit also kept the one function's stack
+    /// frame within a default 8 MiB thread stack: mix200 repeated to
+    /// 50,000 instructions crashed with SIGSEGV inside the generated code
+    /// then; in parts it runs, issue #14 note of 2026-11-24.)
     pub const DEFAULT_MAX_INSTS: usize = 20_000;
     /// The default code-size budget, in Cranelift instructions.
     pub const DEFAULT_MAX_CLIF_INSTS: usize = 12_000_000;
@@ -259,7 +263,8 @@ fn compile_unit(
     masks: &emit::Masks,
     stepped: bool,
     helpers: shared::Helpers,
-    outlined: Option<&mut outline::Sites>,
+    sites: &mut outline::Sites,
+    outline: bool,
     unit: emit::Unit<'_>,
     budget: impl FnOnce(usize) -> Result<(), JitError>,
 ) -> Result<(Code, usize), JitError> {
@@ -285,7 +290,7 @@ fn compile_unit(
         let lowered = {
             let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
             let r = emit::emit_function(
-                &mut b, plan, layout, masks, stepped, helpers, outlined, unit,
+                &mut b, plan, layout, masks, stepped, helpers, sites, outline, unit,
             );
             b.finalize(isa.frontend_config());
             r
@@ -317,7 +322,8 @@ pub struct JitProgram {
     fuel: u64,
     /// Compiled by [`JitProgram::compile_stepped`]: it can run bounded.
     stepped: bool,
-    /// The call-site tables the fast-compile tier's code reads.
+    /// The tables the code's helper calls read (the fast-compile tier's
+    /// call sites, every tier's descriptions of big groups).
     _sites: outline::Sites,
     /// Cranelift instructions the lowering generated.
     clif: usize,
@@ -430,7 +436,7 @@ impl JitProgram {
         // One Cranelift function, compiled now; refused when the code-size
         // budget runs out.
         let mut compile = |unit: emit::Unit<'_>| {
-            let outlined = (tuning == Tuning::FastCompile).then_some(&mut sites);
+            let outline = tuning == Tuning::FastCompile;
             let (code, n) = compile_unit(
                 &sig,
                 isa,
@@ -439,7 +445,8 @@ impl JitProgram {
                 &masks,
                 stepped,
                 helpers,
-                outlined,
+                &mut sites,
+                outline,
                 unit,
                 |n| {
                     if clif + n > limits.max_clif_insts {
@@ -469,11 +476,10 @@ impl JitProgram {
                     };
                     codes.push(compile(unit)?);
                 }
-                let completion = if plan.groups.is_empty() {
-                    None
-                } else {
-                    Some(compile(emit::Unit::Completion)?)
-                };
+                let completion = emit::completion_chunks(&plan, size)
+                    .into_iter()
+                    .map(|groups| compile(emit::Unit::Completion(groups)))
+                    .collect::<Result<Vec<_>, _>>()?;
                 parts::Body::Parts(parts::Parts {
                     parts: codes,
                     completion,
@@ -512,7 +518,8 @@ impl JitProgram {
     }
 
     /// How many functions the program compiled to: 1, or for a program
-    /// compiled in parts its parts and the completion of rendezvous.
+    /// compiled in parts its parts and those of the completion of
+    /// rendezvous.
     pub fn functions(&self) -> usize {
         self.code.functions()
     }
@@ -612,7 +619,7 @@ impl JitProgram {
                 fuel.saturating_add(1)
             ))),
             other => Err(RunError::Engine(format!(
-                "the generated code returned status {other} (a part entered at a park point not its own, or the completion code missing): a bug of the JIT's dispatch"
+                "the generated code returned status {other} (a part entered at a park point not its own, or the completion code returned something else than SCHEDULE): a bug of the JIT's dispatch"
             ))),
         }
     }

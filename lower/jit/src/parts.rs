@@ -28,9 +28,9 @@ pub struct Parts {
     /// Part `k` runs the segments of the park points in
     /// `[k * size, (k + 1) * size)`.
     pub parts: Vec<Code>,
-    /// The completion of rendezvous (when the program has `.sync`
-    /// collectives).
-    pub completion: Option<Code>,
+    /// The completion of rendezvous, called in order (none when the
+    /// program has no `.sync` collectives).
+    pub completion: Vec<Code>,
     /// Instructions per part.
     pub size: usize,
     /// The park points (pcs), as in the split.
@@ -75,10 +75,16 @@ impl Body {
                         None => status::LOST,
                     }
                 }
-                status::COMPLETE => match &parts.completion {
-                    Some(code) => code.call(state),
-                    None => status::LOST,
-                },
+                status::COMPLETE => {
+                    let mut at = status::SCHEDULE;
+                    for code in &parts.completion {
+                        at = code.call(state);
+                        if at != status::SCHEDULE {
+                            break;
+                        }
+                    }
+                    at
+                }
                 // The lowest park point with waiting lanes runs next; with
                 // none, the warp is finished.
                 status::SCHEDULE => match parts
@@ -102,7 +108,7 @@ impl Body {
     pub fn functions(&self) -> usize {
         match self {
             Body::Whole(_) => 1,
-            Body::Parts(p) => p.parts.len() + p.completion.is_some() as usize,
+            Body::Parts(p) => p.parts.len() + p.completion.len(),
         }
     }
 
