@@ -9,8 +9,9 @@
 //! those. An access out of bounds, misaligned or to read-only memory ends
 //! the launch with an error naming lane, `%tid`, instruction and address.
 
+use super::layout::write_word;
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
-use super::{write_le, JitProgram, Tuning};
+use super::{JitProgram, Tuning};
 use std::sync::{Arc, Mutex};
 use warp_core::interp::thread::WarpPlace;
 use warp_core::interp::{prepare, DEFAULT_FUEL};
@@ -110,7 +111,7 @@ fn run(
                                     for (i, &sr) in Special::ALL.iter().enumerate() {
                                         for lane in 0..WARP {
                                             let off = base as usize + i * 128 + lane * 4;
-                                            write_le(&mut s.buf, off, 4, place.special(sr, lane) as u64);
+                                            write_word(&mut s.buf, off, 4, place.special(sr, lane) as u64);
                                         }
                                     }
                                 }

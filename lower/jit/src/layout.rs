@@ -113,3 +113,21 @@ impl Layout {
         self.scratch + i * 8 * WARP as u32
     }
 }
+
+/// The `size`-byte value (4 or 8 bytes, little endian) at byte offset
+/// `off` of a state buffer. `off` is a multiple of `size`, as the layout
+/// places every value, so the value lies within one 16-byte word.
+pub fn read_word(state: &[u128], off: usize, size: usize) -> u64 {
+    debug_assert!((size == 4 || size == 8) && off.is_multiple_of(size));
+    let mask = u64::MAX >> (64 - 8 * size);
+    (state[off / 16] >> (8 * (off % 16))) as u64 & mask
+}
+
+/// Sets the `size`-byte value at byte offset `off` of a state buffer to
+/// the low `size` bytes of `v` (see [`read_word`]).
+pub fn write_word(state: &mut [u128], off: usize, size: usize, v: u64) {
+    debug_assert!((size == 4 || size == 8) && off.is_multiple_of(size));
+    let mask = (u64::MAX >> (64 - 8 * size)) as u128;
+    let (w, sh) = (off / 16, 8 * (off % 16));
+    state[w] = (state[w] & !(mask << sh)) | ((v as u128 & mask) << sh);
+}

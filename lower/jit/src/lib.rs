@@ -91,7 +91,7 @@ use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use layout::{wide, Layout};
+use layout::{read_word, wide, write_word, Layout};
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
@@ -564,7 +564,7 @@ impl JitProgram {
         let ty = self.prog.decl(r).ty;
         let size = if wide(ty) { 8 } else { 4 };
         let off = self.layout.regs[r.index()] as usize + lane * size;
-        write_le(&mut s.buf, off, size, v & ty.mask());
+        write_word(&mut s.buf, off, size, v & ty.mask());
     }
 
     /// Reads lane `lane` of register `r`.
@@ -572,7 +572,7 @@ impl JitProgram {
         let ty = self.prog.decl(r).ty;
         let size = if wide(ty) { 8 } else { 4 };
         let off = self.layout.regs[r.index()] as usize + lane * size;
-        read_le(&s.buf, off, size) & ty.mask()
+        read_word(&s.buf, off, size) & ty.mask()
     }
 
     /// Runs the compiled code on `s` in place. On success `s` holds the
@@ -607,12 +607,12 @@ impl JitProgram {
             self.layout.size as usize,
             "state of another program"
         );
-        write_le(&mut s.buf, self.layout.exited as usize, 4, absent as u64);
-        write_le(&mut s.buf, self.layout.fuel as usize, 8, fuel);
+        write_word(&mut s.buf, self.layout.exited as usize, 4, absent as u64);
+        write_word(&mut s.buf, self.layout.fuel as usize, 8, fuel);
         match self.code.run(&mut s.buf, &self.layout) {
             emit::status::DONE => Ok(None),
             emit::status::OUT_OF_FUEL => Ok(Some(
-                read_le(&s.buf, self.layout.fail_pc as usize, 4) as usize,
+                read_word(&s.buf, self.layout.fail_pc as usize, 4) as usize,
             )),
             emit::status::RUNAWAY => Err(RunError::Engine(format!(
                 "the generated code took more than {} backward branches with {fuel} warp steps of fuel: its fuel accounting is wrong",
@@ -631,7 +631,7 @@ impl JitProgram {
 
     /// The mask of lanes that executed `exit` in the last run on `s`.
     pub fn exited(&self, s: &WarpState) -> u32 {
-        read_le(&s.buf, self.layout.exited as usize, 4) as u32
+        read_word(&s.buf, self.layout.exited as usize, 4) as u32
     }
 
     /// The [`Outcome`] of state `s` (every lane reported defined).
@@ -713,14 +713,6 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-fn write_le(buf: &mut [u128], off: usize, size: usize, v: u64) {
-    for i in 0..size {
-        let byte = off + i;
-        let (w, sh) = (byte / 16, (byte % 16) * 8);
-        buf[w] = (buf[w] & !(0xffu128 << sh)) | (((v >> (8 * i)) & 0xff) as u128) << sh;
-    }
-}
-
 /// The 32 lanes of a register at byte offset `off` (a multiple of 16, as
 /// [`Layout`] places every register): 4 lanes of u32 or 2 of u64 per word.
 fn read_lanes(buf: &[u128], off: usize, wide: bool) -> [u64; WARP] {
@@ -749,16 +741,6 @@ fn write_lanes(buf: &mut [u128], off: usize, wide: bool, vals: [u64; WARP]) {
             });
         }
     }
-}
-
-fn read_le(buf: &[u128], off: usize, size: usize) -> u64 {
-    let mut v = 0u64;
-    for i in 0..size {
-        let byte = off + i;
-        let (w, sh) = (byte / 16, (byte % 16) * 8);
-        v |= (((buf[w] >> sh) & 0xff) as u64) << (8 * i);
-    }
-    v
 }
 
 /// The JIT as an [`Engine`].
@@ -931,6 +913,49 @@ fn not_lowered(prog: &Program) -> Result<(), JitError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A little-endian value of `size` bytes at byte offset `off`, byte by
+    /// byte (the reference of the word-wise accessors).
+    fn write_le(buf: &mut [u128], off: usize, size: usize, v: u64) {
+        for i in 0..size {
+            let byte = off + i;
+            let (w, sh) = (byte / 16, (byte % 16) * 8);
+            buf[w] = (buf[w] & !(0xffu128 << sh)) | (((v >> (8 * i)) & 0xff) as u128) << sh;
+        }
+    }
+
+    /// Reads what [`write_le`] writes.
+    fn read_le(buf: &[u128], off: usize, size: usize) -> u64 {
+        let mut v = 0u64;
+        for i in 0..size {
+            let byte = off + i;
+            let (w, sh) = (byte / 16, (byte % 16) * 8);
+            v |= (((buf[w] >> sh) & 0xff) as u64) << (8 * i);
+        }
+        v
+    }
+
+    /// The word accessors agree with the byte-wise ones at every aligned
+    /// offset of both sizes, and touch nothing else.
+    #[test]
+    fn words_match_bytes() {
+        let mut r = warp_core::rng::Rng::new(11);
+        for size in [4, 8] {
+            for off in (0..64).step_by(size) {
+                let start: Vec<u128> = (0..4)
+                    .map(|_| (r.next_u64() as u128) << 64 | r.next_u64() as u128)
+                    .collect();
+                let v = r.next_u64();
+                let (mut words, mut bytes) = (start.clone(), start.clone());
+                write_word(&mut words, off, size, v);
+                write_le(&mut bytes, off, size, v);
+                assert_eq!(words, bytes, "size {size} at {off}");
+                let low = v & (u64::MAX >> (64 - 8 * size));
+                assert_eq!(read_word(&words, off, size), low);
+                assert_eq!(read_word(&start, off, size), read_le(&start, off, size));
+            }
+        }
+    }
 
     /// The whole-register accessors agree with the byte-wise ones (little
     /// endian, lane `l` at `off + l * size`), for both lane widths.

@@ -12,7 +12,7 @@
 
 use super::code::Code;
 use super::emit::status;
-use super::layout::Layout;
+use super::layout::{read_word, write_word, Layout};
 
 /// The machine code of a program.
 pub enum Body {
@@ -54,18 +54,17 @@ impl Body {
         // every mask empty, every present lane at pc 0.
         let masks = lay.masks as usize / 16..(lay.masks + lay.masks_len) as usize / 16;
         state[masks].fill(0);
-        let absent = read_u32(state, lay.exited);
-        let fuel = read_u32(state, lay.fuel) as u64 | (read_u32(state, lay.fuel + 4) as u64) << 32;
-        write_u32(state, lay.conv, !absent);
-        write_u32(state, lay.next, 0);
+        let absent = read_word(state, lay.exited as usize, 4);
+        let fuel = read_word(state, lay.fuel as usize, 8);
+        write_word(state, lay.conv as usize, 4, !absent);
+        write_word(state, lay.next as usize, 4, 0);
         let bound = fuel.wrapping_add(1);
-        write_u32(state, lay.entries, bound as u32);
-        write_u32(state, lay.entries + 4, (bound >> 32) as u32);
+        write_word(state, lay.entries as usize, 8, bound);
         let mut at = status::GO;
         loop {
             at = match at {
                 status::GO => {
-                    let i = read_u32(state, lay.next) as usize;
+                    let i = read_word(state, lay.next as usize, 4) as usize;
                     match parts
                         .points
                         .get(i)
@@ -90,11 +89,11 @@ impl Body {
                 status::SCHEDULE => match parts
                     .schedule
                     .iter()
-                    .find(|&&(_, mask)| read_u32(state, mask) != 0)
+                    .find(|&&(_, mask)| read_word(state, mask as usize, 4) != 0)
                 {
                     Some(&(i, _)) => {
-                        write_u32(state, lay.conv, 0);
-                        write_u32(state, lay.next, i);
+                        write_word(state, lay.conv as usize, 4, 0);
+                        write_word(state, lay.next as usize, 4, i as u64);
                         status::GO
                     }
                     None => return status::DONE,
@@ -119,17 +118,4 @@ impl Body {
             Body::Parts(p) => p.parts.iter().chain(&p.completion).map(Code::len).sum(),
         }
     }
-}
-
-/// The u32 at byte offset `off` (a multiple of 4) of the state.
-fn read_u32(state: &[u128], off: u32) -> u32 {
-    debug_assert_eq!(off % 4, 0);
-    (state[off as usize / 16] >> (8 * (off % 16))) as u32
-}
-
-/// Sets the u32 at byte offset `off` (a multiple of 4) of the state.
-fn write_u32(state: &mut [u128], off: u32, v: u32) {
-    debug_assert_eq!(off % 4, 0);
-    let (w, sh) = (off as usize / 16, 8 * (off % 16));
-    state[w] = (state[w] & !(0xffff_ffffu128 << sh)) | (v as u128) << sh;
 }
