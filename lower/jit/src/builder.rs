@@ -343,6 +343,33 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.switch_to_block(done);
     }
 
+    /// Emits a loop over the lanes set in `lanes` (an i32 mask), lowest
+    /// first; `body` emits one iteration as for [`Emitter::lane_loop`]. For
+    /// per-lane work on the executing lanes only: a rendezvous completed
+    /// for a group of 5 lanes runs 5 iterations, not 32.
+    pub fn lane_loop_over(&mut self, lanes: Value, body: impl FnOnce(&mut Self, At)) {
+        let head = self.b.create_block();
+        let iter = self.b.create_block();
+        let done = self.b.create_block();
+        self.b.append_block_param(head, I32);
+        self.b.ins().jump(head, &[lanes.into()]);
+        self.b.switch_to_block(head);
+        let left = self.b.block_params(head)[0];
+        self.b.ins().brif(left, iter, &[], done, &[]);
+        self.b.switch_to_block(iter);
+        let lane = self.b.ins().ctz(left);
+        let l64 = self.b.ins().uextend(I64, lane);
+        let off4 = self.b.ins().ishl_imm_s(l64, 2);
+        let p4 = self.b.ins().iadd(self.state, off4);
+        let off8 = self.b.ins().ishl_imm_s(l64, 3);
+        let p8 = self.b.ins().iadd(self.state, off8);
+        body(self, At { lane, p4, p8 });
+        let below = self.b.ins().iadd_imm_s(left, -1);
+        let next = self.b.ins().band(left, below);
+        self.b.ins().jump(head, &[next.into()]);
+        self.b.switch_to_block(done);
+    }
+
     /// Operand `o` on the run-time lane `at` as a scalar of `width` bits.
     pub fn read_at(&mut self, o: Operand, at: At, width: u32) -> Value {
         let ty = if width == 64 { I64 } else { I32 };

@@ -158,7 +158,8 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
         }
         return;
     }
-    // Per lane, with the previous group's result reused.
+    // Per executing lane (only their results are written), with the
+    // previous group's result reused.
     let m_base = e.lanes_base(membermask, 32, 3);
     let s_d = e.lay.scratch(0);
     let head = e.b.create_block();
@@ -167,24 +168,22 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
     let store = e.b.create_block();
     let done = e.b.create_block();
     for _ in 0..3 {
-        e.b.append_block_param(head, I32); // lane, last set, last result
+        e.b.append_block_param(head, I32); // lanes left, last set, last result
     }
     e.b.append_block_param(store, I32); // set
     e.b.append_block_param(store, I32); // result
     let zero = e.b.ins().iconst(I32, 0);
     let none = e.b.ins().iconst(I32, 0); // no group is empty: 0 never matches
     e.b.ins()
-        .jump(head, &[zero.into(), none.into(), zero.into()]);
+        .jump(head, &[exec.into(), none.into(), zero.into()]);
 
     e.b.switch_to_block(head);
     let ps = e.b.block_params(head).to_vec();
-    let (lane, last_set, last_r) = (ps[0], ps[1], ps[2]);
-    let more =
-        e.b.ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
-    e.b.ins().brif(more, body, &[], done, &[]);
+    let (left, last_set, last_r) = (ps[0], ps[1], ps[2]);
+    e.b.ins().brif(left, body, &[], done, &[]);
 
     e.b.switch_to_block(body);
+    let lane = e.b.ins().ctz(left);
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
     let set = e.b.ins().band(m, exec);
@@ -201,7 +200,8 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
     let (set, r) = (ps[0], ps[1]);
     let daddr = e.lane_addr(s_d, lane, 4);
     e.b.ins().store(mf(), r, daddr, 0);
-    let next = e.b.ins().iadd_imm_s(lane, 1);
+    let below = e.b.ins().iadd_imm_s(left, -1);
+    let next = e.b.ins().band(left, below);
     e.b.ins().jump(head, &[next.into(), set.into(), r.into()]);
 
     e.b.switch_to_block(done);

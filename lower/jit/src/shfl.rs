@@ -222,7 +222,9 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
     // Per-lane b or c: compute each lane's source at run time.
     let (s_d, s_p) = (e.lay.scratch(0) as i32, e.lay.scratch(1) as i32);
     let _ = e.vecs(&mut l);
-    e.lane_loop(|e, at| {
+    // Only the executing lanes' results are written.
+    let exec = e.exec(&mut l);
+    e.lane_loop_over(exec, |e, at| {
         let bv = e.read_at(b, at, 32);
         let cv = e.read_at(c, at, 32);
         let (j, pv) = source_dyn(e, mode, at.lane, bv, cv);
