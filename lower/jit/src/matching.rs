@@ -1,14 +1,15 @@
 //! Lowering of `match.{any,all}.sync.{b32,b64}` (see `warp-core`'s
-//! `interp/matching.rs`): a loop over the lanes; each iteration compares
-//! the lane's value with all 32 in vector code and masks the equal ones
-//! with the lane's membermask and the executing lanes.
+//! `interp/matching.rs`): a loop over the executing lanes; each iteration
+//! compares a lane's value with all 32 in vector code and masks the equal
+//! ones with the lane's membermask and the executing lanes, the answer of
+//! every lane with that value and membermask.
 
 use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::InstBuilder;
-use warp_core::ir::{Guard, Match, MatchMode, WARP};
+use warp_core::ir::{Guard, Match, MatchMode, Operand, WARP};
 
 /// Emits a `match.sync`, on the converged lanes that `guard` leaves on.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
@@ -32,21 +33,22 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
         (I32X4, 4, 4, I32)
     };
 
+    // A loop over the executing lanes not answered yet: the lowest one's
+    // value is compared with all 32; every executing lane with the same
+    // value (and the same membermask) gets the same answer, so one
+    // iteration answers them all (one per distinct value, not per lane).
     let head = e.b.create_block();
     let body = e.b.create_block();
     let done = e.b.create_block();
     e.b.append_block_param(head, I32);
-    let zero = e.b.ins().iconst(I32, 0);
-    e.b.ins().jump(head, &[zero.into()]);
+    e.b.ins().jump(head, &[exec.into()]);
 
     e.b.switch_to_block(head);
-    let lane = e.b.block_params(head)[0];
-    let more =
-        e.b.ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
-    e.b.ins().brif(more, body, &[], done, &[]);
+    let left = e.b.block_params(head)[0];
+    e.b.ins().brif(left, body, &[], done, &[]);
 
     e.b.switch_to_block(body);
+    let lane = e.b.ins().ctz(left);
     let addr = e.lane_addr(a_base, lane, size);
     let mine = e.b.ins().load(sty, mf(), addr, 0);
     let mine = e.b.ins().splat(vty, mine);
@@ -60,6 +62,28 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
     }
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
+    // The executing lanes with this value and this membermask. (The
+    // driver runs a `.sync` collective only for lanes of one membermask,
+    // the fast path and a completed rendezvous alike, so no program reaches
+    // lanes with one value and different membermasks here: the refinement
+    // keeps this lowering right for any membermask, as the interpreter's
+    // rule is per lane.)
+    let alike = match membermask {
+        Operand::Imm(_) => eq,
+        Operand::Reg(_) | Operand::LaneId | Operand::NotPred(_) => {
+            let mv = e.b.ins().splat(I32X4, m);
+            let mut same_m = e.b.ins().iconst(I32, 0);
+            for k in 0..WARP / 4 {
+                let v = e.load(I32X4, (m_base + 16 * k as u32) as i32);
+                let c = e.b.ins().icmp(IntCC::Equal, v, mv);
+                let bits = e.b.ins().vhigh_bits(I32, c);
+                let bits = e.b.ins().ishl_imm_s(bits, 4 * k as i64);
+                same_m = e.b.ins().bor(same_m, bits);
+            }
+            e.b.ins().band(eq, same_m)
+        }
+    };
+    let alike = e.b.ins().band(alike, left);
     let s = if mode == MatchMode::Any && inject::on(Bug::MatchAnyExited) {
         m
     } else {
@@ -75,13 +99,13 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
             (dv, Some(e.b.ins().uextend(I32, all)))
         }
     };
-    let daddr = e.lane_addr(s_d, lane, 4);
-    e.b.ins().store(mf(), dv, daddr, 0);
-    if let Some(pv) = pv {
-        let paddr = e.lane_addr(s_p, lane, 4);
-        e.b.ins().store(mf(), pv, paddr, 0);
-    }
-    let next = e.b.ins().iadd_imm_s(lane, 1);
+    e.lane_loop_over(alike, |e, at| {
+        e.b.ins().store(mf(), dv, at.p4, s_d as i32);
+        if let Some(pv) = pv {
+            e.b.ins().store(mf(), pv, at.p4, s_p as i32);
+        }
+    });
+    let next = e.b.ins().band_not(left, alike);
     e.b.ins().jump(head, &[next.into()]);
 
     e.b.switch_to_block(done);
