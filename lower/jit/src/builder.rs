@@ -332,15 +332,21 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
         self.b.ins().brif(more, iter, &[], done, &[]);
         self.b.switch_to_block(iter);
+        let at = self.at(lane);
+        body(self, at);
+        let next = self.b.ins().iadd_imm_s(lane, 1);
+        self.b.ins().jump(head, &[next.into()]);
+        self.b.switch_to_block(done);
+    }
+
+    /// The run-time lane `lane` (an i32 in 0..32) with its addresses.
+    fn at(&mut self, lane: Value) -> At {
         let l64 = self.b.ins().uextend(I64, lane);
         let off4 = self.b.ins().ishl_imm_s(l64, 2);
         let p4 = self.b.ins().iadd(self.state, off4);
         let off8 = self.b.ins().ishl_imm_s(l64, 3);
         let p8 = self.b.ins().iadd(self.state, off8);
-        body(self, At { lane, p4, p8 });
-        let next = self.b.ins().iadd_imm_s(lane, 1);
-        self.b.ins().jump(head, &[next.into()]);
-        self.b.switch_to_block(done);
+        At { lane, p4, p8 }
     }
 
     /// Emits a loop over the lanes set in `lanes` (an i32 mask), lowest
@@ -358,12 +364,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().brif(left, iter, &[], done, &[]);
         self.b.switch_to_block(iter);
         let lane = self.b.ins().ctz(left);
-        let l64 = self.b.ins().uextend(I64, lane);
-        let off4 = self.b.ins().ishl_imm_s(l64, 2);
-        let p4 = self.b.ins().iadd(self.state, off4);
-        let off8 = self.b.ins().ishl_imm_s(l64, 3);
-        let p8 = self.b.ins().iadd(self.state, off8);
-        body(self, At { lane, p4, p8 });
+        let at = self.at(lane);
+        body(self, at);
         let below = self.b.ins().iadd_imm_s(left, -1);
         let next = self.b.ins().band(left, below);
         self.b.ins().jump(head, &[next.into()]);

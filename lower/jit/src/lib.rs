@@ -365,7 +365,7 @@ impl JitProgram {
         tuning: Tuning,
         limits: Limits,
     ) -> Result<JitProgram, JitError> {
-        Self::build(prog, tuning, limits, false)
+        Self::build_parts(prog, tuning, limits, false, tuning.part_insts())
     }
 
     /// Like [`JitProgram::compile_limited`], for code that charges fuel
@@ -377,7 +377,7 @@ impl JitProgram {
         tuning: Tuning,
         limits: Limits,
     ) -> Result<JitProgram, JitError> {
-        Self::build(prog, tuning, limits, true)
+        Self::build_parts(prog, tuning, limits, true, tuning.part_insts())
     }
 
     /// Like [`JitProgram::compile_limited`] (or with `stepped`,
@@ -394,15 +394,6 @@ impl JitProgram {
         part_insts: usize,
     ) -> Result<JitProgram, JitError> {
         Self::build_parts(prog, tuning, limits, stepped, part_insts.max(1))
-    }
-
-    fn build(
-        prog: &Program,
-        tuning: Tuning,
-        limits: Limits,
-        stepped: bool,
-    ) -> Result<JitProgram, JitError> {
-        Self::build_parts(prog, tuning, limits, stepped, tuning.part_insts())
     }
 
     fn build_parts(
