@@ -11,7 +11,7 @@
 
 use super::layout::write_word;
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
-use super::{JitProgram, Tuning};
+use super::{JitProgram, Limits, Tuning};
 use std::sync::{Arc, Mutex};
 use warp_core::interp::thread::WarpPlace;
 use warp_core::interp::{prepare, DEFAULT_FUEL};
@@ -38,6 +38,17 @@ pub struct CompiledKernel<'m> {
 impl<'m> CompiledKernel<'m> {
     /// Compiles kernel `name` of `module`.
     pub fn compile(module: &'m Module, name: &str) -> Result<CompiledKernel<'m>, LaunchError> {
+        Self::compile_in_parts(module, name, Tuning::FastCompile.part_insts())
+    }
+
+    /// [`CompiledKernel::compile`], a kernel of more than `part_insts`
+    /// instructions compiled in parts of at most that many
+    /// ([`JitProgram::compile_in_parts`]).
+    pub fn compile_in_parts(
+        module: &'m Module,
+        name: &str,
+        part_insts: usize,
+    ) -> Result<CompiledKernel<'m>, LaunchError> {
         let Some(k) = module.kernel(name) else {
             let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
             return Err(LaunchError(format!(
@@ -45,9 +56,15 @@ impl<'m> CompiledKernel<'m> {
                 names.join(", ")
             )));
         };
-        let jit = JitProgram::compile_with(&k.program, Tuning::FastCompile)
-            .map_err(|e| LaunchError(format!("kernel `{}`: {e}", k.name)))?
-            .with_fuel(DEFAULT_FUEL);
+        let jit = JitProgram::compile_in_parts(
+            &k.program,
+            Tuning::FastCompile,
+            Limits::default(),
+            false,
+            part_insts,
+        )
+        .map_err(|e| LaunchError(format!("kernel `{}`: {e}", k.name)))?
+        .with_fuel(DEFAULT_FUEL);
         Ok(CompiledKernel {
             module,
             name: name.to_string(),

@@ -16,11 +16,24 @@ fn corpus() -> PathBuf {
 /// Runs every launch of `dir` on the JIT against its `ext` file; returns
 /// the failures and how many launches there were.
 fn check_all(dir: &Path, ext: &str) -> (Vec<String>, usize) {
+    check_all_in_parts(dir, ext, None)
+}
+
+/// [`check_all`] with each kernel compiled in parts of `parts`
+/// instructions (`None`: as a launch compiles it).
+fn check_all_in_parts(dir: &Path, ext: &str, parts: Option<usize>) -> (Vec<String>, usize) {
+    use warp_jit::launch::CompiledKernel;
     let all = launch_files(dir).unwrap_or_else(|e| panic!("{e}"));
     let mut fails = Vec::new();
     for l in &all {
         let case = KernelCase::load(l, ext).unwrap_or_else(|e| panic!("{e}"));
-        match warp_jit::launch::run_launch(&case.module, &case.launch) {
+        let (module, launch) = (&case.module, &case.launch);
+        let run = match parts {
+            None => warp_jit::launch::run_launch(module, launch),
+            Some(n) => CompiledKernel::compile_in_parts(module, &launch.kernel, n)
+                .and_then(|k| k.launch(launch)),
+        };
+        match run {
             Ok(out) => fails.extend(case.check(&out.buffers)),
             Err(e) => fails.push(format!("{}: {e}", l.display())),
         }
@@ -40,6 +53,21 @@ fn hand_written_kernels_match_their_expected_outputs_on_the_jit() {
     let (fails, n) = check_all(&corpus(), "expect");
     assert!(n >= 8, "at least 8 kernels, found {n}");
     assert!(fails.is_empty(), "{}", fails.join("\n"));
+}
+
+/// Every kernel compiled in parts of 1 and of 3 instructions (every jump
+/// between parts, `bar.sync` inside a part, through `parts.rs`'s
+/// dispatcher) stores what its expected outputs say, as whole.
+#[test]
+fn kernels_in_parts_match_on_the_jit() {
+    for parts in [1, 3] {
+        let (fails, n) = check_all_in_parts(&corpus().join("nvcc"), "gpu.txt", Some(parts));
+        assert!(n >= 10, "the ten nvcc-built kernels, found {n}");
+        assert!(fails.is_empty(), "parts of {parts}: {}", fails.join("\n"));
+        let (fails, n) = check_all_in_parts(&corpus(), "expect", Some(parts));
+        assert!(n >= 8, "at least 8 kernels, found {n}");
+        assert!(fails.is_empty(), "parts of {parts}: {}", fails.join("\n"));
+    }
 }
 
 #[test]
