@@ -184,11 +184,13 @@ impl Tuning {
     ///
     /// Measured on mix200 repeated (issue #14, 2026-11-24): fast-compile
     /// at 200,000 instructions took 1.3–1.5 s and a peak of 440–450 MiB as
-    /// one function, 1.0–1.1 s and 133 MiB in parts of 1,024 to 8,192
-    /// (all within noise of each other); fast-code at 5,000 took 10.2 s and
-    /// 644 MiB as one function, 5.9 / 6.3 / 6.5 s and 252–271 MiB in parts
-    /// of 256 / 512 / 1,024, with the same run time. Parts of 512 keep
-    /// every bench program (at most 165 instructions) whole.
+    /// one function, 1.0–1.4 s and 133 MiB in parts of 1,024 to 8,192
+    /// (two samples each, within noise of each other: 4,096 gave 1.02 and
+    /// 1.06 s); fast-code at 5,000 took 10.2 s and 644 MiB as one function,
+    /// 5.9 / 6.3 / 6.5 s and 252–271 MiB in parts of 256 / 512 / 1,024
+    /// (1.3 s in parts of 512 once big rendezvous groups were completed by
+    /// the shared helper), with the same run time. Parts of 512 keep every
+    /// bench program (at most 200 instructions) whole.
     pub fn part_insts(self) -> usize {
         match self {
             Tuning::FastCode | Tuning::Inline => 512,
