@@ -1,31 +1,55 @@
 //! The JIT stops with the same fuel error as the reference interpreter, at
-//! the same instruction, on an endless loop. (That it agrees on every
+//! the same instruction, on an endless loop, whole and in parts. (That it agrees on every
 //! corpus file is `tests/replay.rs`.)
 
 use warp_core::interp::{Interp, RunError};
 use warp_core::text::parse;
-use warp_jit::{JitProgram, Tuning};
+use warp_jit::{JitProgram, Limits, Tuning};
 
 #[test]
 fn fuel_error_is_the_same() {
-    let src = ".reg .b32 Rx;\n.reg .pred p;\n.lanes Rx = 0;\n    setp.eq.u32 p, %laneid, 3;\nTOP:\n    add.u32 Rx, Rx, 1;\n@p  exit;\n    bra TOP;\n";
-    let case = parse(src).expect("parses");
-    for fuel in [0, 1, 5, 1000, 1001, 1002] {
-        let want = Interp::new(&case.program).with_fuel(fuel).run(&case.inputs);
-        let jit = JitProgram::compile(&case.program)
-            .expect("compiles")
-            .with_fuel(fuel);
-        let got = jit.run(&case.inputs);
-        match (want, got) {
-            (Err(a), Err(b)) => assert_eq!(a, b, "fuel {fuel}"),
-            (a, b) => panic!("fuel {fuel}: interp {a:?}, jit {b:?}"),
-        }
+    // A loop of three instructions, and one of a single `bra` (a taken back
+    // edge per step: the most the runaway bound allows).
+    let three = ".reg .b32 Rx;\n.reg .pred p;\n.lanes Rx = 0;\n    setp.eq.u32 p, %laneid, 3;\nTOP:\n    add.u32 Rx, Rx, 1;\n@p  exit;\n    bra TOP;\n";
+    let one = ".reg .b32 Rx;\n.lanes Rx = 0;\n    add.u32 Rx, Rx, 1;\nTOP:\n    bra TOP;\n";
+    for src in [three, one] {
+        check_fuel_errors(src);
     }
+    let case = parse(three).expect("parses");
     let e = JitProgram::compile(&case.program)
         .expect("compiles")
         .with_fuel(10)
         .run(&case.inputs);
     assert!(matches!(e, Err(RunError::OutOfFuel { steps: 10, .. })));
+}
+
+/// The interpreter's and the JIT's (whole and in parts of one
+/// instruction) results on `src` for a range of fuels are the same.
+fn check_fuel_errors(src: &str) {
+    let case = parse(src).expect("parses");
+    for fuel in [0, 1, 5, 1000, 1001, 1002] {
+        let want = Interp::new(&case.program).with_fuel(fuel).run(&case.inputs);
+        // Whole, and in parts of one instruction (the loop crosses parts).
+        for split in [None, Some(1)] {
+            let jit = match split {
+                None => JitProgram::compile(&case.program),
+                Some(k) => JitProgram::compile_in_parts(
+                    &case.program,
+                    Tuning::FastCode,
+                    Limits::default(),
+                    false,
+                    k,
+                ),
+            }
+            .expect("compiles")
+            .with_fuel(fuel);
+            let got = jit.run(&case.inputs);
+            match (&want, got) {
+                (Err(a), Err(b)) => assert_eq!(a, &b, "fuel {fuel}, parts {split:?}"),
+                (a, b) => panic!("fuel {fuel}, parts {split:?}: interp {a:?}, jit {b:?}"),
+            }
+        }
+    }
 }
 
 /// Straight-line code with `.sync` collectives, every fuel from 0 to past
@@ -52,12 +76,20 @@ fn fuel_runs_out_before_each_instruction() {
     let line = |pc: u64| pc as u32 + 3;
     let n = case.program.insts.len() as u64;
     assert_eq!(n, 6);
-    for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
+    // Whole, and in parts of 1, 2 and 4 instructions: a cut splits a
+    // segment's fuel charge in two, which must stop at the same
+    // instruction.
+    let tunings = [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline];
+    let splits = [None, Some(1), Some(2), Some(4)];
+    for (tuning, split) in tunings.into_iter().flat_map(|t| splits.map(|s| (t, s))) {
         for fuel in 0..=n + 1 {
-            let got = JitProgram::compile_with(&case.program, tuning)
-                .expect("compiles")
-                .with_fuel(fuel)
-                .run(&case.inputs);
+            let jit = match split {
+                None => JitProgram::compile_with(&case.program, tuning),
+                Some(k) => {
+                    JitProgram::compile_in_parts(&case.program, tuning, Limits::default(), false, k)
+                }
+            };
+            let got = jit.expect("compiles").with_fuel(fuel).run(&case.inputs);
             let want = Interp::new(&case.program).with_fuel(fuel).run(&case.inputs);
             if fuel < n {
                 let stop = RunError::OutOfFuel {
@@ -65,10 +97,10 @@ fn fuel_runs_out_before_each_instruction() {
                     line: line(fuel),
                 };
                 assert_eq!(want.as_ref().err(), Some(&stop), "interp, fuel {fuel}");
-                assert_eq!(got.err(), Some(stop), "{tuning:?}, fuel {fuel}");
+                assert_eq!(got.err(), Some(stop), "{tuning:?} {split:?}, fuel {fuel}");
             } else {
                 let (want, got) = (want.expect("runs"), got.expect("runs"));
-                assert_eq!(got.values, want.values, "{tuning:?}, fuel {fuel}");
+                assert_eq!(got.values, want.values, "{tuning:?} {split:?}, fuel {fuel}");
             }
         }
     }
