@@ -760,15 +760,10 @@ impl Driver<'_, '_> {
             }
             let is_last = pc + 1 == end;
             // The arms below that emit code of their own end the run of
-            // pending helper calls (the last arm adds to it).
-            let outlined = match &inst.op {
-                Op::Control(_) | Op::Thread(_) => false,
-                Op::Glue(g) => !thread::narrow_glue(g),
-                Op::Activemask(_) => true,
-                // A `.sync` collective: `arrive` takes the pending calls
-                // into its own (or emits them first).
-                Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => true,
-            };
+            // pending helper calls (the last arm adds to it; a `.sync`
+            // collective's `arrive` takes them into its own call, or emits
+            // them first).
+            let outlined = self.becomes_pending(&inst.op) || inst.op.rendezvous_key().is_some();
             if !outlined {
                 self.flush();
             }
