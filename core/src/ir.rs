@@ -221,7 +221,7 @@ impl Reg {
 pub struct LabelId(pub u32);
 
 /// A declared register.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RegDecl {
     /// Its name as written (`Rx`, `%r3`).
     pub name: String,
@@ -231,7 +231,7 @@ pub struct RegDecl {
 
 /// A label: a name and the index of the instruction it stands before
 /// (`insts.len()` for a label at the very end).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Label {
     /// The name as written.
     pub name: String,
@@ -933,7 +933,7 @@ impl fmt::Display for Version {
 }
 
 /// A warp program.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Program {
     /// `.version` (default 9.1).
     pub version: Version,

@@ -4,7 +4,9 @@
 //! `corpus/`.
 
 use crate::engines;
+use crate::seen::Seen;
 use arbitrary::{Arbitrary, Unstructured};
+use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -139,10 +141,18 @@ pub fn case_from_bytes_avoiding(
     stats: &mut Stats,
     avoid: &[Idiom],
 ) -> Option<TestCase> {
+    case_and_read(data, stats, avoid).0
+}
+
+/// [`case_from_bytes_avoiding`], and how many of `data`'s bytes the
+/// generator read (from the front: the case depends on those only, see
+/// [`crate::seen`]).
+pub fn case_and_read(data: &[u8], stats: &mut Stats, avoid: &[Idiom]) -> (Option<TestCase>, usize) {
     let mut u = Unstructured::new(data);
     let mut cfg = Config::arbitrary(&mut u).unwrap_or_default();
     cfg.avoid = avoid.to_vec();
-    generate_with_stats(&mut u, &cfg, stats).ok()
+    let tc = generate_with_stats(&mut u, &cfg, stats).ok();
+    (tc, data.len() - u.len())
 }
 
 /// Runs one case through the oracle against `others`.
@@ -327,21 +337,53 @@ pub fn now_utc() -> String {
     )
 }
 
+thread_local! {
+    /// The `diff` target's memo of checked inputs; `None` when
+    /// `WARPDIFF_FUZZ_MEMO=0` turned it off.
+    static SEEN: RefCell<Option<Seen>> = RefCell::new(
+        std::env::var_os("WARPDIFF_FUZZ_MEMO").is_none_or(|v| v != "0").then(Seen::default),
+    );
+}
+
+/// What [`diff_target`] did not do again on this thread: inputs it did not
+/// generate (their read bytes were an earlier input's), then cases it did
+/// not check (an earlier input had made them).
+pub fn diff_memo_hits() -> (u64, u64) {
+    SEEN.with_borrow(|s| s.as_ref().map_or((0, 0), |s| (s.hits, s.case_hits)))
+}
+
 /// The libFuzzer target `diff`: generate, check; on a divergence reduce
 /// it, record it in the corpus, and panic with the reduced case (a valid
 /// `.ptx` file: the fuzz artifact becomes a test by copy).
+///
+/// An input that makes a case this thread has checked already (the same
+/// bytes where the generator read, [`crate::seen`]) returns at once:
+/// `WARPDIFF_FUZZ_MEMO=0` turns that off.
 pub fn diff_target(data: &[u8]) {
+    if SEEN.with_borrow_mut(|s| s.as_mut().is_some_and(|s| s.contains(data))) {
+        return;
+    }
+    let remember = |read, tc: Option<&TestCase>| {
+        SEEN.with_borrow_mut(|s| s.as_mut().map(|s| s.insert(data, read, tc)))
+    };
     let mut stats = Stats::default();
-    let Some(tc) = case_from_bytes(data, &mut stats) else {
+    let (tc, read) = case_and_read(data, &mut stats, &[]);
+    let Some(tc) = tc else {
+        remember(read, None);
         return;
     };
+    if SEEN.with_borrow_mut(|s| s.as_mut().is_some_and(|s| s.contains_case(&tc))) {
+        remember(read, None);
+        return;
+    }
     let owned: Vec<Box<dyn Engine>> = engines::ENGINES
         .iter()
         .filter(|n| **n != "interp")
         .filter_map(|n| engines::for_one_run(n))
         .collect();
     let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
-    if let CaseResult::Diverge(tc, d) = run_case(&tc, &others, &mut stats) {
+    let result = run_case(&tc, &others, &mut stats);
+    if let CaseResult::Diverge(tc, d) = result {
         let seed = warp_core::corpus::fnv1a(&format!("{data:?}"));
         let (small, secs) = reduce(&tc, &d, &others, seed);
         let (small, d2, unstable) = settle(&tc, small, d, &others);
@@ -367,6 +409,9 @@ pub fn diff_target(data: &[u8]) {
             case_text(&small, &d2, notes)
         );
     }
+    // It agreed (or the reference found UB, or ran out of fuel): the same
+    // case would again.
+    remember(read, Some(&tc));
 }
 
 /// The libFuzzer target `parse`: arbitrary text into the PTX module front

@@ -44,4 +44,5 @@ pub mod reduce_cmd;
 pub mod repro;
 pub mod run;
 pub mod run_kernel;
+pub mod seen;
 pub mod table;
