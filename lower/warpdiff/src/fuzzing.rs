@@ -345,6 +345,25 @@ thread_local! {
     );
 }
 
+/// Input sets [`diff_target`] checks per case by default: the case's own
+/// and sets with its data inputs redrawn ([`input_sets`]), one compile
+/// for all of them. `WARPDIFF_FUZZ_INPUTS=K` (1 to 1024) sets it.
+pub const DIFF_INPUTS: usize = 8;
+
+thread_local! {
+    /// [`DIFF_INPUTS`], or what `WARPDIFF_FUZZ_INPUTS` says (a value that
+    /// is not a number from 1 to 1024 stops the run: fuzzing otherwise
+    /// than asked would be worse).
+    static DIFF_INPUTS_NOW: usize = match std::env::var("WARPDIFF_FUZZ_INPUTS") {
+        Err(_) => DIFF_INPUTS,
+        Ok(v) => v
+            .parse()
+            .ok()
+            .filter(|k| (1..=1024).contains(k))
+            .unwrap_or_else(|| panic!("WARPDIFF_FUZZ_INPUTS={v:?}: not a number from 1 to 1024")),
+    };
+}
+
 /// What [`diff_target`] did not do again on this thread: inputs it did not
 /// generate (their read bytes were an earlier input's), then cases it did
 /// not check (an earlier input had made them).
@@ -352,7 +371,18 @@ pub fn diff_memo_hits() -> (u64, u64) {
     SEEN.with_borrow(|s| s.as_ref().map_or((0, 0), |s| (s.hits, s.case_hits)))
 }
 
-/// The libFuzzer target `diff`: generate, check; on a divergence reduce
+/// [`run_case_inputs`] on `k` input sets of `tc`'s program whose seed is
+/// the case's hash, so that the sets depend on the case alone (a case
+/// generated again, which [`diff_target`]'s memo skips, would get them
+/// again).
+fn check_sets(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats, k: usize) -> CaseResult {
+    let mut h = FxHasher::default();
+    tc.hash(&mut h);
+    run_case_inputs(tc, others, stats, k, h.finish()).0
+}
+
+/// The libFuzzer target `diff`: generate, check (on [`DIFF_INPUTS`] input
+/// sets, one compile); on a divergence reduce
 /// it, record it in the corpus, and panic with the reduced case (a valid
 /// `.ptx` file: the fuzz artifact becomes a test by copy).
 ///
@@ -382,8 +412,8 @@ pub fn diff_target(data: &[u8]) {
         .filter_map(|n| engines::for_one_run(n))
         .collect();
     let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
-    let result = run_case(&tc, &others, &mut stats);
-    if let CaseResult::Diverge(tc, d) = result {
+    let k = DIFF_INPUTS_NOW.with(|k| *k);
+    if let CaseResult::Diverge(tc, d) = check_sets(&tc, &others, &mut stats, k) {
         let seed = warp_core::corpus::fnv1a(&format!("{data:?}"));
         let (small, secs) = reduce(&tc, &d, &others, seed);
         let (small, d2, unstable) = settle(&tc, small, d, &others);
@@ -503,6 +533,66 @@ mod tests {
         // up must not look registers up in another program.
         let text = case_text(&kept, &d2, vec![]);
         assert!(text.contains("%a lane 0: interp 1, jit 2"), "{text}");
+    }
+
+    /// The interpreter, except that register 1 of lane 0 reads one more
+    /// when the inputs are not `own`.
+    struct WrongOnOtherInputs {
+        own: Inputs,
+    }
+
+    struct RunOther<'p>(Box<dyn Compiled + 'p>, Inputs);
+
+    impl Compiled for RunOther<'_> {
+        fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+            let mut out = self.0.run(inputs)?;
+            if *inputs != self.1 {
+                out.values[1][0] = out.values[1][0].wrapping_add(1);
+            }
+            Ok(out)
+        }
+    }
+
+    impl Engine for WrongOnOtherInputs {
+        fn name(&self) -> &'static str {
+            "jit"
+        }
+        fn compile<'p>(
+            &self,
+            prog: &'p Program,
+            fuel: u64,
+        ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
+            let inner = InterpEngine.compile(prog, fuel)?;
+            Ok(Box::new(RunOther(inner, self.own.clone())))
+        }
+    }
+
+    #[test]
+    fn the_diff_target_checks_redrawn_input_sets() {
+        // %a is data (no control flow, participation or membermask reads
+        // it), so its values are redrawn.
+        let tc = case(".reg .b32 %a, %b;\n.lanes %a = 5;\n    add.u32 %b, %a, 1;\n");
+        let engine = WrongOnOtherInputs {
+            own: tc.inputs.clone(),
+        };
+        let others: Vec<&dyn Engine> = vec![&engine];
+        let mut stats = Stats::default();
+        assert!(matches!(
+            check_sets(&tc, &others, &mut stats, 1),
+            CaseResult::Agree(..)
+        ));
+        match check_sets(&tc, &others, &mut stats, DIFF_INPUTS) {
+            CaseResult::Diverge(found, _) => {
+                assert_eq!(found.program, tc.program);
+                assert_ne!(found.inputs, tc.inputs, "found on a redrawn set");
+            }
+            _ => panic!("the second input set diverges"),
+        }
+        // The sets depend on the case alone: the same runs again.
+        let runs = stats.runs;
+        let again = check_sets(&tc, &others, &mut stats, DIFF_INPUTS);
+        assert!(matches!(again, CaseResult::Diverge(..)));
+        assert_eq!(stats.runs - runs, runs - 1);
     }
 
     #[test]
