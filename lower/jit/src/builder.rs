@@ -7,7 +7,9 @@
 use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, SigRef, Signature, Value};
+use cranelift_codegen::ir::{
+    AbiParam, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Signature, Value,
+};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
 
@@ -47,7 +49,9 @@ pub struct Emitter<'a, 'b> {
     conv_vecs: Option<[Value; 8]>,
     /// Whether the running group is statically the whole warp: in the
     /// first segment, when no label stands at the start, every lane is
-    /// there and none has exited, so unguarded writes need no blending.
+    /// there and none has exited, and so after a `.sync` collective that
+    /// the whole warp runs with a full immediate `membermask` (see the
+    /// driver's `arrive`), so unguarded writes need no blending.
     full: bool,
     /// The fast-compile tier: a guard's lanes come from this shared helper
     /// (`shared.rs`: `(state, offset) -> mask`) rather than from inline
@@ -110,6 +114,23 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn begin_segment(&mut self, full: bool) {
         self.conv_vecs = None;
         self.full = full;
+    }
+
+    /// Whether `mask` (an i32 lane mask) is the constant with every lane:
+    /// the running group of a full segment ([`Emitter::lanes`]) when no
+    /// guard takes lanes off.
+    fn is_all(&self, mask: Value) -> bool {
+        let dfg = &self.b.func.dfg;
+        dfg.value_def(mask).inst().is_some_and(|i| {
+            matches!(dfg.insts[i], InstructionData::UnaryImm { opcode: Opcode::Iconst, imm }
+                if imm.bits() as u32 == u32::MAX)
+        })
+    }
+
+    /// Whether the running group is statically the whole warp (no lane
+    /// exited, parked or waiting): see [`Emitter::begin_segment`].
+    pub fn is_full(&self) -> bool {
+        self.full
     }
 
     // ---- memory ----
@@ -406,6 +427,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn write_at(&mut self, d: Dest, at: At, exec: Value, v: Value) {
         let Dest::Reg(r) = d else { return };
         let (p, base) = self.reg_at(r, at);
+        if self.is_all(exec) {
+            self.b.ins().store(mf(), v, p, base);
+            return;
+        }
         let ty = self.b.func.dfg.value_type(v);
         let old = self.b.ins().load(ty, mf(), p, base);
         let bit = self.b.ins().ushr(exec, at.lane);

@@ -134,6 +134,11 @@ struct Driver<'a, 'b> {
     /// lanes at it): only those merge waiting lanes at their segment's
     /// entry and are looked at by the scheduler.
     parkable: Vec<bool>,
+    /// The next segment's start when it runs statically with the whole
+    /// warp: the segment before it was (every lane there, none exited,
+    /// parked or waiting) and ended in a `.sync` collective that completes
+    /// at once ([`Driver::arrive_full`]), the only way into it.
+    full_from: Option<usize>,
 }
 
 /// A value of the run (the exited lanes, the fuel left): a Cranelift
@@ -501,6 +506,7 @@ pub fn emit_function(
         helpers,
         pending: Vec::new(),
         parkable,
+        full_from: None,
     };
     if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
@@ -730,9 +736,13 @@ impl Driver<'_, '_> {
         let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
         // A kernel's warp may start with lanes that do not exist.
         let kernel = self.kernel;
-        e.begin_segment(start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)));
-        // Merge the lanes parked here.
-        if self.parkable[start] {
+        let chained = self.full_from.take() == Some(start);
+        e.begin_segment(
+            chained || start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)),
+        );
+        // Merge the lanes parked here (none after a collective that
+        // completed at once for the whole warp: `arrive_full`).
+        if self.parkable[start] && !chained {
             let waiting = var.get(e);
             let conv = e.b.use_var(e.conv);
             let conv = e.b.ins().bor(conv, waiting);
@@ -986,6 +996,9 @@ impl Driver<'_, '_> {
             return;
         }
         self.flush();
+        if self.arrive_full(inst, mm, end) {
+            return;
+        }
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
@@ -1018,6 +1031,39 @@ impl Driver<'_, '_> {
         let zero = e.b.ins().iconst(I32, 0);
         e.b.def_var(e.conv, zero);
         e.b.ins().jump(complete, &[]);
+    }
+
+    /// An arrival that statically completes at once (the inline tiers):
+    /// the running group is the whole warp (no lane exited, parked or
+    /// waiting: [`Emitter::is_full`]), the collective is unguarded and its
+    /// `membermask` an immediate with every lane (with fewer, some
+    /// executing lane is outside it: undefined behaviour, which the
+    /// reference reports; the general path stays there). Every non-exited lane of
+    /// the `membermask` then executes it, with one `membermask`, and none
+    /// waits in its group: the rendezvous completes at once, as the fast
+    /// path of [`Driver::arrive_converged`] finds at run time, so the
+    /// collective runs here for the whole warp with no check, no blending,
+    /// and no general path; the whole warp goes on after it, and the next
+    /// segment is full too when nothing else jumps there (no label; in a
+    /// program in parts, not across a cut). Returns whether it applied.
+    fn arrive_full(&mut self, inst: &Inst, mm: Operand, end: usize) -> bool {
+        let all = matches!(mm, Operand::Imm(v) if v as u32 == u32::MAX);
+        if !(self.e.is_full() && inst.guard.is_none() && all) {
+            return false;
+        }
+        self.lower(None, &inst.op);
+        let e = &mut self.e;
+        let whole = e.b.ins().iconst(I32, -1);
+        e.b.def_var(e.conv, whole);
+        // A label there is a jump target. (A cut of a program in parts
+        // there needs no check: the segment after it is another part's, so
+        // it is not the next one this driver emits.)
+        if !e.prog.labels.iter().any(|l| l.at == end) {
+            self.full_from = Some(end);
+        }
+        let next = self.block(end);
+        self.e.b.ins().jump(next, &[]);
+        true
     }
 
     /// The fast path of an arrival (fast-code tier): when the executing
