@@ -473,26 +473,37 @@ mod tests {
     use warp_core::interp::{Outcome, RunError};
     use warp_core::ir::{Inputs, Program};
 
-    /// The interpreter, except that register 0 of lane 0 reads one more
-    /// on programs of exactly `len` instructions: an engine that diverges
-    /// on the case as found and agrees on every smaller one.
-    struct OffByOneAt {
-        len: usize,
+    /// Where an engine built on the interpreter reads one more in lane 0.
+    #[derive(Clone)]
+    enum Fault {
+        /// Register 0, on programs of exactly this many instructions: an
+        /// engine that diverges on the case as found and agrees on every
+        /// smaller one.
+        Length(usize),
+        /// Register 1, on inputs other than these.
+        OtherInputs(Inputs),
     }
 
-    struct Run<'p>(Box<dyn Compiled + 'p>, bool);
+    /// The interpreter with a [`Fault`].
+    struct Faulty(Fault);
+
+    struct Run<'p>(Box<dyn Compiled + 'p>, Fault, usize);
 
     impl Compiled for Run<'_> {
         fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
             let mut out = self.0.run(inputs)?;
-            if self.1 {
-                out.values[0][0] = out.values[0][0].wrapping_add(1);
+            let reg = match &self.1 {
+                Fault::Length(n) => (self.2 == *n).then_some(0),
+                Fault::OtherInputs(own) => (inputs != own).then_some(1),
+            };
+            if let Some(r) = reg {
+                out.values[r][0] = out.values[r][0].wrapping_add(1);
             }
             Ok(out)
         }
     }
 
-    impl Engine for OffByOneAt {
+    impl Engine for Faulty {
         fn name(&self) -> &'static str {
             "jit"
         }
@@ -502,7 +513,7 @@ mod tests {
             fuel: u64,
         ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
             let inner = InterpEngine.compile(prog, fuel)?;
-            Ok(Box::new(Run(inner, prog.insts.len() == self.len)))
+            Ok(Box::new(Run(inner, self.0.clone(), prog.insts.len())))
         }
     }
 
@@ -522,7 +533,7 @@ mod tests {
             ".reg .b32 %a, %b, %c;\n    mov.b32 %a, 1;\n    mov.b32 %b, 2;\n    add.u32 %c, %a, %b;\n",
         );
         let small = case(".reg .b32 %z;\n    mov.b32 %z, 7;\n");
-        let engine = OffByOneAt { len: 3 };
+        let engine = Faulty(Fault::Length(3));
         let others: Vec<&dyn Engine> = vec![&engine];
         let d = divergence_of(&found, &others).expect("the engine diverges on the case as found");
         assert!(divergence_of(&small, &others).is_none());
@@ -535,46 +546,12 @@ mod tests {
         assert!(text.contains("%a lane 0: interp 1, jit 2"), "{text}");
     }
 
-    /// The interpreter, except that register 1 of lane 0 reads one more
-    /// when the inputs are not `own`.
-    struct WrongOnOtherInputs {
-        own: Inputs,
-    }
-
-    struct RunOther<'p>(Box<dyn Compiled + 'p>, Inputs);
-
-    impl Compiled for RunOther<'_> {
-        fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
-            let mut out = self.0.run(inputs)?;
-            if *inputs != self.1 {
-                out.values[1][0] = out.values[1][0].wrapping_add(1);
-            }
-            Ok(out)
-        }
-    }
-
-    impl Engine for WrongOnOtherInputs {
-        fn name(&self) -> &'static str {
-            "jit"
-        }
-        fn compile<'p>(
-            &self,
-            prog: &'p Program,
-            fuel: u64,
-        ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
-            let inner = InterpEngine.compile(prog, fuel)?;
-            Ok(Box::new(RunOther(inner, self.own.clone())))
-        }
-    }
-
     #[test]
     fn the_diff_target_checks_redrawn_input_sets() {
         // %a is data (no control flow, participation or membermask reads
         // it), so its values are redrawn.
         let tc = case(".reg .b32 %a, %b;\n.lanes %a = 5;\n    add.u32 %b, %a, 1;\n");
-        let engine = WrongOnOtherInputs {
-            own: tc.inputs.clone(),
-        };
+        let engine = Faulty(Fault::OtherInputs(tc.inputs.clone()));
         let others: Vec<&dyn Engine> = vec![&engine];
         let mut stats = Stats::default();
         assert!(matches!(
@@ -599,7 +576,7 @@ mod tests {
     fn a_reduced_case_that_still_diverges_is_recorded_reduced() {
         let found = case(".reg .b32 %a, %b;\n    mov.b32 %a, 1;\n    mov.b32 %b, 2;\n");
         let small = case(".reg .b32 %z;\n    mov.b32 %z, 7;\n");
-        let engine = OffByOneAt { len: 1 };
+        let engine = Faulty(Fault::Length(1));
         let others: Vec<&dyn Engine> = vec![&engine];
         let d = Box::new(Divergence {
             engine: "jit",
