@@ -8,7 +8,7 @@ use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{
-    AbiParam, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Signature, Value,
+    AbiParam, Block, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Signature, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
@@ -62,6 +62,15 @@ pub struct Emitter<'a, 'b> {
     /// of the fast-compile tier calls helpers of a few signatures
     /// hundreds of times.
     sigs: Vec<(Signature, SigRef)>,
+    /// The vectors this block stored or loaded at fixed offsets of the
+    /// state, `(offset, type, value)`: a later [`Emitter::load`] of one
+    /// uses the value instead of memory (stores are all still emitted).
+    /// Forgotten at a block switch (but into a block that only the
+    /// current one enters, [`Emitter::keep_through`]), after every call,
+    /// and at a store through a computed address.
+    known: Vec<(i32, cranelift_codegen::ir::Type, Value)>,
+    /// The block [`Emitter::switch_to`] keeps `known` into.
+    keep_for: Option<Block>,
 }
 
 /// The lanes one instruction runs on; the masks are built on first use.
@@ -106,6 +115,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             full: false,
             pred_mask: None,
             sigs: Vec::new(),
+            known: Vec::new(),
+            keep_for: None,
         }
     }
 
@@ -135,14 +146,52 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     // ---- memory ----
 
-    /// Loads a `ty` at `state + off`.
+    /// Loads a `ty` at `state + off` (a vector this block stored or
+    /// loaded there is used as it is: `known`).
     pub fn load(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Value {
-        self.b.ins().load(ty, mf(), self.state, off)
+        if let Some(&(_, _, v)) = self.known.iter().find(|k| k.0 == off && k.1 == ty) {
+            return v;
+        }
+        let v = self.b.ins().load(ty, mf(), self.state, off);
+        if ty.is_vector() {
+            self.known.push((off, ty, v));
+        }
+        v
     }
 
     /// Stores `v` at `state + off`.
     pub fn store(&mut self, v: Value, off: i32) {
+        let ty = self.b.func.dfg.value_type(v);
+        let end = off + ty.bytes() as i32;
+        self.known
+            .retain(|&(o, t, _)| o + t.bytes() as i32 <= off || end <= o);
+        if ty.is_vector() {
+            self.known.push((off, ty, v));
+        }
         self.b.ins().store(mf(), v, self.state, off);
+    }
+
+    /// Stores `v` at `p + off`, an address computed at run time (it may
+    /// be anywhere in the state: every known vector is forgotten).
+    pub fn store_at(&mut self, v: Value, p: Value, off: i32) {
+        self.known.clear();
+        self.b.ins().store(mf(), v, p, off);
+    }
+
+    /// Switches to emitting into `blk`; what this block knew of the state
+    /// is forgotten unless `blk` was named by [`Emitter::keep_through`].
+    pub fn switch_to(&mut self, blk: Block) {
+        if self.keep_for.take() != Some(blk) {
+            self.known.clear();
+        }
+        self.b.switch_to_block(blk);
+    }
+
+    /// The next [`Emitter::switch_to`] into `blk` keeps what this block
+    /// knows of the state: the caller makes sure that only this block
+    /// enters `blk`, with no code in between that writes the state.
+    pub fn keep_through(&mut self, blk: Block) {
+        self.keep_for = Some(blk);
     }
 
     /// `state + base + (lane & 31) * size` for a run-time lane.
@@ -345,19 +394,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.append_block_param(head, I32);
         let zero = self.b.ins().iconst(I32, 0);
         self.b.ins().jump(head, &[zero.into()]);
-        self.b.switch_to_block(head);
+        self.switch_to(head);
         let lane = self.b.block_params(head)[0];
         let more = self
             .b
             .ins()
             .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
         self.b.ins().brif(more, iter, &[], done, &[]);
-        self.b.switch_to_block(iter);
+        self.switch_to(iter);
         let at = self.at(lane);
         body(self, at);
         let next = self.b.ins().iadd_imm_s(lane, 1);
         self.b.ins().jump(head, &[next.into()]);
-        self.b.switch_to_block(done);
+        self.switch_to(done);
     }
 
     /// The run-time lane `lane` (an i32 in 0..32) with its addresses.
@@ -380,17 +429,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let done = self.b.create_block();
         self.b.append_block_param(head, I32);
         self.b.ins().jump(head, &[lanes.into()]);
-        self.b.switch_to_block(head);
+        self.switch_to(head);
         let left = self.b.block_params(head)[0];
         self.b.ins().brif(left, iter, &[], done, &[]);
-        self.b.switch_to_block(iter);
+        self.switch_to(iter);
         let lane = self.b.ins().ctz(left);
         let at = self.at(lane);
         body(self, at);
         let below = self.b.ins().iadd_imm_s(left, -1);
         let next = self.b.ins().band(left, below);
         self.b.ins().jump(head, &[next.into()]);
-        self.b.switch_to_block(done);
+        self.switch_to(done);
     }
 
     /// Operand `o` on the run-time lane `at` as a scalar of `width` bits.
@@ -428,7 +477,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let Dest::Reg(r) = d else { return };
         let (p, base) = self.reg_at(r, at);
         if self.is_all(exec) {
-            self.b.ins().store(mf(), v, p, base);
+            self.store_at(v, p, base);
             return;
         }
         let ty = self.b.func.dfg.value_type(v);
@@ -436,7 +485,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let bit = self.b.ins().ushr(exec, at.lane);
         let bit = self.b.ins().band_imm_s(bit, 1);
         let v = self.b.ins().select(bit, v, old);
-        self.b.ins().store(mf(), v, p, base);
+        self.store_at(v, p, base);
     }
 
     /// Writes i32x4 vector `v` to lanes `4k..4k+3` of 32-bit `d` where the
@@ -490,6 +539,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let sr = self.signature(&params, Some(I64));
         let addr = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sr, addr, args);
+        // The callee may write the state.
+        self.known.clear();
         self.b.inst_results(call)[0]
     }
 
@@ -509,6 +560,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let sr = self.signature(&params, ret);
         let addr = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sr, addr, args);
+        // The callee may write the state.
+        self.known.clear();
         self.b.inst_results(call).first().copied()
     }
 
@@ -533,5 +586,77 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The type a program register was declared with.
     pub fn reg_type(&self, r: Reg) -> Type {
         self.prog.decl(r).ty
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_codegen::ir::types::{I32, I32X4, I64};
+    use cranelift_codegen::ir::{Function, Opcode};
+    use cranelift_frontend::FunctionBuilderContext;
+
+    /// How many `load` instructions the function has.
+    fn loads(f: &Function) -> usize {
+        f.layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b))
+            .filter(|&i| f.dfg.insts[i].opcode() == Opcode::Load)
+            .count()
+    }
+
+    /// The known-vectors cache: a vector loaded or stored at a fixed
+    /// offset is used again until a write that may touch it, a call or a
+    /// block switch (but into a block kept through).
+    #[test]
+    fn known_vectors_are_forgotten_where_the_state_may_change() {
+        let prog = Program::default();
+        let lay = Layout::new(&prog);
+        let mut f = Function::new();
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut f, &mut fctx);
+        let entry = b.create_block();
+        b.append_block_param(entry, I64);
+        b.switch_to_block(entry);
+        let state = b.block_params(entry)[0];
+        let conv = b.declare_var(I32);
+        let mut e = Emitter::new(&mut b, &prog, &lay, state, conv);
+        let v = e.load(I32X4, 64);
+        assert_eq!(e.load(I32X4, 64), v, "loaded: known");
+        let w = e.b.ins().iadd(v, v);
+        e.store(w, 64);
+        assert_eq!(e.load(I32X4, 64), w, "stored: known");
+        // A scalar store inside the vector, or a vector store overlapping it.
+        let x = e.b.ins().iconst(I32, 7);
+        e.store(x, 72);
+        assert_ne!(e.load(I32X4, 64), w, "overlapped by a scalar store");
+        let y = e.load(I32X4, 80);
+        e.store(w, 72);
+        assert_ne!(e.load(I32X4, 80), y, "overlapped by a vector store");
+        // Not overlapping: still known.
+        let z = e.load(I32X4, 128);
+        e.store(x, 124);
+        e.store(x, 144);
+        assert_eq!(e.load(I32X4, 128), z);
+        // A store through a computed address, a call.
+        e.store_at(x, state, 0);
+        assert_ne!(e.load(I32X4, 128), z, "a computed address may be anywhere");
+        let z = e.load(I32X4, 128);
+        e.call_fn(0x1000, &[state], None);
+        assert_ne!(e.load(I32X4, 128), z, "a call may write the state");
+        // Block switches: forgotten, unless kept through.
+        let z = e.load(I32X4, 128);
+        let next = e.b.create_block();
+        e.b.ins().jump(next, &[]);
+        e.keep_through(next);
+        e.switch_to(next);
+        assert_eq!(e.load(I32X4, 128), z, "kept through");
+        let other = e.b.create_block();
+        e.b.ins().jump(other, &[]);
+        e.switch_to(other);
+        let n = loads(e.b.func);
+        let again = e.load(I32X4, 128);
+        assert_ne!(again, z, "forgotten at a block switch");
+        assert_eq!(loads(e.b.func), n + 1);
     }
 }

@@ -574,7 +574,7 @@ pub fn emit_function(
                 d.e.b
                     .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
             d.e.b.ins().br_table(at, jt);
-            d.e.b.switch_to_block(lost);
+            d.e.switch_to(lost);
             let code = d.e.b.ins().iconst(I32, status::LOST as i64);
             d.e.b.ins().return_(&[code]);
         }
@@ -588,14 +588,14 @@ pub fn emit_function(
     }
     // The end of the program: the lanes that reach it are done.
     if let Some(&end_blk) = d.blocks.get(&len) {
-        d.e.b.switch_to_block(end_blk);
+        d.e.switch_to(end_blk);
         d.finish();
     }
 
     // Completion of rendezvous, then the scheduler (a part hands both to
     // the dispatcher).
     if let Some(complete) = d.complete {
-        d.e.b.switch_to_block(complete);
+        d.e.switch_to(complete);
         if shared.is_some() {
             let code = d.e.b.ins().iconst(I32, status::COMPLETE as i64);
             d.e.b.ins().return_(&[code]);
@@ -606,7 +606,7 @@ pub fn emit_function(
     }
 
     // The scheduler: the lowest park point with waiting lanes.
-    d.e.b.switch_to_block(sched);
+    d.e.switch_to(sched);
     if in_parts {
         let code = d.e.b.ins().iconst(I32, status::SCHEDULE as i64);
         d.e.b.ins().return_(&[code]);
@@ -619,27 +619,27 @@ pub fn emit_function(
             let zero = d.e.b.ins().iconst(I32, 0);
             d.e.b.def_var(conv, zero);
             d.e.b.ins().brif(w, blk, &[], next, &[]);
-            d.e.b.switch_to_block(next);
+            d.e.switch_to(next);
         }
         d.finish();
     }
 
     // A runaway: more segment entries than the fuel allows.
-    d.e.b.switch_to_block(runaway);
+    d.e.switch_to(runaway);
     exited.store_back(&mut d.e, lay.exited as i32);
     let two = d.e.b.ins().iconst(I32, status::RUNAWAY as i64);
     d.e.b.ins().return_(&[two]);
 
     // Out of fuel, found by an `arrive` call (which recorded where).
     if let Some(short) = d.fuel_short {
-        d.e.b.switch_to_block(short);
+        d.e.switch_to(short);
         exited.store_back(&mut d.e, lay.exited as i32);
         let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
         d.e.b.ins().return_(&[one]);
     }
 
     // Out of fuel: record where, and stop.
-    d.e.b.switch_to_block(out_of_fuel);
+    d.e.switch_to(out_of_fuel);
     let at = d.e.b.block_params(out_of_fuel)[0];
     let at32 = d.e.b.ins().ireduce(I32, at);
     d.e.store(at32, lay.fail_pc as i32);
@@ -649,7 +649,7 @@ pub fn emit_function(
 
     // Jumps to the park points of other parts: hand the run over.
     for p in d.stubs.take().unwrap_or_default() {
-        d.e.b.switch_to_block(d.blocks[&p]);
+        d.e.switch_to(d.blocks[&p]);
         let c = d.e.b.use_var(conv);
         d.e.store(c, lay.conv as i32);
         let i = d.e.b.ins().iconst(I32, masks.index(p) as i64);
@@ -732,7 +732,7 @@ impl Driver<'_, '_> {
         let prog = self.e.prog;
         let (blk, var) = (self.blocks[&start], self.masks.park(start));
         let e = &mut self.e;
-        e.b.switch_to_block(blk);
+        e.switch_to(blk);
         let label_at_0 = prog.labels.iter().any(|l| l.at == 0);
         // A kernel's warp may start with lanes that do not exist.
         let kernel = self.kernel;
@@ -854,7 +854,9 @@ impl Driver<'_, '_> {
         let ok = e.b.create_block();
         let at = e.b.ins().iadd_imm_s(fuel, start as i64);
         e.b.ins().brif(short, out_of_fuel, &[at.into()], ok, &[]);
-        e.b.switch_to_block(ok);
+        // Only this block enters `ok`: what it knows of the state holds.
+        e.keep_through(ok);
+        e.switch_to(ok);
         let fuel = e.b.ins().iadd_imm_s(fuel, -n);
         self.fuel.set(e, fuel);
     }
@@ -884,7 +886,8 @@ impl Driver<'_, '_> {
         let at = e.b.ins().iconst(I64, pc as i64);
         let out = self.out_of_fuel.expect("set before the segments");
         e.b.ins().brif(fuel, ok, &[], out, &[at.into()]);
-        e.b.switch_to_block(ok);
+        e.keep_through(ok);
+        e.switch_to(ok);
         let fuel = e.b.ins().iadd_imm_s(fuel, -1);
         self.fuel.set(e, fuel);
     }
@@ -990,7 +993,7 @@ impl Driver<'_, '_> {
             let short = *self.fuel_short.get_or_insert_with(|| e.b.create_block());
             let not_waiting = e.b.create_block();
             e.b.ins().brif(done, not_waiting, &[], complete, &[]);
-            e.b.switch_to_block(not_waiting);
+            e.switch_to(not_waiting);
             let is_done = e.b.ins().icmp_imm_s(IntCC::Equal, done, 1);
             e.b.ins().brif(is_done, next, &[], short, &[]);
             return;
@@ -1058,10 +1061,20 @@ impl Driver<'_, '_> {
         // A label there is a jump target. (A cut of a program in parts
         // there needs no check: the segment after it is another part's, so
         // it is not the next one this driver emits.)
-        if !e.prog.labels.iter().any(|l| l.at == end) {
-            self.full_from = Some(end);
-        }
+        let chained = !e.prog.labels.iter().any(|l| l.at == end);
         let next = self.block(end);
+        if chained {
+            self.full_from = Some(end);
+            // No lane ever waits after this collective (it never takes the
+            // general path): the scheduler need not look there. In a whole
+            // program this jump is then the only way in, so what this
+            // block knows of the state holds there (a part's entry jump
+            // table reaches every park point: not there).
+            self.parkable[end] = false;
+            if self.stubs.is_none() {
+                self.e.keep_through(next);
+            }
+        }
         self.e.b.ins().jump(next, &[]);
         true
     }
@@ -1110,7 +1123,7 @@ impl Driver<'_, '_> {
         let fast = e.b.create_block();
         let general = e.b.create_block();
         e.b.ins().brif(blocked, general, &[], fast, &[]);
-        e.b.switch_to_block(fast);
+        e.switch_to(fast);
         self.with_group(exec);
         self.lower(None, &inst.op);
         let next = self.block(end);
@@ -1118,7 +1131,7 @@ impl Driver<'_, '_> {
         e.b.def_var(e.conv, conv);
         e.begin_segment(false);
         e.b.ins().jump(next, &[]);
-        e.b.switch_to_block(general);
+        e.switch_to(general);
         // The general path recomputes the masks it needs.
         e.begin_segment(false);
     }
@@ -1137,7 +1150,7 @@ impl Driver<'_, '_> {
         let after = self.e.b.create_block();
         self.e.b.ins().jump(head, &[]);
 
-        self.e.b.switch_to_block(head);
+        self.e.switch_to(head);
         let w = self.waiting(g);
         let ex = self.exited.get(&mut self.e);
         let state = self.e.state;
@@ -1147,7 +1160,7 @@ impl Driver<'_, '_> {
             .expect("a mask");
         self.e.b.ins().brif(required, run, &[], after, &[]);
 
-        self.e.b.switch_to_block(run);
+        self.e.switch_to(run);
         let parts: Vec<Value> = g
             .pcs
             .iter()
@@ -1202,7 +1215,7 @@ impl Driver<'_, '_> {
         self.e.b.def_var(self.e.conv, zero);
         self.e.b.ins().jump(head, &[]);
 
-        self.e.b.switch_to_block(after);
+        self.e.switch_to(after);
     }
 
     /// Lowers a non-control instruction: inline, or in the fast-compile
@@ -1456,7 +1469,7 @@ impl Driver<'_, '_> {
             let back = e.b.create_block();
             e.b.ins().brif(taken, back, &[], sched, &[]);
             // The runaway bound.
-            e.b.switch_to_block(back);
+            e.switch_to(back);
             let left = self.entries.get(e);
             let left = e.b.ins().iadd_imm_s(left, -1);
             self.entries.set(e, left);

@@ -43,11 +43,11 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
     e.b.append_block_param(head, I32);
     e.b.ins().jump(head, &[exec.into()]);
 
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let left = e.b.block_params(head)[0];
     e.b.ins().brif(left, body, &[], done, &[]);
 
-    e.b.switch_to_block(body);
+    e.switch_to(body);
     let lane = e.b.ins().ctz(left);
     let addr = e.lane_addr(a_base, lane, size);
     let mine = e.b.ins().load(sty, mf(), addr, 0);
@@ -99,15 +99,15 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
         }
     };
     e.lane_loop_over(alike, |e, at| {
-        e.b.ins().store(mf(), dv, at.p4, s_d as i32);
+        e.store_at(dv, at.p4, s_d as i32);
         if let Some(pv) = pv {
-            e.b.ins().store(mf(), pv, at.p4, s_p as i32);
+            e.store_at(pv, at.p4, s_p as i32);
         }
     });
     let next = e.b.ins().band_not(left, alike);
     e.b.ins().jump(head, &[next.into()]);
 
-    e.b.switch_to_block(done);
+    e.switch_to(done);
     e.write_from_scratch(d, 0, &mut l);
     if let Some(p) = p {
         e.write_from_scratch(p, 1, &mut l);

@@ -39,7 +39,7 @@ fn reduce(e: &mut Emitter, op: ReduxOp, a_base: u32, set: Value) -> Value {
     e.b.ins()
         .jump(head, &[set.into(), acc0.into(), zero.into(), zero.into()]);
 
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let ps = e.b.block_params(head).to_vec();
     let (bits, acc, have, sawnan) = (ps[0], ps[1], ps[2], ps[3]);
     e.b.ins().brif(
@@ -50,7 +50,7 @@ fn reduce(e: &mut Emitter, op: ReduxOp, a_base: u32, set: Value) -> Value {
         &[bits.into(), acc.into(), have.into(), sawnan.into()],
     );
 
-    e.b.switch_to_block(body);
+    e.switch_to(body);
     let k = e.b.ins().ctz(bits);
     let rest = e.b.ins().iadd_imm_s(bits, -1);
     let rest = e.b.ins().band(bits, rest);
@@ -120,7 +120,7 @@ fn reduce(e: &mut Emitter, op: ReduxOp, a_base: u32, set: Value) -> Value {
     e.b.ins()
         .jump(head, &[rest.into(), acc2.into(), have2.into(), saw2.into()]);
 
-    e.b.switch_to_block(done);
+    e.switch_to(done);
     let ps = e.b.block_params(done).to_vec();
     let (acc, have, sawnan) = (ps[1], ps[2], ps[3]);
     match float {
@@ -177,12 +177,12 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
     e.b.ins()
         .jump(head, &[exec.into(), none.into(), zero.into()]);
 
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let ps = e.b.block_params(head).to_vec();
     let (left, last_set, last_r) = (ps[0], ps[1], ps[2]);
     e.b.ins().brif(left, body, &[], done, &[]);
 
-    e.b.switch_to_block(body);
+    e.switch_to(body);
     let lane = e.b.ins().ctz(left);
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
@@ -191,19 +191,19 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
     e.b.ins()
         .brif(same, store, &[set.into(), last_r.into()], again, &[]);
 
-    e.b.switch_to_block(again);
+    e.switch_to(again);
     let r = reduce(e, op, a_base, set);
     e.b.ins().jump(store, &[set.into(), r.into()]);
 
-    e.b.switch_to_block(store);
+    e.switch_to(store);
     let ps = e.b.block_params(store).to_vec();
     let (set, r) = (ps[0], ps[1]);
     let daddr = e.lane_addr(s_d, lane, 4);
-    e.b.ins().store(mf(), r, daddr, 0);
+    e.store_at(r, daddr, 0);
     let below = e.b.ins().iadd_imm_s(left, -1);
     let next = e.b.ins().band(left, below);
     e.b.ins().jump(head, &[next.into(), set.into(), r.into()]);
 
-    e.b.switch_to_block(done);
+    e.switch_to(done);
     e.write_from_scratch(d, 0, &mut l);
 }

@@ -231,15 +231,15 @@ fn for_each_record(
     let done = e.b.create_block();
     e.b.append_block_param(head, I64);
     e.b.ins().jump(head, &[list.into()]);
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let at = e.b.block_params(head)[0];
     let first = e.b.ins().load(I64, mf(), at, 0);
     e.b.ins().brif(first, each, &[], done, &[]);
-    e.b.switch_to_block(each);
+    e.switch_to(each);
     body(e, at, first);
     let next = e.b.ins().iadd_imm_s(at, stride);
     e.b.ins().jump(head, &[next.into()]);
-    e.b.switch_to_block(done);
+    e.switch_to(done);
 }
 
 /// [`Helpers::run_list`].
@@ -284,7 +284,7 @@ fn blend_store(e: &mut Emitter, vals: [Value; 8], to: Value, mask: Value) {
     for (k, v) in vals.into_iter().enumerate() {
         let old = e.b.ins().load(I32X4, mf(), to, 16 * k as i32);
         let v = e.b.ins().bitselect(on[k], v, old);
-        e.b.ins().store(mf(), v, to, 16 * k as i32);
+        e.store_at(v, to, 16 * k as i32);
     }
 }
 
@@ -376,13 +376,13 @@ fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     e.b.append_block_param(head, I32);
     e.b.ins().jump(head, &[waiting.into()]);
 
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let cand = e.b.block_params(head)[0];
     e.b.ins().brif(cand, test, &[], none, &[]);
 
     // The lowest candidate, with membermask `m`: ready when every
     // non-exited lane of `m` waits with the same `m`.
-    e.b.switch_to_block(test);
+    e.switch_to(test);
     let wmask = e.lay.wmask;
     let lane = e.b.ins().ctz(cand);
     let addr = e.lane_addr(wmask, lane, 4);
@@ -404,14 +404,14 @@ fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     e.b.ins().brif(fail, retry, &[], found, &[]);
 
     // Not ready: no lane with this membermask is; try the others.
-    e.b.switch_to_block(retry);
+    e.switch_to(retry);
     let rest = e.b.ins().band_not(cand, same);
     e.b.ins().jump(head, &[rest.into()]);
 
-    e.b.switch_to_block(found);
+    e.switch_to(found);
     e.b.ins().return_(&[required]);
 
-    e.b.switch_to_block(none);
+    e.switch_to(none);
     Some(e.b.ins().iconst(I32, 0))
 }
 
@@ -427,7 +427,7 @@ fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
     e.b.ins().jump(head, &[]);
 
     // The lanes waiting in the group; who can complete.
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let zero = e.b.ins().iconst(I32, 0);
     let all = e.b.ins().load(I64, mf(), group, 24);
     let all = e.b.ins().iadd(masks, all);
@@ -439,7 +439,7 @@ fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
 
     // Run it for `required`: each collective's participants are its
     // waiting lanes among them.
-    e.b.switch_to_block(run);
+    e.switch_to(run);
     let part = |e: &mut Emitter, at: Value| {
         let off = e.b.ins().load(I64, mf(), at, 0);
         let a = e.b.ins().iadd(masks, off);
@@ -463,24 +463,24 @@ fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
     // The participants park after their own collectives.
     let w = e.b.ins().load(I32, mf(), all, 0);
     let w = e.b.ins().band_not(w, required);
-    e.b.ins().store(mf(), w, all, 0);
+    e.store_at(w, all, 0);
     fold_pcs(e, group, n, zero, |e, at, acc| {
         let lanes = part(e, at);
         let off = e.b.ins().load(I64, mf(), at, 0);
         let a = e.b.ins().iadd(masks, off);
         let w = e.b.ins().load(I32, mf(), a, 0);
         let w = e.b.ins().band_not(w, required);
-        e.b.ins().store(mf(), w, a, 0);
+        e.store_at(w, a, 0);
         let off = e.b.ins().load(I64, mf(), at, 8);
         let pk = e.b.ins().iadd(masks, off);
         let w = e.b.ins().load(I32, mf(), pk, 0);
         let w = e.b.ins().bor(w, lanes);
-        e.b.ins().store(mf(), w, pk, 0);
+        e.store_at(w, pk, 0);
         acc
     });
     e.b.ins().jump(head, &[]);
 
-    e.b.switch_to_block(done);
+    e.switch_to(done);
     None
 }
 
@@ -506,18 +506,18 @@ fn fold_pcs(
     e.b.append_block_param(after, I32);
     let zero = e.b.ins().iconst(I64, 0);
     e.b.ins().jump(head, &[zero.into(), init.into()]);
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let (i, acc) = (e.b.block_params(head)[0], e.b.block_params(head)[1]);
     let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
     e.b.ins().brif(more, iter, &[], after, &[acc.into()]);
-    e.b.switch_to_block(iter);
+    e.switch_to(iter);
     let at = e.b.ins().imul_imm_s(i, 8 * GROUP_PC as i64);
     let at = e.b.ins().iadd(group, at);
     let at = e.b.ins().iadd_imm_s(at, 8 * GROUP_HEAD as i64);
     let acc = body(e, at, acc);
     let next = e.b.ins().iadd_imm_s(i, 1);
     e.b.ins().jump(head, &[next.into(), acc.into()]);
-    e.b.switch_to_block(after);
+    e.switch_to(after);
     e.b.block_params(after)[0]
 }
 
@@ -530,15 +530,15 @@ fn run_list(e: &mut Emitter, list: Value, lanes: Value) {
     let after = e.b.create_block();
     e.b.append_block_param(head, I64);
     e.b.ins().brif(list, start, &[], after, &[]);
-    e.b.switch_to_block(start);
+    e.switch_to(start);
     let n = e.b.ins().load(I64, mf(), list, 0);
     let zero = e.b.ins().iconst(I64, 0);
     e.b.ins().jump(head, &[zero.into()]);
-    e.b.switch_to_block(head);
+    e.switch_to(head);
     let i = e.b.block_params(head)[0];
     let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
     e.b.ins().brif(more, iter, &[], after, &[]);
-    e.b.switch_to_block(iter);
+    e.switch_to(iter);
     let at = e.b.ins().imul_imm_s(i, 24);
     let at = e.b.ins().iadd(list, at);
     let f = e.b.ins().load(I64, mf(), at, 8);
@@ -548,7 +548,7 @@ fn run_list(e: &mut Emitter, list: Value, lanes: Value) {
     e.b.ins().call_indirect(sig, f, &[state, from, to, lanes]);
     let next = e.b.ins().iadd_imm_s(i, 1);
     e.b.ins().jump(head, &[next.into()]);
-    e.b.switch_to_block(after);
+    e.switch_to(after);
 }
 
 /// The body of [`Helpers::arrive`] (with the helpers it calls: the guard's
@@ -566,34 +566,34 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let charged = e.b.create_block();
     let go = e.b.create_block();
     e.b.ins().brif(n, charge, &[], go, &[]);
-    e.b.switch_to_block(charge);
+    e.switch_to(charge);
     let fuel = e.load(I64, e.lay.fuel as i32);
     let is_short = e.b.ins().icmp(IntCC::UnsignedLessThan, fuel, n);
     e.b.ins().brif(is_short, short, &[], charged, &[]);
-    e.b.switch_to_block(short);
+    e.switch_to(short);
     let start = word(e, 12);
     let at = e.b.ins().iadd(fuel, start);
     let at = e.b.ins().ireduce(I32, at);
     e.store(at, e.lay.fail_pc as i32);
     let two = e.b.ins().iconst(I32, 2);
     e.b.ins().return_(&[two]);
-    e.b.switch_to_block(charged);
+    e.switch_to(charged);
     let left = e.b.ins().isub(fuel, n);
     e.store(left, e.lay.fuel as i32);
     e.b.ins().jump(go, &[]);
-    e.b.switch_to_block(go);
+    e.switch_to(go);
     // The straight-line run before the collective, for the running group.
     let before = word(e, 9);
     let call_before = e.b.create_block();
     let arrive = e.b.create_block();
     e.b.ins().brif(before, call_before, &[], arrive, &[]);
-    e.b.switch_to_block(call_before);
+    e.switch_to(call_before);
     let before_table = word(e, 10);
     let sig3 = sig(e, &[I64, I64, I32]);
     e.b.ins()
         .call_indirect(sig3, before, &[state, before_table, conv]);
     e.b.ins().jump(arrive, &[]);
-    e.b.switch_to_block(arrive);
+    e.switch_to(arrive);
     // The executing lanes: the running group where the guard holds.
     let guard = word(e, 0);
     let guarded = e.b.create_block();
@@ -601,7 +601,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     e.b.append_block_param(join, I32);
     let none = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, guard, 0);
     e.b.ins().brif(none, join, &[conv.into()], guarded, &[]);
-    e.b.switch_to_block(guarded);
+    e.switch_to(guarded);
     let on = e
         .call_fn(pred_mask, &[state, guard], Some(I32))
         .expect("a mask");
@@ -611,7 +611,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let on = e.b.ins().bxor(on, flip);
     let exec = e.b.ins().band(on, conv);
     e.b.ins().jump(join, &[exec.into()]);
-    e.b.switch_to_block(join);
+    e.switch_to(join);
     let exec = e.b.block_params(join)[0];
     let kind = word(e, 2);
     let mm = word(e, 3);
@@ -625,7 +625,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let check = e.b.create_block();
     let slow = e.b.create_block();
     e.b.ins().brif(run, check, &[], slow, &[]);
-    e.b.switch_to_block(check);
+    e.switch_to(check);
     let lane = e.b.ins().ctz(exec);
     let lane = e.b.ins().band_imm_s(lane, 31);
     let lane = e.b.ins().uextend(I64, lane);
@@ -653,13 +653,13 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let blocked = e.b.ins().bor(blocked, waiting);
     let fast = e.b.create_block();
     e.b.ins().brif(blocked, slow, &[], fast, &[]);
-    e.b.switch_to_block(fast);
+    e.switch_to(fast);
     let table = word(e, 7);
     e.b.ins().call_indirect(sig3, run, &[state, table, exec]);
     let one = e.b.ins().iconst(I32, 1);
     e.b.ins().return_(&[one]);
     // Arrive: record the membermask.
-    e.b.switch_to_block(slow);
+    e.switch_to(slow);
     let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
     let fill = e.b.ins().iconst(I64, fill32 as i64);
     let copy = e.b.ins().iconst(I64, copy32 as i64);
@@ -674,7 +674,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
         let at = e.b.ins().iadd(masks, off);
         let w = e.b.ins().load(I32, mf(), at, 0);
         let w = e.b.ins().bor(w, lanes);
-        e.b.ins().store(mf(), w, at, 0);
+        e.store_at(w, at, 0);
     }
     Some(e.b.ins().iconst(I32, 0))
 }

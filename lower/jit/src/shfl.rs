@@ -237,8 +237,8 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
             Operand::LaneId => j,
             Operand::NotPred(_) => unreachable!("shfl's a is a .b32 value"),
         };
-        e.b.ins().store(mf(), v, at.p4, s_d);
-        e.b.ins().store(mf(), pv, at.p4, s_p);
+        e.store_at(v, at.p4, s_d);
+        e.store_at(pv, at.p4, s_p);
     });
     e.write_from_scratch(d, 0, &mut l);
     if let Some(p) = p {

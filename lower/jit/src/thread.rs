@@ -141,7 +141,7 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
     let bit = e.b.ins().ushr(exec, at.lane);
     let bit = e.b.ins().band_imm_s(bit, 1);
     e.b.ins().brif(bit, yes, &[], done, &[]);
-    e.b.switch_to_block(yes);
+    e.switch_to(yes);
     let a = x.addr.expect("ld/st have an address");
     let addr = match a.base {
         Some(r) => {
@@ -182,7 +182,7 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
         | ThreadKind::Bar => unreachable!("memory() lowers ld and st"),
     }
     e.b.ins().jump(done, &[]);
-    e.b.switch_to_block(done);
+    e.switch_to(done);
 }
 
 /// The results of a computing instruction on lane `at`, one i64 per
