@@ -313,6 +313,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
         m
     }
 
+    /// The lanes whose 32-bit value (lanes 4k..4k+3 in `vecs[k]`) is `m`,
+    /// as an i32 mask.
+    pub fn lanes_equal(&mut self, vecs: [Value; 8], m: Value) -> Value {
+        let mv = self.b.ins().splat(I32X4, m);
+        let eq = vecs.map(|v| self.b.ins().icmp(IntCC::Equal, v, mv));
+        self.vecs_to_mask(&eq)
+    }
+
     /// Eight i32x4 all-ones/zero vectors from a 32-bit lane mask.
     pub fn mask_vecs(&mut self, mask: Value) -> [Value; 8] {
         let bits = self.vconst_i32x4([1, 2, 4, 8]);

@@ -740,9 +740,9 @@ impl Driver<'_, '_> {
         e.begin_segment(
             chained || start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)),
         );
-        // Merge the lanes parked here (none after a collective that
-        // completed at once for the whole warp: `arrive_full`).
-        if self.parkable[start] && !chained {
+        // Merge the lanes parked here (`arrive_full` unmarks the point
+        // after a collective that completes at once for the whole warp).
+        if self.parkable[start] {
             let waiting = var.get(e);
             let conv = e.b.use_var(e.conv);
             let conv = e.b.ins().bor(conv, waiting);
@@ -1099,14 +1099,8 @@ impl Driver<'_, '_> {
                 let base = e.lay.regs[r.index()];
                 let addr = e.lane_addr(base, lane, 4);
                 let m = e.b.ins().load(I32, super::builder::mf(), addr, 0);
-                let mv = e.b.ins().splat(I32X4, m);
-                let eq: Vec<Value> = (0..WARP / 4)
-                    .map(|k| {
-                        let v = e.read_vec(mm, k);
-                        e.b.ins().icmp(IntCC::Equal, v, mv)
-                    })
-                    .collect();
-                let same = e.vecs_to_mask(&eq);
+                let vecs = std::array::from_fn(|k| e.read_vec(mm, k));
+                let same = e.lanes_equal(vecs, m);
                 let differ = e.b.ins().band_not(exec, same);
                 (m, Some(differ))
             }

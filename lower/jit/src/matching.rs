@@ -8,7 +8,7 @@ use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::InstBuilder;
 use warp_core::ir::{Guard, Match, MatchMode, Operand, WARP};
 
 /// Emits a `match.sync`, on the converged lanes that `guard` leaves on.
@@ -71,14 +71,8 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
     let alike = match membermask {
         Operand::Imm(_) => eq,
         Operand::Reg(_) | Operand::LaneId | Operand::NotPred(_) => {
-            let mv = e.b.ins().splat(I32X4, m);
-            let cmp: Vec<Value> = (0..WARP / 4)
-                .map(|k| {
-                    let v = e.load(I32X4, (m_base + 16 * k as u32) as i32);
-                    e.b.ins().icmp(IntCC::Equal, v, mv)
-                })
-                .collect();
-            let same_m = e.vecs_to_mask(&cmp);
+            let vecs = std::array::from_fn(|k| e.load(I32X4, (m_base + 16 * k as u32) as i32));
+            let same_m = e.lanes_equal(vecs, m);
             e.b.ins().band(eq, same_m)
         }
     };

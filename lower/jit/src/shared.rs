@@ -22,7 +22,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use std::sync::OnceLock;
-use warp_core::ir::{Operand, Program, Reg, WARP};
+use warp_core::ir::{Operand, Program, Reg};
 
 /// The addresses of the shared helpers.
 #[derive(Clone, Copy, Debug)]
@@ -388,14 +388,8 @@ fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     let addr = e.lane_addr(wmask, lane, 4);
     let m = e.b.ins().load(I32, mf(), addr, 0);
     let required = e.b.ins().band_not(m, exited);
-    let mv = e.b.ins().splat(I32X4, m);
-    let eq: Vec<Value> = (0..WARP / 4)
-        .map(|k| {
-            let v = e.load(I32X4, (wmask + 16 * k as u32) as i32);
-            e.b.ins().icmp(IntCC::Equal, v, mv)
-        })
-        .collect();
-    let same = e.vecs_to_mask(&eq);
+    let vecs = std::array::from_fn(|k| e.load(I32X4, (wmask + 16 * k as u32) as i32));
+    let same = e.lanes_equal(vecs, m);
     let same = e.b.ins().band(same, waiting);
     let missing = e.b.ins().band_not(required, same);
     let nobody = e.b.ins().icmp_imm_s(IntCC::Equal, required, 0);
@@ -640,9 +634,8 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let blocked = e.b.ins().bxor(required, exec);
     // A register membermask: every executing lane's must be `m`.
     let reg_at = e.b.ins().iadd(state, mm_at);
-    let mv = e.b.ins().splat(I32X4, m);
-    let eq = lanes_at(e, reg_at).map(|v| e.b.ins().icmp(IntCC::Equal, v, mv));
-    let same = e.vecs_to_mask(&eq);
+    let vecs = lanes_at(e, reg_at);
+    let same = e.lanes_equal(vecs, m);
     let differ = e.b.ins().band_not(exec, same);
     let zero = e.b.ins().iconst(I32, 0);
     let differ = e.b.ins().select(kind, differ, zero);
