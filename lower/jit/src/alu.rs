@@ -2,9 +2,9 @@
 //! `selp`, f32 ops) — the semantics of `warp-core`'s `interp/alu.rs`.
 //!
 //! 32-bit operations with a vector form run as eight i32x4 (or f32x4)
-//! operations blended into the destination under the executing-lane mask;
-//! 64-bit operations, per-lane shift amounts, `mul.hi` and 64-bit `popc`
-//! run per lane on scalars.
+//! operations blended into the destination under the executing-lane mask
+//! (per-lane shift amounts too, as multiplies); 64-bit operations,
+//! `mul.hi` and 64-bit `popc` run per lane on scalars.
 
 use super::builder::{float_cc, At, Emitter, Lanes};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
@@ -21,10 +21,9 @@ fn is_signed(ty: Type) -> bool {
 /// Whether an instruction runs as 32-bit vectors.
 fn vectorizable(g: &Glue) -> bool {
     let narrow = |t: Type| t.bits() != 64;
-    let imm = |o: &Operand| matches!(o, Operand::Imm(_));
     match g {
         Glue::Mov { ty, .. } => narrow(*ty),
-        Glue::Bin { op, ty, b, .. } => {
+        Glue::Bin { op, ty, .. } => {
             narrow(*ty)
                 && match op {
                     BinOp::Add
@@ -34,9 +33,10 @@ fn vectorizable(g: &Glue) -> bool {
                     | BinOp::Max
                     | BinOp::And
                     | BinOp::Or
-                    | BinOp::Xor => true,
-                    BinOp::Shl | BinOp::Shr => imm(b),
-                    BinOp::MulHi => false,
+                    | BinOp::Xor
+                    | BinOp::Shl
+                    | BinOp::Shr
+                    | BinOp::MulHi => true,
                 }
         }
         Glue::Un { op, ty, .. } => {
@@ -214,11 +214,24 @@ fn vector(e: &mut Emitter, x: &Glue, l: &mut Lanes) {
             }
             Glue::Bin { op, ty, d, a, b } => {
                 let av = e.read_vec(a, k);
-                let r = if let (BinOp::Shl | BinOp::Shr, Operand::Imm(n)) = (op, b) {
-                    shift_vec(e, op, ty, av, n)
-                } else {
-                    let bv = e.read_vec(b, k);
-                    bin_vec(e, op, ty, av, bv)
+                let r = match (op, b) {
+                    (BinOp::Shl | BinOp::Shr, Operand::Imm(n)) => shift_vec(e, op, ty, av, n),
+                    (BinOp::Shl | BinOp::Shr, Operand::LaneId) => {
+                        let n = std::array::from_fn(|i| (4 * k + i) as u32);
+                        shift_known_vec(e, op == BinOp::Shl, is_signed(ty), a, av, n)
+                    }
+                    (BinOp::Shl | BinOp::Shr, _) => {
+                        let bv = e.read_vec(b, k);
+                        shift_lanes_vec(e, op == BinOp::Shl, is_signed(ty), av, bv)
+                    }
+                    (BinOp::MulHi, _) => {
+                        let bv = e.read_vec(b, k);
+                        mul_hi_vec(e, is_signed(ty), av, bv)
+                    }
+                    _ => {
+                        let bv = e.read_vec(b, k);
+                        bin_vec(e, op, ty, av, bv)
+                    }
                 };
                 e.write_vec(d, k, l, r);
             }
@@ -305,6 +318,134 @@ fn shift_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, n: u64) -> Value {
         (_, true) => e.b.ins().sshr_imm_s(a, n as i64),
         (_, false) => e.b.ins().ushr_imm_s(a, n as i64),
     }
+}
+
+/// `a << n` (`left`) or `a >> n` on four lanes whose amounts `n` differ
+/// (i32x4 of `.u32`), with PTX's rule that amounts "greater than the
+/// register width N are clamped to N": 0, or the sign in every bit for
+/// `shr.s32`. SSE has no per-lane shift (AVX2's `vpsllvd` is not one that
+/// Cranelift emits), so a left shift is a multiply by 2^n and a logical
+/// right shift the high half of a 64-bit product with 2^(32-n); an
+/// arithmetic one shifts `a ^ sign` logically and flips it back.
+fn shift_lanes_vec(e: &mut Emitter, left: bool, signed: bool, a: Value, n: Value) -> Value {
+    let width = e.vconst_i32x4([32; 4]);
+    let n = e.b.ins().umin(n, width);
+    if left {
+        let p = pow2_vec(e, n);
+        return e.b.ins().imul(a, p);
+    }
+    let sign = signed.then(|| e.b.ins().sshr_imm_s(a, 31));
+    let x = match sign {
+        Some(s) => e.b.ins().bxor(a, s),
+        None => a,
+    };
+    // 2^(32 - n) is 2^32 (0 here) at n = 0, where the result is x itself.
+    let up = e.b.ins().isub(width, n);
+    let p = pow2_vec(e, up);
+    let hi = mulhi_vec(e, x, p);
+    let zero = e.vconst_i32x4([0; 4]);
+    let none = e.b.ins().icmp(IntCC::Equal, n, zero);
+    let r = e.b.ins().bitselect(none, x, hi);
+    match sign {
+        Some(s) => e.b.ins().bxor(r, s),
+        None => r,
+    }
+}
+
+/// [`shift_lanes_vec`] with amounts `n` (each below 32) known when the
+/// code is made (`%laneid`): the powers of two are constants, and so is
+/// the result when `a` is an immediate (`shl.b32 bit, 1, %laneid`).
+fn shift_known_vec(
+    e: &mut Emitter,
+    left: bool,
+    signed: bool,
+    a: Operand,
+    av: Value,
+    n: [u32; 4],
+) -> Value {
+    if let Operand::Imm(x) = a {
+        let x = x as u32;
+        return e.vconst_i32x4(n.map(|n| match (left, signed) {
+            (true, _) => x << n,
+            (false, true) => ((x as i32) >> n) as u32,
+            (false, false) => x >> n,
+        }));
+    }
+    if left {
+        let p = e.vconst_i32x4(n.map(|n| 1 << n));
+        return e.b.ins().imul(av, p);
+    }
+    let sign = signed.then(|| e.b.ins().sshr_imm_s(av, 31));
+    let x = match sign {
+        Some(s) => e.b.ins().bxor(av, s),
+        None => av,
+    };
+    // 2^(32 - n), with 0 where n = 0 (the lane keeps x).
+    let p = e.vconst_i32x4(n.map(|n| if n == 0 { 0 } else { 1 << (32 - n) }));
+    let hi = mulhi_vec(e, x, p);
+    let r = if n.contains(&0) {
+        let none = e.vconst_i32x4(n.map(|n| if n == 0 { u32::MAX } else { 0 }));
+        e.b.ins().bitselect(none, x, hi)
+    } else {
+        hi
+    };
+    match sign {
+        Some(s) => e.b.ins().bxor(r, s),
+        None => r,
+    }
+}
+
+/// 2^n in each 32-bit lane for amounts `n` in 0..=32 (2^32 wraps to 0), by
+/// bytes: byte j of a lane is `1 << (n - 8j)` where `n - 8j` is in 0..8,
+/// else 0 — one byte table lookup (`pshufb`) on `min(n - 8j, 8)`, with
+/// `n - 8j` wrapping to 0xe8.. (at least 8) where it is negative.
+fn pow2_vec(e: &mut Emitter, n: Value) -> Value {
+    let bytes = e.as_bytes(n);
+    // Each lane's low byte (n <= 32) in all four of its bytes.
+    let spread = e.shuffle_bytes(
+        bytes,
+        bytes,
+        [0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12],
+    );
+    let offsets = e.vconst_bytes([0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24]);
+    let d = e.b.ins().isub(spread, offsets);
+    let eight = e.vconst_bytes([8; 16]);
+    let d = e.b.ins().umin(d, eight);
+    let table = e.vconst_bytes([1, 2, 4, 8, 16, 32, 64, 128, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let p = e.b.ins().swizzle(table, d);
+    e.as_words(p)
+}
+
+/// The high 32 bits of the unsigned 64-bit products of the lanes of `a`
+/// and `b` (i32x4): two `pmuludq` of lane pairs, then the high words.
+fn mulhi_vec(e: &mut Emitter, a: Value, b: Value) -> Value {
+    let (al, bl) = (e.b.ins().uwiden_low(a), e.b.ins().uwiden_low(b));
+    let lo = e.b.ins().imul(al, bl);
+    let (ah, bh) = (e.b.ins().uwiden_high(a), e.b.ins().uwiden_high(b));
+    let hi = e.b.ins().imul(ah, bh);
+    let (lo, hi) = (e.as_bytes(lo), e.as_bytes(hi));
+    let words = e.shuffle_bytes(
+        lo,
+        hi,
+        [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31],
+    );
+    e.as_words(words)
+}
+
+/// `mul.hi` on four lanes: the high half of the unsigned product, less
+/// `b` where `a` is negative and `a` where `b` is (mod 2^32) for `.s32`
+/// (a negative `a` reads as `a + 2^32` unsigned).
+fn mul_hi_vec(e: &mut Emitter, signed: bool, a: Value, b: Value) -> Value {
+    let hi = mulhi_vec(e, a, b);
+    if !signed {
+        return hi;
+    }
+    let a_neg = e.b.ins().sshr_imm_s(a, 31);
+    let b_neg = e.b.ins().sshr_imm_s(b, 31);
+    let fix_a = e.b.ins().band(a_neg, b);
+    let fix_b = e.b.ins().band(b_neg, a);
+    let hi = e.b.ins().isub(hi, fix_a);
+    e.b.ins().isub(hi, fix_b)
 }
 
 fn bin_vec(e: &mut Emitter, op: BinOp, ty: Type, a: Value, b: Value) -> Value {

@@ -6,9 +6,10 @@
 
 use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Block, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef, Signature, Value,
+    AbiParam, Block, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef,
+    Signature, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
@@ -346,6 +347,32 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
         let c = self.b.func.dfg.constants.insert(bytes.into());
         self.b.ins().vconst(I32X4, c)
+    }
+
+    /// A 16-byte vector constant (i8x16).
+    pub fn vconst_bytes(&mut self, bytes: [u8; 16]) -> Value {
+        let c = self.b.func.dfg.constants.insert(bytes.to_vec().into());
+        self.b.ins().vconst(I8X16, c)
+    }
+
+    /// The 16 bytes of vector `v`, in memory order (lane 0's low byte
+    /// first), as an i8x16.
+    pub fn as_bytes(&mut self, v: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        self.b.ins().bitcast(I8X16, le, v)
+    }
+
+    /// The four 32-bit words of vector `v`, in memory order, as an i32x4.
+    pub fn as_words(&mut self, v: Value) -> Value {
+        let le = MemFlagsData::new().with_endianness(Endianness::Little);
+        self.b.ins().bitcast(I32X4, le, v)
+    }
+
+    /// `x.shuffle(y)` with a constant byte pattern (0..16 picks from `x`,
+    /// 16..32 from `y`), both i8x16.
+    pub fn shuffle_bytes(&mut self, x: Value, y: Value, mask: [u8; 16]) -> Value {
+        let imm = self.b.func.dfg.immediates.push(mask.to_vec().into());
+        self.b.ins().shuffle(x, y, imm)
     }
 
     // ---- operands ----

@@ -5,15 +5,16 @@
 //!
 //! With immediate `b` and `c` every lane's source is known at compile time
 //! and the exchange is a few constant vector shuffles per 4 lanes; with
-//! per-lane `b` or `c`, a loop computes each lane's source, and results go
-//! to scratch arrays first (the destination may be the source), then are
-//! blended into `d` and `p` on the executing lanes.
+//! per-lane `b` or `c`, the sources are computed four lanes at a time in
+//! generated code and the values loaded lane by lane; all results are made
+//! before they are blended into `d` and `p` on the executing lanes (the
+//! destination may be the source).
 
 use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4, I8X16};
-use cranelift_codegen::ir::{Endianness, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::types::{I32, I32X4};
+use cranelift_codegen::ir::{InstBuilder, Value};
 use warp_core::ir::{Guard, Operand, Shfl, ShflMode, WARP};
 
 /// `(j, pval)` for `lane` with immediate `b`, `c`, as the spec computes it.
@@ -40,16 +41,26 @@ fn source(mode: ShflMode, lane: i64, b: u64, c: u64) -> (i64, bool) {
     }
 }
 
-/// `(j, pval)` in generated code for run-time `lane`, `b`, `c` (i32s).
+/// `(j, pval)` in generated code for run-time `lane`, `b`, `c`: i32s for
+/// one lane, or i32x4s for four; `pval` is 1 or 0 (per lane).
 fn source_dyn(e: &mut Emitter, mode: ShflMode, lane: Value, b: Value, c: Value) -> (Value, Value) {
-    let bval = e.b.ins().band_imm_s(b, 31);
-    let cval = e.b.ins().band_imm_s(c, 31);
+    let vector = e.b.func.dfg.value_type(lane).is_vector();
+    let konst = |e: &mut Emitter, v: u32| {
+        if vector {
+            e.vconst_i32x4([v; 4])
+        } else {
+            e.b.ins().iconst(I32, v as i64)
+        }
+    };
+    let k31 = konst(e, 31);
+    let bval = e.b.ins().band(b, k31);
+    let cval = e.b.ins().band(c, k31);
     let seg = e.b.ins().ushr_imm_s(c, 8);
-    let seg = e.b.ins().band_imm_s(seg, 31);
+    let seg = e.b.ins().band(seg, k31);
     let lseg = e.b.ins().band(seg, lane);
-    let not_seg = e.b.ins().bnot(seg);
+    // The bits of 0..32 outside the segment mask (`& ~seg & 31`).
+    let not_seg = e.b.ins().bxor(seg, k31);
     let cpart = e.b.ins().band(cval, not_seg);
-    let cpart = e.b.ins().band_imm_s(cpart, 31);
     let max_lane = e.b.ins().bor(lseg, cpart);
     let (j, p) = match mode {
         ShflMode::Up => {
@@ -74,24 +85,18 @@ fn source_dyn(e: &mut Emitter, mode: ShflMode, lane: Value, b: Value, c: Value) 
         }
         ShflMode::Idx => {
             let bpart = e.b.ins().band(bval, not_seg);
-            let bpart = e.b.ins().band_imm_s(bpart, 31);
             let j = e.b.ins().bor(lseg, bpart);
             (j, e.b.ins().icmp(IntCC::SignedLessThanOrEqual, j, max_lane))
         }
     };
-    let j = e.b.ins().select(p, j, lane);
-    let p = e.b.ins().uextend(I32, p);
-    (j, p)
-}
-
-fn to_bytes(e: &mut Emitter, v: Value) -> Value {
-    let le = MemFlagsData::new().with_endianness(Endianness::Little);
-    e.b.ins().bitcast(I8X16, le, v)
-}
-
-fn to_words(e: &mut Emitter, v: Value) -> Value {
-    let le = MemFlagsData::new().with_endianness(Endianness::Little);
-    e.b.ins().bitcast(I32X4, le, v)
+    if vector {
+        let j = e.b.ins().bitselect(p, j, lane);
+        let one = konst(e, 1);
+        (j, e.b.ins().band(p, one))
+    } else {
+        let j = e.b.ins().select(p, j, lane);
+        (j, e.b.ins().uextend(I32, p))
+    }
 }
 
 /// Lanes `4k..4k+3` of register `r` gathered from lanes `js` by constant
@@ -106,12 +111,12 @@ fn gather(e: &mut Emitter, r: warp_core::ir::Reg, js: [usize; 4]) -> Value {
     }
     let src = |e: &mut Emitter, c: usize| {
         let v = e.load(I32X4, e.reg_off(r, 4 * c));
-        to_bytes(e, v)
+        e.as_bytes(v)
     };
     // Where each output lane's word currently is: (vector, word index).
     let first = src(e, chunks[0]);
     if chunks.len() == 1 && js.iter().enumerate().all(|(i, j)| j % 4 == i) {
-        return to_words(e, first);
+        return e.as_words(first);
     }
     let mut acc = first;
     let mut acc_has: Vec<usize> = vec![chunks[0]];
@@ -148,8 +153,7 @@ fn gather(e: &mut Emitter, r: warp_core::ir::Reg, js: [usize; 4]) -> Value {
             }
         }
     }
-    let imm = e.b.func.dfg.immediates.push(mask.to_vec().into());
-    acc = e.b.ins().shuffle(acc, b, imm);
+    acc = e.shuffle_bytes(acc, b, mask);
     for c in rest {
         let v = src(e, c);
         let mut mask = [0u8; 16];
@@ -165,11 +169,10 @@ fn gather(e: &mut Emitter, r: warp_core::ir::Reg, js: [usize; 4]) -> Value {
                 placed[i] = true;
             }
         }
-        let imm = e.b.func.dfg.immediates.push(mask.to_vec().into());
-        acc = e.b.ins().shuffle(acc, v, imm);
+        acc = e.shuffle_bytes(acc, v, mask);
     }
     debug_assert!(placed.iter().all(|&p| p));
-    to_words(e, acc)
+    e.as_words(acc)
 }
 
 /// Emits a `shfl`, on the converged lanes that `guard` leaves on.
@@ -219,11 +222,39 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
         }
         return;
     }
-    // Per-lane b or c: compute each lane's source at run time.
+    // Per-lane b or c: the sources are computed at run time.
+    if e.is_full() {
+        // Statically the whole warp runs: four lanes at a time.
+        let (vs, pvs) = dynamic_vectors(e, x);
+        for (k, v) in vs.into_iter().enumerate() {
+            e.write_vec(d, k, &mut l, v);
+        }
+        if let Some(p) = p {
+            for (k, pv) in pvs.into_iter().enumerate() {
+                e.write_vec(p, k, &mut l, pv);
+            }
+        }
+        return;
+    }
+    // Otherwise by what runs: four lanes at a time when more than 8
+    // execute, else a loop over the executing lanes (a group of five
+    // lanes completing a rendezvous runs five iterations). Either leaves
+    // its results in scratch arrays 0 and 1.
     let (s_d, s_p) = (e.lay.scratch(0) as i32, e.lay.scratch(1) as i32);
     let _ = e.vecs(&mut l);
-    // Only the executing lanes' results are written.
     let exec = e.exec(&mut l);
+    let count = e.b.ins().popcnt(exec);
+    let many = e.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, count, 8);
+    let (wide, narrow, join) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
+    e.b.ins().brif(many, wide, &[], narrow, &[]);
+    e.switch_to(wide);
+    let (vs, pvs) = dynamic_vectors(e, x);
+    for (k, (v, pv)) in vs.into_iter().zip(pvs).enumerate() {
+        e.store(v, s_d + 16 * k as i32);
+        e.store(pv, s_p + 16 * k as i32);
+    }
+    e.b.ins().jump(join, &[]);
+    e.switch_to(narrow);
     e.lane_loop_over(exec, |e, at| {
         let bv = e.read_at(b, at, 32);
         let cv = e.read_at(c, at, 32);
@@ -240,8 +271,47 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
         e.store_at(v, at.p4, s_d);
         e.store_at(pv, at.p4, s_p);
     });
+    e.b.ins().jump(join, &[]);
+    e.switch_to(join);
     e.write_from_scratch(d, 0, &mut l);
     if let Some(p) = p {
         e.write_from_scratch(p, 1, &mut l);
     }
+}
+
+/// The values and `pval`s (1 or 0) of a `shfl` with per-lane `b` or `c`
+/// for all 32 lanes, four at a time (i32x4 each): the sources computed
+/// as vectors, the values (SSE has no gather) loaded lane by lane. Every
+/// source is in 0..32, so lanes that do not execute load harmlessly; the
+/// caller writes only the executing ones, after all are made (`d` may be
+/// `a`, `b` or `c`).
+fn dynamic_vectors(e: &mut Emitter, x: &Shfl) -> (Vec<Value>, Vec<Value>) {
+    let mut vs = Vec::with_capacity(WARP / 4);
+    let mut pvs = Vec::with_capacity(WARP / 4);
+    for k in 0..WARP / 4 {
+        let lane = e.read_vec(Operand::LaneId, k);
+        let (bv, cv) = (e.read_vec(x.b, k), e.read_vec(x.c, k));
+        let (j, pv) = source_dyn(e, x.mode, lane, bv, cv);
+        vs.push(match x.a {
+            Operand::Reg(r) => {
+                let base = e.lay.regs[r.index()];
+                let mut v = j;
+                for i in 0..4u8 {
+                    let ji = e.b.ins().extractlane(j, i);
+                    let addr = e.lane_addr(base, ji, 4);
+                    let x = e.b.ins().load(I32, mf(), addr, 0);
+                    v = e.b.ins().insertlane(v, x, i);
+                }
+                v
+            }
+            Operand::Imm(x) => {
+                let s = e.b.ins().iconst(I32, x as u32 as i64);
+                e.b.ins().splat(I32X4, s)
+            }
+            Operand::LaneId => j,
+            Operand::NotPred(_) => unreachable!("shfl's a is a .b32 value"),
+        });
+        pvs.push(pv);
+    }
+    (vs, pvs)
 }

@@ -2,9 +2,10 @@
 //! worked out by hand, amounts past the width included: PTX clamps them
 //! ("shift amounts greater than the register width N are clamped to N": 0
 //! for `shl` and `shr.b32`, the sign in every bit for `shr.s32`), where
-//! x86's shifts take the amount modulo 32. (The JIT runs these per lane: a
-//! four-lane version applying the amount bit by bit was measured slower on
-//! `compact`, 1.0e8 → 7.8e7 wi/s, and not kept.)
+//! x86's shifts take the amount modulo 32. The JIT runs them four lanes at
+//! a time as multiplies by powers of two (`alu.rs`'s `shift_lanes_vec`;
+//! with `%laneid` as the amount the powers are constants, and with an
+//! immediate value the whole result is).
 
 use warp_core::interp::Interp;
 use warp_core::text::parse;
@@ -52,6 +53,74 @@ fn shifts_by_a_per_lane_amount() {
         assert_eq!(values[2].to_vec(), want_l, "{what}: shl");
         assert_eq!(values[3].to_vec(), want_r, "{what}: shr.b32");
         assert_eq!(values[4].to_vec(), want_s, "{what}: shr.s32");
+    };
+    let reference = Interp::new(&case.program).run(&case.inputs).expect("runs");
+    check("interp", &reference.values);
+    for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
+        let got = JitProgram::compile_with(&case.program, tuning)
+            .expect("compiles")
+            .run(&case.inputs)
+            .expect("runs");
+        check(&format!("{tuning:?}"), &got.values);
+    }
+}
+
+/// By `%laneid` (amount i on lane i): `0x8000_0001 << i` is `0x8000_0001`
+/// on lane 0 and `1 << i` elsewhere (the top bit leaves); `0x8000_0001 >>
+/// i` logically is `0x8000_0001`, then `0x8000_0000 >> i` = `1 << (31 -
+/// i)`; arithmetically the bits above that one are copies of the sign:
+/// `!((1 << (31 - i)) - 1)`. With an immediate value: `1 << i`, and
+/// `0x8000_0000 >> i` arithmetically, `!((1 << (31 - i)) - 1)` on every
+/// lane.
+#[test]
+fn shifts_by_the_lane_id() {
+    let src = ".reg .b32 a, l, r, one, top;\n.reg .s32 s, stop;\n.reg .pred p;\n.reg .b32 t;\n\
+               .lanes a = 0x80000001;\n.lanes l = 7;\n\
+               and.b32 t, %laneid, 1;\n    setp.eq.u32 p, t, 0;\n\
+               @p  shl.b32 l, a, %laneid;\n    shr.b32 r, a, %laneid;\n\
+               shr.s32 s, a, %laneid;\n    shl.b32 one, 1, %laneid;\n\
+               shr.b32 top, 0x80000000, %laneid;\n    shr.s32 stop, 0x80000000, %laneid;\n";
+    let case = parse(src).expect("parses");
+    let fill = |i: u32| !((1u64 << (31 - i)) - 1) as u32 as u64;
+    let want: [(&str, usize, Vec<u64>); 6] = [
+        // l under p (even lanes): odd lanes keep 7.
+        (
+            "shl a",
+            1,
+            (0..32)
+                .map(|i| match i {
+                    0 => 0x8000_0001,
+                    i if i % 2 == 1 => 7,
+                    i => 1 << i,
+                })
+                .collect(),
+        ),
+        (
+            "shr.b32 a",
+            2,
+            (0..32)
+                .map(|i| if i == 0 { 0x8000_0001 } else { 1 << (31 - i) })
+                .collect(),
+        ),
+        (
+            "shr.s32 a",
+            5,
+            (0..32)
+                .map(|i| if i == 0 { 0x8000_0001 } else { fill(i) })
+                .collect(),
+        ),
+        ("shl 1", 3, (0..32).map(|i| 1 << i).collect()),
+        (
+            "shr.b32 0x80000000",
+            4,
+            (0..32).map(|i| 1 << (31 - i)).collect(),
+        ),
+        ("shr.s32 0x80000000", 6, (0..32).map(fill).collect()),
+    ];
+    let check = |what: &str, values: &[[u64; 32]]| {
+        for (name, reg, lanes) in &want {
+            assert_eq!(values[*reg].to_vec(), *lanes, "{what}: {name}");
+        }
     };
     let reference = Interp::new(&case.program).run(&case.inputs).expect("runs");
     check("interp", &reference.values);
