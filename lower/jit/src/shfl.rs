@@ -13,7 +13,7 @@
 use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4};
+use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use warp_core::ir::{Guard, Operand, Shfl, ShflMode, WARP};
 
@@ -222,39 +222,26 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
         }
         return;
     }
-    // Per-lane b or c: the sources are computed at run time.
+    // Per-lane b or c: the sources are computed at run time, and the
+    // results go to scratch arrays 0 and 1 first (`d` may be `a`, `b` or
+    // `c`).
+    let (s_d, s_p) = (e.lay.scratch(0) as i32, e.lay.scratch(1) as i32);
     if e.is_full() {
         // Statically the whole warp runs: four lanes at a time.
-        let (vs, pvs) = dynamic_vectors(e, x);
-        for (k, v) in vs.into_iter().enumerate() {
-            e.write_vec(d, k, &mut l, v);
-        }
+        dynamic_vectors(e, x, s_d, s_p);
+        e.write_from_scratch(d, 0, &mut l);
         if let Some(p) = p {
-            for (k, pv) in pvs.into_iter().enumerate() {
-                e.write_vec(p, k, &mut l, pv);
-            }
+            e.write_from_scratch(p, 1, &mut l);
         }
         return;
     }
-    // Otherwise by what runs: four lanes at a time when more than 8
-    // execute, else a loop over the executing lanes (a group of five
-    // lanes completing a rendezvous runs five iterations). Either leaves
-    // its results in scratch arrays 0 and 1.
-    let (s_d, s_p) = (e.lay.scratch(0) as i32, e.lay.scratch(1) as i32);
+    // Otherwise a loop over the executing lanes (a group of five lanes
+    // completing a rendezvous runs five iterations). (Choosing the
+    // four-lane path at run time when more than 8 lanes execute doubled
+    // the fast-code tier's compile time of mix200, 142 -> 286 us per
+    // instruction, and did not speed up `loop`.)
     let _ = e.vecs(&mut l);
     let exec = e.exec(&mut l);
-    let count = e.b.ins().popcnt(exec);
-    let many = e.b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, count, 8);
-    let (wide, narrow, join) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
-    e.b.ins().brif(many, wide, &[], narrow, &[]);
-    e.switch_to(wide);
-    let (vs, pvs) = dynamic_vectors(e, x);
-    for (k, (v, pv)) in vs.into_iter().zip(pvs).enumerate() {
-        e.store(v, s_d + 16 * k as i32);
-        e.store(pv, s_p + 16 * k as i32);
-    }
-    e.b.ins().jump(join, &[]);
-    e.switch_to(narrow);
     e.lane_loop_over(exec, |e, at| {
         let bv = e.read_at(b, at, 32);
         let cv = e.read_at(c, at, 32);
@@ -271,8 +258,6 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
         e.store_at(v, at.p4, s_d);
         e.store_at(pv, at.p4, s_p);
     });
-    e.b.ins().jump(join, &[]);
-    e.switch_to(join);
     e.write_from_scratch(d, 0, &mut l);
     if let Some(p) = p {
         e.write_from_scratch(p, 1, &mut l);
@@ -280,38 +265,73 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
 }
 
 /// The values and `pval`s (1 or 0) of a `shfl` with per-lane `b` or `c`
-/// for all 32 lanes, four at a time (i32x4 each): the sources computed
-/// as vectors, the values (SSE has no gather) loaded lane by lane. Every
-/// source is in 0..32, so lanes that do not execute load harmlessly; the
-/// caller writes only the executing ones, after all are made (`d` may be
-/// `a`, `b` or `c`).
-fn dynamic_vectors(e: &mut Emitter, x: &Shfl) -> (Vec<Value>, Vec<Value>) {
-    let mut vs = Vec::with_capacity(WARP / 4);
-    let mut pvs = Vec::with_capacity(WARP / 4);
-    for k in 0..WARP / 4 {
-        let lane = e.read_vec(Operand::LaneId, k);
-        let (bv, cv) = (e.read_vec(x.b, k), e.read_vec(x.c, k));
-        let (j, pv) = source_dyn(e, x.mode, lane, bv, cv);
-        vs.push(match x.a {
-            Operand::Reg(r) => {
-                let base = e.lay.regs[r.index()];
-                let mut v = j;
-                for i in 0..4u8 {
-                    let ji = e.b.ins().extractlane(j, i);
-                    let addr = e.lane_addr(base, ji, 4);
-                    let x = e.b.ins().load(I32, mf(), addr, 0);
-                    v = e.b.ins().insertlane(v, x, i);
-                }
-                v
+/// for all 32 lanes, stored at `s_d` and `s_p`: a loop over the eight
+/// groups of four lanes computes their sources as a vector and loads the
+/// values lane by lane (SSE has no gather). Every source is in 0..32, so
+/// lanes that do not execute load harmlessly; the caller writes only the
+/// executing ones. (Unrolled, the eight groups' code doubled the fast-code
+/// tier's compile time of mix200, 125 -> 265 us per instruction, most of
+/// it in Cranelift's register allocator.)
+fn dynamic_vectors(e: &mut Emitter, x: &Shfl, s_d: i32, s_p: i32) {
+    let head = e.b.create_block();
+    let done = e.b.create_block();
+    e.b.append_block_param(head, I64);
+    let zero = e.b.ins().iconst(I64, 0);
+    e.b.ins().jump(head, &[zero.into()]);
+    e.switch_to(head);
+    // This group's byte offset in a 32-lane array of words: 16 k.
+    let off = e.b.block_params(head)[0];
+    let first = e.b.ins().ushr_imm_s(off, 2);
+    let first = e.b.ins().ireduce(I32, first);
+    let first = e.b.ins().splat(I32X4, first);
+    let steps = e.vconst_i32x4([0, 1, 2, 3]);
+    let lane = e.b.ins().iadd(first, steps);
+    let at = e.b.ins().iadd(e.state, off);
+    let read = |e: &mut Emitter, o: Operand| match o {
+        Operand::Reg(r) => {
+            let base = e.lay.regs[r.index()] as i32;
+            e.b.ins().load(I32X4, mf(), at, base)
+        }
+        Operand::NotPred(r) => {
+            let base = e.lay.regs[r.index()] as i32;
+            let v = e.b.ins().load(I32X4, mf(), at, base);
+            let one = e.vconst_i32x4([1; 4]);
+            e.b.ins().bxor(v, one)
+        }
+        Operand::Imm(v) => {
+            let s = e.b.ins().iconst(I32, v as u32 as i64);
+            e.b.ins().splat(I32X4, s)
+        }
+        Operand::LaneId => lane,
+    };
+    let (bv, cv) = (read(e, x.b), read(e, x.c));
+    let (j, pv) = source_dyn(e, x.mode, lane, bv, cv);
+    let v = match x.a {
+        Operand::Reg(r) | Operand::NotPred(r) => {
+            let base = e.lay.regs[r.index()];
+            let mut v = j;
+            for i in 0..4u8 {
+                let ji = e.b.ins().extractlane(j, i);
+                let addr = e.lane_addr(base, ji, 4);
+                let x = e.b.ins().load(I32, mf(), addr, 0);
+                v = e.b.ins().insertlane(v, x, i);
             }
-            Operand::Imm(x) => {
-                let s = e.b.ins().iconst(I32, x as u32 as i64);
-                e.b.ins().splat(I32X4, s)
+            if let Operand::NotPred(_) = x.a {
+                let one = e.vconst_i32x4([1; 4]);
+                v = e.b.ins().bxor(v, one);
             }
-            Operand::LaneId => j,
-            Operand::NotPred(_) => unreachable!("shfl's a is a .b32 value"),
-        });
-        pvs.push(pv);
-    }
-    (vs, pvs)
+            v
+        }
+        // The source lane's %laneid is the source lane.
+        Operand::LaneId => j,
+        Operand::Imm(_) => read(e, x.a),
+    };
+    e.store_at(v, at, s_d);
+    e.store_at(pv, at, s_p);
+    let next = e.b.ins().iadd_imm_s(off, 16);
+    let more =
+        e.b.ins()
+            .icmp_imm_s(IntCC::UnsignedLessThan, next, 4 * WARP as i64);
+    e.b.ins().brif(more, head, &[next.into()], done, &[]);
+    e.switch_to(done);
 }
