@@ -13,12 +13,15 @@
 
 use super::bits::Val;
 use super::{lanes, Step, Warp};
-use crate::ir::Activemask;
+use crate::ir::{Activemask, WARP};
 
 /// Executes `x` for the lanes of `s`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Activemask) {
     let Activemask { d } = *x;
-    let mut out = Vec::new();
+    // Every result is made before any is written, in a fixed buffer (this
+    // runs at every step: no allocation).
+    let mut out = [(0usize, Val { v: 0, d: 0 }); WARP];
+    let mut n = 0;
     for l in lanes(s.exec) {
         let with = w.conv.with(l, s.conv);
         let known = if w.conv.lockstep() {
@@ -28,15 +31,16 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Activemask) {
         } else {
             (with | w.conv.absent(l, s.pc, !with)) & !s.maybe
         };
-        out.push((
+        out[n] = (
             l,
             Val {
                 v: s.exec as u64,
                 d: known as u64 | !0xffff_ffffu64,
             },
-        ));
+        );
+        n += 1;
     }
     // A lane whose guard is undefined may have executed it.
     w.conv.executed(s.pc, s.exec | s.maybe);
-    w.write_all(d, &out);
+    w.write_all(d, &out[..n]);
 }

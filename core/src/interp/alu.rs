@@ -27,7 +27,7 @@
 use super::bits::{binary_defined, combine, compare_defined, select, unary_defined, Val};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
 use super::{lanes, Step, Warp};
-use crate::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Op, Operand, Reg, Type, UnOp};
+use crate::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Operand, Reg, Type, UnOp};
 
 fn f32_result(x: f32) -> u64 {
     if x.is_nan() {
@@ -208,21 +208,40 @@ pub fn eval(g: &Glue, args: &[u64]) -> [u64; 2] {
     }
 }
 
+/// The operands `x` reads and the destinations it writes (what
+/// [`crate::ir::Op::sources`] and [`crate::ir::Op::dests`] list, in their
+/// order), in arrays.
+fn operands(x: &Glue) -> ([Option<Operand>; 3], [Option<Dest>; 2]) {
+    match *x {
+        Glue::Mov { d, a, .. } | Glue::Un { d, a, .. } => ([Some(a), None, None], [Some(d), None]),
+        Glue::Bin { d, a, b, .. } => ([Some(a), Some(b), None], [Some(d), None]),
+        Glue::Setp {
+            combine,
+            p,
+            q,
+            a,
+            b,
+            ..
+        } => ([Some(a), Some(b), combine.map(|(_, c)| c)], [Some(p), q]),
+        Glue::Selp { d, a, b, c, .. } => ([Some(a), Some(b), Some(c)], [Some(d), None]),
+    }
+}
+
 /// Executes `x` for the lanes of `s`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
-    // The registers read, without allocating (this runs at every step): a
-    // glue instruction reads at most three (`selp`'s and `setp`'s a, b, c).
+    // The registers read and the destinations, without allocating (this
+    // runs at every step): a glue instruction reads at most three
+    // (`selp`'s and `setp`'s a, b, c) and writes at most two (`setp`'s p|q).
+    let (sources, dests) = operands(x);
     let mut read = [Reg(0); 3];
     let mut n_read = 0;
-    let op = Op::Glue(*x);
-    for (o, _, _) in op.sources() {
+    for o in sources.into_iter().flatten() {
         if let Operand::Reg(r) | Operand::NotPred(r) = o {
             read[n_read] = r;
             n_read += 1;
         }
     }
     let read = &read[..n_read];
-    let dests: Vec<Dest> = op.dests().into_iter().map(|(d, _)| d).collect();
     for l in lanes(s.exec) {
         // A never-written source is a fresh unknown at every read: no bit
         // of the result is certain, not even by absorption (`0 AND x`).
@@ -231,7 +250,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
         // What is computed from it is as wild (the compiler propagates its
         // `undef` through copies and arithmetic), so it stays never-written.
         if !matches!(x, Glue::Selp { .. }) && read.iter().any(|&r| w.never_written(r, l)) {
-            for &d in &dests {
+            for d in dests.into_iter().flatten() {
                 w.write_wild(d, l);
             }
             continue;
@@ -333,6 +352,75 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
                 };
                 w.write_nan(d, l, v, open);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::operands;
+    use crate::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Op, Operand, Reg, Type, UnOp};
+
+    /// `operands` lists what the IR's own `Op::sources` / `Op::dests` do,
+    /// for every glue form (with and without `setp`'s `q` and combining
+    /// operand), in the same order.
+    #[test]
+    fn operands_match_the_irs_lists() {
+        let (r, d) = (|i| Operand::Reg(Reg(i)), |i| Dest::Reg(Reg(i)));
+        let forms = [
+            Glue::Mov {
+                ty: Type::B32,
+                d: d(0),
+                a: r(1),
+            },
+            Glue::Bin {
+                op: BinOp::Add,
+                ty: Type::U32,
+                d: d(0),
+                a: r(1),
+                b: Operand::Imm(5),
+            },
+            Glue::Un {
+                op: UnOp::Popc,
+                ty: Type::B32,
+                d: Dest::Sink,
+                a: Operand::LaneId,
+            },
+            Glue::Setp {
+                cmp: CmpOp::Lt,
+                combine: None,
+                ty: Type::S32,
+                p: d(2),
+                q: None,
+                a: r(0),
+                b: r(1),
+            },
+            Glue::Setp {
+                cmp: CmpOp::Ge,
+                combine: Some((BoolOp::Xor, Operand::NotPred(Reg(3)))),
+                ty: Type::F32,
+                p: d(2),
+                q: Some(d(4)),
+                a: r(0),
+                b: r(1),
+            },
+            Glue::Selp {
+                ty: Type::B32,
+                d: d(0),
+                a: r(1),
+                b: r(2),
+                c: r(3),
+            },
+        ];
+        for g in forms {
+            let (sources, dests) = operands(&g);
+            let ir = Op::Glue(g);
+            let want_s: Vec<Operand> = ir.sources().into_iter().map(|(o, _, _)| o).collect();
+            let want_d: Vec<Dest> = ir.dests().into_iter().map(|(d, _)| d).collect();
+            let got_s: Vec<Operand> = sources.into_iter().flatten().collect();
+            let got_d: Vec<Dest> = dests.into_iter().flatten().collect();
+            assert_eq!(got_s, want_s, "{g:?}");
+            assert_eq!(got_d, want_d, "{g:?}");
         }
     }
 }
