@@ -127,7 +127,8 @@ pub(crate) fn advance(
     loop {
         // One pass over the lanes: who runs (and the lowest pc), who
         // waits, who is live (neither exited, done nor absent).
-        let (mut runnable, mut waiting, mut live) = (0u32, 0u32, 0u32);
+        // Also the running lanes at the lowest pc, which run next.
+        let (mut waiting, mut live, mut conv) = (0u32, 0u32, 0u32);
         let mut lowest = None;
         for l in 0..WARP {
             if w.lane[l] == Lane::Running && w.pc[l] >= n {
@@ -135,9 +136,16 @@ pub(crate) fn advance(
             }
             match w.lane[l] {
                 Lane::Running => {
-                    runnable |= 1 << l;
                     live |= 1 << l;
-                    lowest = Some(lowest.map_or(w.pc[l], |p: usize| p.min(w.pc[l])));
+                    let at = w.pc[l];
+                    match lowest {
+                        Some(p) if p < at => {}
+                        Some(p) if p == at => conv |= 1 << l,
+                        _ => {
+                            lowest = Some(at);
+                            conv = 1 << l;
+                        }
+                    }
                 }
                 Lane::Waiting(_) => {
                     waiting |= 1 << l;
@@ -167,7 +175,6 @@ pub(crate) fn advance(
             });
         }
         *steps += 1;
-        let conv = lanes_where(runnable, |l| w.pc[l] == pc);
         let how = if conv == live {
             Seen::CONVERGED
         } else {
