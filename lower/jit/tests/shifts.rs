@@ -11,6 +11,20 @@ use warp_core::interp::Interp;
 use warp_core::text::parse;
 use warp_jit::{JitProgram, Tuning};
 
+/// Runs `case` on the interpreter and every JIT tuning and hands each
+/// one's register values to `check`, with the engine's name.
+fn on_every_engine(case: &warp_core::ir::Case, check: impl Fn(&str, &[[u64; 32]])) {
+    let reference = Interp::new(&case.program).run(&case.inputs).expect("runs");
+    check("interp", &reference.values);
+    for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
+        let got = JitProgram::compile_with(&case.program, tuning)
+            .expect("compiles")
+            .run(&case.inputs)
+            .expect("runs");
+        check(&format!("{tuning:?}"), &got.values);
+    }
+}
+
 /// Per lane: the amount, then `0x8000_0001 << n`, `0x8000_0001 >> n`
 /// (logical) and `0x8000_0001 >> n` (arithmetic), by hand.
 const CASES: [(u32, u32, u32, u32); 16] = [
@@ -54,15 +68,7 @@ fn shifts_by_a_per_lane_amount() {
         assert_eq!(values[3].to_vec(), want_r, "{what}: shr.b32");
         assert_eq!(values[4].to_vec(), want_s, "{what}: shr.s32");
     };
-    let reference = Interp::new(&case.program).run(&case.inputs).expect("runs");
-    check("interp", &reference.values);
-    for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
-        let got = JitProgram::compile_with(&case.program, tuning)
-            .expect("compiles")
-            .run(&case.inputs)
-            .expect("runs");
-        check(&format!("{tuning:?}"), &got.values);
-    }
+    on_every_engine(&case, check);
 }
 
 /// By `%laneid` (amount i on lane i): `0x8000_0001 << i` is `0x8000_0001`
@@ -122,13 +128,5 @@ fn shifts_by_the_lane_id() {
             assert_eq!(values[*reg].to_vec(), *lanes, "{what}: {name}");
         }
     };
-    let reference = Interp::new(&case.program).run(&case.inputs).expect("runs");
-    check("interp", &reference.values);
-    for tuning in [Tuning::FastCode, Tuning::FastCompile, Tuning::Inline] {
-        let got = JitProgram::compile_with(&case.program, tuning)
-            .expect("compiles")
-            .run(&case.inputs)
-            .expect("runs");
-        check(&format!("{tuning:?}"), &got.values);
-    }
+    on_every_engine(&case, check);
 }
