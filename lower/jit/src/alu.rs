@@ -23,22 +23,9 @@ fn vectorizable(g: &Glue) -> bool {
     let narrow = |t: Type| t.bits() != 64;
     match g {
         Glue::Mov { ty, .. } => narrow(*ty),
-        Glue::Bin { op, ty, .. } => {
-            narrow(*ty)
-                && match op {
-                    BinOp::Add
-                    | BinOp::Sub
-                    | BinOp::Mul
-                    | BinOp::Min
-                    | BinOp::Max
-                    | BinOp::And
-                    | BinOp::Or
-                    | BinOp::Xor
-                    | BinOp::Shl
-                    | BinOp::Shr
-                    | BinOp::MulHi => true,
-                }
-        }
+        // Every 32-bit binary op has a four-lane form (`vector` matches
+        // them all).
+        Glue::Bin { ty, .. } => narrow(*ty),
         Glue::Un { op, ty, .. } => {
             narrow(*ty)
                 && match op {
@@ -228,7 +215,17 @@ fn vector(e: &mut Emitter, x: &Glue, l: &mut Lanes) {
                         let bv = e.read_vec(b, k);
                         mul_hi_vec(e, is_signed(ty), av, bv)
                     }
-                    _ => {
+                    (
+                        BinOp::Add
+                        | BinOp::Sub
+                        | BinOp::Mul
+                        | BinOp::Min
+                        | BinOp::Max
+                        | BinOp::And
+                        | BinOp::Or
+                        | BinOp::Xor,
+                        _,
+                    ) => {
                         let bv = e.read_vec(b, k);
                         bin_vec(e, op, ty, av, bv)
                     }
@@ -332,6 +329,28 @@ fn shift_lanes_vec(e: &mut Emitter, left: bool, signed: bool, a: Value, n: Value
     let n = e.b.ins().umin(n, width);
     if left {
         let p = pow2_vec(e, n);
+        return shift_by_powers(e, true, signed, a, p, None);
+    }
+    // 2^(32 - n) is 2^32 (0 here) at n = 0, where the result is a itself.
+    let up = e.b.ins().isub(width, n);
+    let p = pow2_vec(e, up);
+    let zero = e.vconst_i32x4([0; 4]);
+    let none = e.b.ins().icmp(IntCC::Equal, n, zero);
+    shift_by_powers(e, false, signed, a, p, Some(none))
+}
+
+/// The shift of `a` given its powers of two: `a * p` (`left`, p = 2^n),
+/// or the high half of `a * p` (p = 2^(32-n)) and `a` itself on the lanes
+/// of `none` (n = 0); `shr.s32` shifts `a ^ sign` and flips it back.
+fn shift_by_powers(
+    e: &mut Emitter,
+    left: bool,
+    signed: bool,
+    a: Value,
+    p: Value,
+    none: Option<Value>,
+) -> Value {
+    if left {
         return e.b.ins().imul(a, p);
     }
     let sign = signed.then(|| e.b.ins().sshr_imm_s(a, 31));
@@ -339,13 +358,11 @@ fn shift_lanes_vec(e: &mut Emitter, left: bool, signed: bool, a: Value, n: Value
         Some(s) => e.b.ins().bxor(a, s),
         None => a,
     };
-    // 2^(32 - n) is 2^32 (0 here) at n = 0, where the result is x itself.
-    let up = e.b.ins().isub(width, n);
-    let p = pow2_vec(e, up);
     let hi = mulhi_vec(e, x, p);
-    let zero = e.vconst_i32x4([0; 4]);
-    let none = e.b.ins().icmp(IntCC::Equal, n, zero);
-    let r = e.b.ins().bitselect(none, x, hi);
+    let r = match none {
+        Some(m) => e.b.ins().bitselect(m, x, hi),
+        None => hi,
+    };
     match sign {
         Some(s) => e.b.ins().bxor(r, s),
         None => r,
@@ -373,26 +390,14 @@ fn shift_known_vec(
     }
     if left {
         let p = e.vconst_i32x4(n.map(|n| 1 << n));
-        return e.b.ins().imul(av, p);
+        return shift_by_powers(e, true, signed, av, p, None);
     }
-    let sign = signed.then(|| e.b.ins().sshr_imm_s(av, 31));
-    let x = match sign {
-        Some(s) => e.b.ins().bxor(av, s),
-        None => av,
-    };
-    // 2^(32 - n), with 0 where n = 0 (the lane keeps x).
+    // 2^(32 - n), with 0 where n = 0 (the lane keeps a).
     let p = e.vconst_i32x4(n.map(|n| if n == 0 { 0 } else { 1 << (32 - n) }));
-    let hi = mulhi_vec(e, x, p);
-    let r = if n.contains(&0) {
-        let none = e.vconst_i32x4(n.map(|n| if n == 0 { u32::MAX } else { 0 }));
-        e.b.ins().bitselect(none, x, hi)
-    } else {
-        hi
-    };
-    match sign {
-        Some(s) => e.b.ins().bxor(r, s),
-        None => r,
-    }
+    let none = n
+        .contains(&0)
+        .then(|| e.vconst_i32x4(n.map(|n| if n == 0 { u32::MAX } else { 0 })));
+    shift_by_powers(e, false, signed, av, p, none)
 }
 
 /// 2^n in each 32-bit lane for amounts `n` in 0..=32 (2^32 wraps to 0), by

@@ -423,23 +423,48 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// Emits a loop over the 32 lanes; `body` emits one iteration for the
     /// lane it is given (an i32 in 0..32), with `At` addressing that lane.
     pub fn lane_loop(&mut self, body: impl FnOnce(&mut Self, At)) {
+        self.counted_loop(I32, 1, WARP as i64, |e, lane| {
+            let at = e.at(lane);
+            body(e, at)
+        });
+    }
+
+    /// Emits a loop over the eight groups of four lanes; `body` emits one
+    /// iteration for the group it is given: its byte offset in a 32-lane
+    /// array of words (an i64, 16 k) and its lanes (an i32x4, 4k..4k+3).
+    pub fn group_loop(&mut self, body: impl FnOnce(&mut Self, Value, Value)) {
+        self.counted_loop(I64, 16, 4 * WARP as i64, |e, off| {
+            let first = e.b.ins().ushr_imm_s(off, 2);
+            let first = e.b.ins().ireduce(I32, first);
+            let first = e.b.ins().splat(I32X4, first);
+            let steps = e.vconst_i32x4([0, 1, 2, 3]);
+            let lanes = e.b.ins().iadd(first, steps);
+            body(e, off, lanes)
+        });
+    }
+
+    /// A loop of a counter of type `ty` from 0 while below `end`, by
+    /// `step`; `body` emits one iteration for the counter's value.
+    fn counted_loop(
+        &mut self,
+        ty: cranelift_codegen::ir::Type,
+        step: i64,
+        end: i64,
+        body: impl FnOnce(&mut Self, Value),
+    ) {
         let head = self.b.create_block();
         let iter = self.b.create_block();
         let done = self.b.create_block();
-        self.b.append_block_param(head, I32);
-        let zero = self.b.ins().iconst(I32, 0);
+        self.b.append_block_param(head, ty);
+        let zero = self.b.ins().iconst(ty, 0);
         self.b.ins().jump(head, &[zero.into()]);
         self.switch_to(head);
-        let lane = self.b.block_params(head)[0];
-        let more = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, lane, WARP as i64);
+        let i = self.b.block_params(head)[0];
+        let more = self.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, i, end);
         self.b.ins().brif(more, iter, &[], done, &[]);
         self.switch_to(iter);
-        let at = self.at(lane);
-        body(self, at);
-        let next = self.b.ins().iadd_imm_s(lane, 1);
+        body(self, i);
+        let next = self.b.ins().iadd_imm_s(i, step);
         self.b.ins().jump(head, &[next.into()]);
         self.switch_to(done);
     }

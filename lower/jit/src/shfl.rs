@@ -13,7 +13,7 @@
 use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4, I64};
+use cranelift_codegen::ir::types::{I32, I32X4};
 use cranelift_codegen::ir::{InstBuilder, Value};
 use warp_core::ir::{Guard, Operand, Shfl, ShflMode, WARP};
 
@@ -273,65 +273,48 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
 /// tier's compile time of mix200, 125 -> 265 us per instruction, most of
 /// it in Cranelift's register allocator.)
 fn dynamic_vectors(e: &mut Emitter, x: &Shfl, s_d: i32, s_p: i32) {
-    let head = e.b.create_block();
-    let done = e.b.create_block();
-    e.b.append_block_param(head, I64);
-    let zero = e.b.ins().iconst(I64, 0);
-    e.b.ins().jump(head, &[zero.into()]);
-    e.switch_to(head);
-    // This group's byte offset in a 32-lane array of words: 16 k.
-    let off = e.b.block_params(head)[0];
-    let first = e.b.ins().ushr_imm_s(off, 2);
-    let first = e.b.ins().ireduce(I32, first);
-    let first = e.b.ins().splat(I32X4, first);
-    let steps = e.vconst_i32x4([0, 1, 2, 3]);
-    let lane = e.b.ins().iadd(first, steps);
-    let at = e.b.ins().iadd(e.state, off);
-    let read = |e: &mut Emitter, o: Operand| match o {
-        Operand::Reg(r) => {
-            let base = e.lay.regs[r.index()] as i32;
-            e.b.ins().load(I32X4, mf(), at, base)
-        }
-        Operand::NotPred(r) => {
-            let base = e.lay.regs[r.index()] as i32;
-            let v = e.b.ins().load(I32X4, mf(), at, base);
-            let one = e.vconst_i32x4([1; 4]);
-            e.b.ins().bxor(v, one)
-        }
-        Operand::Imm(v) => {
-            let s = e.b.ins().iconst(I32, v as u32 as i64);
-            e.b.ins().splat(I32X4, s)
-        }
-        Operand::LaneId => lane,
-    };
-    let (bv, cv) = (read(e, x.b), read(e, x.c));
-    let (j, pv) = source_dyn(e, x.mode, lane, bv, cv);
-    let v = match x.a {
-        Operand::Reg(r) | Operand::NotPred(r) => {
-            let base = e.lay.regs[r.index()];
-            let mut v = j;
-            for i in 0..4u8 {
-                let ji = e.b.ins().extractlane(j, i);
-                let addr = e.lane_addr(base, ji, 4);
-                let x = e.b.ins().load(I32, mf(), addr, 0);
-                v = e.b.ins().insertlane(v, x, i);
+    e.group_loop(|e, off, lane| {
+        let at = e.b.ins().iadd(e.state, off);
+        let read = |e: &mut Emitter, o: Operand| match o {
+            Operand::Reg(r) => {
+                let base = e.lay.regs[r.index()] as i32;
+                e.b.ins().load(I32X4, mf(), at, base)
             }
-            if let Operand::NotPred(_) = x.a {
+            Operand::NotPred(r) => {
+                let base = e.lay.regs[r.index()] as i32;
+                let v = e.b.ins().load(I32X4, mf(), at, base);
                 let one = e.vconst_i32x4([1; 4]);
-                v = e.b.ins().bxor(v, one);
+                e.b.ins().bxor(v, one)
             }
-            v
-        }
-        // The source lane's %laneid is the source lane.
-        Operand::LaneId => j,
-        Operand::Imm(_) => read(e, x.a),
-    };
-    e.store_at(v, at, s_d);
-    e.store_at(pv, at, s_p);
-    let next = e.b.ins().iadd_imm_s(off, 16);
-    let more =
-        e.b.ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, next, 4 * WARP as i64);
-    e.b.ins().brif(more, head, &[next.into()], done, &[]);
-    e.switch_to(done);
+            Operand::Imm(v) => {
+                let s = e.b.ins().iconst(I32, v as u32 as i64);
+                e.b.ins().splat(I32X4, s)
+            }
+            Operand::LaneId => lane,
+        };
+        let (bv, cv) = (read(e, x.b), read(e, x.c));
+        let (j, pv) = source_dyn(e, x.mode, lane, bv, cv);
+        let v = match x.a {
+            Operand::Reg(r) | Operand::NotPred(r) => {
+                let base = e.lay.regs[r.index()];
+                let mut v = j;
+                for i in 0..4u8 {
+                    let ji = e.b.ins().extractlane(j, i);
+                    let addr = e.lane_addr(base, ji, 4);
+                    let x = e.b.ins().load(I32, mf(), addr, 0);
+                    v = e.b.ins().insertlane(v, x, i);
+                }
+                if let Operand::NotPred(_) = x.a {
+                    let one = e.vconst_i32x4([1; 4]);
+                    v = e.b.ins().bxor(v, one);
+                }
+                v
+            }
+            // The source lane's %laneid is the source lane.
+            Operand::LaneId => j,
+            Operand::Imm(_) => read(e, x.a),
+        };
+        e.store_at(v, at, s_d);
+        e.store_at(pv, at, s_p);
+    });
 }
