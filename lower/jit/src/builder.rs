@@ -81,7 +81,19 @@ pub struct Lanes {
     pub conv: Value,
     guard: Option<Guard>,
     exec: Option<Value>,
-    vecs: Option<[Value; 8]>,
+    vecs: Option<LaneVecs>,
+}
+
+/// Eight i32x4 all-ones/zero vectors (lanes 4k..4k+3 in vector k) that
+/// mark the executing lanes, or (`off`) the lanes that do not execute: a
+/// guard `@p` is `p == 0` on the lanes it takes off, and x86 compares for
+/// equality in one operation but for inequality in three (`pcmpeqd`, all
+/// ones, `pxor`), so its lanes are kept the way they compare cheaply and a
+/// blend picks its operands accordingly ([`Emitter::blend`]).
+#[derive(Clone, Copy)]
+pub struct LaneVecs {
+    vecs: [Value; 8],
+    off: bool,
 }
 
 /// A run-time lane inside [`Emitter::lane_loop`]: the lane index and the
@@ -227,18 +239,15 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
     }
 
-    /// The guard's lanes as eight i32x4 all-ones/zero vectors.
-    fn guard_vecs(&mut self, g: Guard) -> [Value; 8] {
-        let cc = if g.negated {
-            IntCC::Equal
-        } else {
-            IntCC::NotEqual
-        };
+    /// The lanes where the guard's predicate is 0 (false), as eight i32x4
+    /// all-ones/zero vectors: the lanes `@p` takes off, the lanes `@!p`
+    /// keeps.
+    fn guard_zero(&mut self, g: Guard) -> [Value; 8] {
         let zero = self.b.ins().iconst(I32, 0);
         let z = self.b.ins().splat(I32X4, zero);
         std::array::from_fn(|k| {
             let p = self.load(I32X4, self.reg_off(g.reg, 4 * k));
-            self.b.ins().icmp(cc, p, z)
+            self.b.ins().icmp(IntCC::Equal, p, z)
         })
     }
 
@@ -259,24 +268,32 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.b.ins().band(on, l.conv)
             }
             Some(g) => {
-                let on = self.guard_vecs(g);
-                let m = self.vecs_to_mask(&on);
-                self.b.ins().band(m, l.conv)
+                let zero = self.guard_zero(g);
+                let m = self.vecs_to_mask(&zero);
+                if g.negated {
+                    self.b.ins().band(m, l.conv)
+                } else {
+                    self.b.ins().band_not(l.conv, m)
+                }
             }
         };
         l.exec = Some(x);
         x
     }
 
-    /// The executing lanes as eight i32x4 all-ones/zero vectors (lanes
-    /// 4k..4k+3 in vector k), or `None` when every lane executes.
-    pub fn vecs(&mut self, l: &mut Lanes) -> Option<[Value; 8]> {
+    /// The executing lanes as vectors, or `None` when every lane
+    /// executes. Built once per instruction: call it before a loop whose
+    /// blocks [`Emitter::blend`] into the lanes after it.
+    pub fn vecs(&mut self, l: &mut Lanes) -> Option<LaneVecs> {
         if let Some(v) = l.vecs {
             return Some(v);
         }
         let v = match (l.guard, self.full) {
             (None, true) => return None,
-            (Some(g), true) => self.guard_vecs(g),
+            (Some(g), true) => LaneVecs {
+                vecs: self.guard_zero(g),
+                off: !g.negated,
+            },
             (guard, false) => {
                 let cv = match self.conv_vecs {
                     Some(v) => v,
@@ -286,17 +303,34 @@ impl<'a, 'b> Emitter<'a, 'b> {
                         v
                     }
                 };
-                match guard {
+                let vecs = match guard {
                     None => cv,
                     Some(g) => {
-                        let on = self.guard_vecs(g);
-                        std::array::from_fn(|k| self.b.ins().band(on[k], cv[k]))
+                        let zero = self.guard_zero(g);
+                        std::array::from_fn(|k| {
+                            if g.negated {
+                                self.b.ins().band(zero[k], cv[k])
+                            } else {
+                                self.b.ins().band_not(cv[k], zero[k])
+                            }
+                        })
                     }
-                }
+                };
+                LaneVecs { vecs, off: false }
             }
         };
         l.vecs = Some(v);
         Some(v)
+    }
+
+    /// Lanes `4k..4k+3` of `new` where they execute and of `old` where
+    /// they do not (i32x4).
+    pub fn blend(&mut self, l: &mut Lanes, k: usize, new: Value, old: Value) -> Value {
+        match self.vecs(l) {
+            None => new,
+            Some(LaneVecs { vecs, off: false }) => self.b.ins().bitselect(vecs[k], new, old),
+            Some(LaneVecs { vecs, off: true }) => self.b.ins().bitselect(vecs[k], old, new),
+        }
     }
 
     /// The 32-bit mask of eight i32x4 all-ones/zero vectors.
@@ -325,8 +359,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// Eight i32x4 all-ones/zero vectors from a 32-bit lane mask.
     pub fn mask_vecs(&mut self, mask: Value) -> [Value; 8] {
         let bits = self.vconst_i32x4([1, 2, 4, 8]);
-        let zero = self.b.ins().iconst(I32, 0);
-        let z = self.b.ins().splat(I32X4, zero);
         std::array::from_fn(|k| {
             let m = if k > 0 {
                 self.b.ins().ushr_imm_s(mask, 4 * k as i64)
@@ -335,8 +367,20 @@ impl<'a, 'b> Emitter<'a, 'b> {
             };
             let s = self.b.ins().splat(I32X4, m);
             let s = self.b.ins().band(s, bits);
-            self.b.ins().icmp(IntCC::NotEqual, s, z)
+            self.b.ins().icmp(IntCC::Equal, s, bits)
         })
+    }
+
+    /// The lanes whose 32-bit value (lanes 4k..4k+3 in `vecs[k]`) is not
+    /// zero, as an i32 mask: the complement of the lanes equal to zero
+    /// (x86 compares for equality in one operation, for inequality in
+    /// three).
+    pub fn nonzero_mask(&mut self, vecs: [Value; 8]) -> Value {
+        let zero = self.b.ins().iconst(I32, 0);
+        let z = self.b.ins().splat(I32X4, zero);
+        let eq = vecs.map(|v| self.b.ins().icmp(IntCC::Equal, v, z));
+        let m = self.vecs_to_mask(&eq);
+        self.b.ins().bnot(m)
     }
 
     /// An i32x4 constant.
@@ -553,10 +597,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn write_vec(&mut self, d: Dest, k: usize, l: &mut Lanes, v: Value) {
         let Dest::Reg(r) = d else { return };
         let off = self.reg_off(r, 4 * k);
+        self.blend_store(l, k, v, off);
+    }
+
+    /// Stores i32x4 vector `v` at state offset `off` (lanes `4k..4k+3` of
+    /// a 32-bit array) where the lanes are executing.
+    pub fn blend_store(&mut self, l: &mut Lanes, k: usize, v: Value, off: i32) {
         let v = match self.vecs(l) {
-            Some(vecs) => {
+            Some(_) => {
                 let old = self.load(I32X4, off);
-                self.b.ins().bitselect(vecs[k], v, old)
+                self.blend(l, k, v, old)
             }
             None => v,
         };

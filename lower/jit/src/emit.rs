@@ -1008,18 +1008,10 @@ impl Driver<'_, '_> {
         let conv = l.conv;
         self.arrive_converged(inst, mm, exec, conv, end);
         let e = &mut self.e;
-        let vecs = e.vecs(&mut l);
         for k in 0..WARP / 4 {
             let v = e.read_vec(mm, k);
             let off = (e.lay.wmask + 16 * k as u32) as i32;
-            let v = match vecs {
-                Some(vs) => {
-                    let old = e.load(I32X4, off);
-                    e.b.ins().bitselect(vs[k], v, old)
-                }
-                None => v,
-            };
-            e.store(v, off);
+            e.blend_store(&mut l, k, v, off);
         }
         for var in [self.masks.arrived[&pc], self.masks.group_waiting[&pc]] {
             let w = var.get(e);

@@ -271,10 +271,8 @@ fn lanes_at(e: &mut Emitter, p: Value) -> [Value; 8] {
 
 fn pred_mask(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     let at = e.b.ins().iadd(e.state, p[0]);
-    let zero = e.b.ins().iconst(I32, 0);
-    let z = e.b.ins().splat(I32X4, zero);
-    let on = lanes_at(e, at).map(|v| e.b.ins().icmp(IntCC::NotEqual, v, z));
-    Some(e.vecs_to_mask(&on))
+    let vals = lanes_at(e, at);
+    Some(e.nonzero_mask(vals))
 }
 
 /// Stores `vals` (i32x4 vector `k` for lanes `4k..4k+3`) at `to` on the

@@ -20,15 +20,11 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Vote) {
     } = *x;
     let mut l = e.lanes(guard);
     let exec = e.exec(&mut l);
+    let av = std::array::from_fn(|k| e.read_vec(a, k));
+    let ballot = e.nonzero_mask(av);
+    let ballot = e.b.ins().band(ballot, exec);
     let zero = e.b.ins().iconst(I32, 0);
     let z = e.b.ins().splat(I32X4, zero);
-    let mut on = Vec::with_capacity(8);
-    for k in 0..WARP / 4 {
-        let v = e.read_vec(a, k);
-        on.push(e.b.ins().icmp(IntCC::NotEqual, v, z));
-    }
-    let ballot = e.vecs_to_mask(&on);
-    let ballot = e.b.ins().band(ballot, exec);
     let bv = e.b.ins().splat(I32X4, ballot);
     let ev = e.b.ins().splat(I32X4, exec);
     let one = e.vconst_i32x4([1; 4]);
@@ -42,8 +38,10 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Vote) {
         let r = match mode {
             VoteMode::Ballot => bs,
             VoteMode::Any => {
-                let t = e.b.ins().icmp(IntCC::NotEqual, bs, z);
-                e.b.ins().band(t, one)
+                // 1 where `bs != 0`: x86 compares for equality in one
+                // operation, for inequality in three.
+                let none = e.b.ins().icmp(IntCC::Equal, bs, z);
+                e.b.ins().band_not(one, none)
             }
             VoteMode::All => {
                 let t = e.b.ins().icmp(IntCC::Equal, bs, s);
