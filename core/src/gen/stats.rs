@@ -193,10 +193,28 @@ impl Stats {
     }
 
     /// Records in which contexts each instruction of `prog` was executed in
-    /// the reference's run `out` (see [`CONTEXTS`]).
-    pub fn record_contexts(&mut self, prog: &Program, out: &Outcome) {
+    /// the reference's runs `outs` of it (see [`CONTEXTS`]). The runs of
+    /// one program (its input sets) are recorded together: the program's
+    /// loops and each instruction's form name are worked out once, not
+    /// once per run (a fuzzing run checks 8 or 64 input sets a program).
+    pub fn record_contexts<'a>(
+        &mut self,
+        prog: &Program,
+        outs: impl IntoIterator<Item = &'a Outcome>,
+    ) {
+        // The flags of every run, per instruction.
+        let mut seen = vec![0u8; prog.insts.len()];
+        for out in outs {
+            for (s, r) in seen.iter_mut().zip(&out.seen) {
+                *s |= r.0;
+            }
+        }
+        if seen.iter().all(|&s| !Seen(s).has(Seen::RAN)) {
+            return;
+        }
         let loops = loops(prog);
-        for (pc, (inst, &seen)) in prog.insts.iter().zip(&out.seen).enumerate() {
+        for (pc, (inst, &seen)) in prog.insts.iter().zip(&seen).enumerate() {
+            let seen = Seen(seen);
             if !seen.has(Seen::RAN) {
                 continue;
             }

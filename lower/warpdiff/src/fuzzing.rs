@@ -176,6 +176,13 @@ pub fn run_case_inputs(
     let sets = input_sets(tc, k, seed);
     stats.phases.generate += t.elapsed();
     let verdicts = check_inputs(&tc.program, &sets, others, FUZZ_FUEL, &mut stats.phases);
+    stats.record_contexts(
+        &tc.program,
+        verdicts.iter().filter_map(|v| match v {
+            Verdict::Agree { reference, .. } => Some(&**reference),
+            Verdict::Ub(_) | Verdict::Rejected(_) | Verdict::Diverge(_) => None,
+        }),
+    );
     let mut first = None;
     let mut more = 0;
     for (i, v) in verdicts.into_iter().enumerate() {
@@ -194,7 +201,6 @@ pub fn run_case_inputs(
             } => {
                 stats.usable += 1;
                 stats.record_definedness(&reference);
-                stats.record_contexts(&tc.program, &reference);
                 more += (i > 0) as u64;
                 CaseResult::Agree(reference, skipped)
             }
