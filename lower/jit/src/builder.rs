@@ -89,7 +89,7 @@ pub struct Lanes {
 /// guard `@p` is `p == 0` on the lanes it takes off, and x86 compares for
 /// equality in one operation but for inequality in three (`pcmpeqd`, all
 /// ones, `pxor`), so its lanes are kept the way they compare cheaply and a
-/// blend picks its operands accordingly ([`Emitter::blend`]).
+/// blend picks its operands accordingly ([`Emitter::blend_store`]).
 #[derive(Clone, Copy)]
 pub struct LaneVecs {
     vecs: [Value; 8],
@@ -283,7 +283,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// The executing lanes as vectors, or `None` when every lane
     /// executes. Built once per instruction: call it before a loop whose
-    /// blocks [`Emitter::blend`] into the lanes after it.
+    /// blocks write the lanes after it ([`Emitter::blend_store`]), so that
+    /// the vectors are built where they dominate those writes.
     pub fn vecs(&mut self, l: &mut Lanes) -> Option<LaneVecs> {
         if let Some(v) = l.vecs {
             return Some(v);
@@ -325,7 +326,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// Lanes `4k..4k+3` of `new` where they execute and of `old` where
     /// they do not (i32x4).
-    pub fn blend(&mut self, l: &mut Lanes, k: usize, new: Value, old: Value) -> Value {
+    fn blend(&mut self, l: &mut Lanes, k: usize, new: Value, old: Value) -> Value {
         match self.vecs(l) {
             None => new,
             Some(LaneVecs { vecs, off: false }) => self.b.ins().bitselect(vecs[k], new, old),
