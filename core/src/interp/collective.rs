@@ -191,10 +191,18 @@ pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize) -> Result<(), Ub> {
 /// Completes every rendezvous whose members have all arrived or exited.
 pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
     // Lanes that do not exist (a partial warp) are not waited for, as
-    // exited ones are not.
-    let gone = w.exited | lanes_where(u32::MAX, |k| w.lane[k] == Lane::Absent);
+    // exited ones are not. One pass over the lanes finds them and the
+    // waiting ones (this runs after every arrival and exit).
+    let (mut absent, mut waiting) = (0u32, 0u32);
+    for (l, lane) in w.lane.iter().enumerate() {
+        match lane {
+            Lane::Absent => absent |= 1 << l,
+            Lane::Waiting(_) => waiting |= 1 << l,
+            Lane::Running | Lane::Done | Lane::Exited | Lane::AtBarrier => {}
+        }
+    }
+    let gone = w.exited | absent;
     loop {
-        let waiting = lanes_where(u32::MAX, |l| matches!(w.lane[l], Lane::Waiting(_)));
         // Lowest waiting lane first; the lanes waiting with the same
         // qualifiers and membermask give the same answer, so each such
         // group is checked once: ready when every member that has not
@@ -236,6 +244,8 @@ pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
             w.lane[l] = Lane::Running;
             w.pc[l] = pc[l] + 1;
         }
+        // Running the collective moves no other lane.
+        waiting &= !participants;
         w.conv.synced(participants, unsure);
     }
 }

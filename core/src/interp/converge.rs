@@ -252,7 +252,11 @@ impl Convergence {
         self.trace.note(open as u64);
         let at = pc * WARP + l;
         if self.trace.asked.len() <= at {
-            self.trace.asked.resize(at + 1, 0);
+            // Room for the questions of this instruction and the next
+            // seven at once: fewer reallocations as the run moves on.
+            self.trace
+                .asked
+                .resize((at + 1).next_multiple_of(8 * WARP), 0);
         }
         let n = self.trace.asked[at];
         self.trace.asked[at] += 1;
@@ -288,8 +292,10 @@ impl Convergence {
     /// After a step of the group `conv`: each lane took one.
     pub fn stepped(&mut self, conv: u32) {
         self.trace.note(3 | (conv as u64) << 8);
-        for l in lanes(conv) {
-            self.steps[l] += 1;
+        // Branch-free over every lane, so that it vectorizes (this runs at
+        // every step).
+        for (l, s) in self.steps.iter_mut().enumerate() {
+            *s += conv >> l & 1;
         }
     }
 

@@ -52,7 +52,7 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
             (k, x, w.read(x.a, k))
         })
         .collect();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(vals.len());
     for &(l, x, mine) in &vals {
         let width = if x.wide { u64::MAX } else { u32::MAX as u64 };
         let (mut eq, mut unknown) = (0u32, 0u32);

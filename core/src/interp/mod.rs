@@ -305,9 +305,9 @@ impl<'p> Interp<'p> {
         let prog = self.prog;
         let mut w = Warp::new(prog, trace);
         for (r, v) in &inputs.lanes {
-            let m = prog.decl(*r).ty.mask();
-            w.vals[r.index()] = v.map(|x| x & m);
-            w.vbits[r.index()] = [m; WARP];
+            let f = &mut w.regs[r.index()];
+            f.vals = v.map(|x| x & f.mask);
+            f.vbits = [f.mask; WARP];
         }
         if let Some(ub) = target::check(prog) {
             return Ok(w.finish(Some(ub), 0));
@@ -332,37 +332,72 @@ pub struct Answers {
 }
 
 /// Iterates over the lane indices set in `mask`.
-pub(crate) fn lanes(mask: u32) -> impl Iterator<Item = usize> {
-    // The set bits, lowest first (the order every caller relies on).
-    let mut m = mask;
-    std::iter::from_fn(move || {
-        let l = m.trailing_zeros() as usize;
-        m &= m.wrapping_sub(1);
-        (l < WARP).then_some(l)
-    })
+pub(crate) fn lanes(mask: u32) -> Lanes {
+    Lanes(mask)
 }
+
+/// The lane indices set in a mask, lowest first (the order every caller
+/// relies on): [`lanes`]. It knows how many are left, so that collecting
+/// per-lane results allocates once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes(u32);
+
+impl Iterator for Lanes {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let l = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(l)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Lanes {}
 
 /// The mask of the lanes of `mask` where `f` holds.
 pub(crate) fn lanes_where(mask: u32, mut f: impl FnMut(usize) -> bool) -> u32 {
     lanes(mask).filter(|&l| f(l)).fold(0, |m, l| m | 1 << l)
 }
 
+/// One register of the warp, on every lane: what is read and written
+/// together, in one place (one bounds check and one cache neighbourhood
+/// per access: reading and writing registers was a fifth of a fuzzing
+/// run's interpretation, issue #14).
+#[derive(Clone)]
+struct RegFile {
+    /// Per lane, the value's bits (within `mask`).
+    vals: [u64; WARP],
+    /// Per lane, the defined bits (within `mask`).
+    vbits: [u64; WARP],
+    /// Per lane, which instruction wrote the value ([`Outcome::writer`]).
+    writer: [u32; WARP],
+    /// The lanes holding a NaN whose bits PTX leaves open
+    /// ([`Outcome::nan_open`]).
+    open: u32,
+    /// The register type's mask ([`Type::mask`]).
+    mask: u64,
+}
+
 /// The mutable state of the warp.
 pub(crate) struct Warp<'p> {
     prog: &'p Program,
-    vals: Vec<[u64; WARP]>,
-    /// Per register and lane, the defined bits (within the type's mask).
-    vbits: Vec<[u64; WARP]>,
-    /// Per register, the lanes holding a NaN whose bits PTX leaves open
-    /// ([`Outcome::nan_open`]).
-    open: Vec<u32>,
+    /// Per register, its lanes.
+    regs: Vec<RegFile>,
     /// Each lane's program counter (where it resumes when it waits).
     pub(crate) pc: [usize; WARP],
     /// Each lane's scheduling state.
     pub(crate) lane: [Lane; WARP],
     /// Lanes that have exited.
     pub(crate) exited: u32,
-    writer: Vec<[u32; WARP]>,
     /// Index of the instruction being executed (for `writer`).
     cur: usize,
     /// What is certain about which lanes run together.
@@ -394,16 +429,22 @@ impl<'p> Warp<'p> {
     /// The initial state: every lane at the first instruction, nothing
     /// defined, the whole warp certainly converged.
     fn new(prog: &'p Program, trace: Trace) -> Self {
-        let n = prog.regs.len();
         Warp {
             prog,
-            vals: vec![[0; WARP]; n],
-            vbits: vec![[0; WARP]; n],
-            open: vec![0; n],
+            regs: prog
+                .regs
+                .iter()
+                .map(|d| RegFile {
+                    vals: [0; WARP],
+                    vbits: [0; WARP],
+                    writer: [0; WARP],
+                    open: 0,
+                    mask: d.ty.mask(),
+                })
+                .collect(),
             pc: [0; WARP],
             lane: [Lane::Running; WARP],
             exited: 0,
-            writer: vec![[0; WARP]; n],
             cur: 0,
             conv: Convergence::new(prog.target, trace),
             seen: vec![Seen::default(); prog.insts.len()],
@@ -419,24 +460,19 @@ impl<'p> Warp<'p> {
 
     /// The run's result.
     fn outcome(self, ub: Option<Ub>, steps: u64) -> Outcome {
-        let defined = self
-            .vbits
-            .iter()
-            .zip(&self.prog.regs)
-            .map(|(d, decl)| {
-                let m = decl.ty.mask();
-                lanes_where(u32::MAX, |l| d[l] & m == m)
-            })
-            .collect();
+        let regs = &self.regs;
         Outcome {
-            values: self.vals,
-            defined,
-            defined_bits: self.vbits,
-            open: self.open,
+            values: regs.iter().map(|f| f.vals).collect(),
+            defined: regs
+                .iter()
+                .map(|f| lanes_where(u32::MAX, |l| f.vbits[l] & f.mask == f.mask))
+                .collect(),
+            defined_bits: regs.iter().map(|f| f.vbits).collect(),
+            open: regs.iter().map(|f| f.open).collect(),
             exited: self.exited,
             ub,
             steps,
-            writer: self.writer,
+            writer: regs.iter().map(|f| f.writer).collect(),
             stop: None,
             seen: self.seen,
         }
@@ -460,7 +496,7 @@ impl<'p> Warp<'p> {
     #[inline]
     pub(crate) fn is_open(&self, o: Operand, lane: usize) -> bool {
         match o {
-            Operand::Reg(r) => self.open[r.index()] >> lane & 1 == 1,
+            Operand::Reg(r) => self.regs[r.index()].open >> lane & 1 == 1,
             Operand::NotPred(_) | Operand::Imm(_) | Operand::LaneId => false,
         }
     }
@@ -471,14 +507,20 @@ impl<'p> Warp<'p> {
     #[inline]
     pub(crate) fn read_keep_nan(&self, o: Operand, lane: usize) -> Val {
         match o {
-            Operand::Reg(r) => Val {
-                v: self.vals[r.index()][lane],
-                d: self.vbits[r.index()][lane],
-            },
-            Operand::NotPred(r) => Val {
-                v: !self.vals[r.index()][lane] & 1,
-                d: self.vbits[r.index()][lane],
-            },
+            Operand::Reg(r) => {
+                let f = &self.regs[r.index()];
+                Val {
+                    v: f.vals[lane],
+                    d: f.vbits[lane],
+                }
+            }
+            Operand::NotPred(r) => {
+                let f = &self.regs[r.index()];
+                Val {
+                    v: !f.vals[lane] & 1,
+                    d: f.vbits[lane],
+                }
+            }
             Operand::Imm(v) => Val::known(v),
             Operand::LaneId => Val::known(lane as u64),
         }
@@ -493,7 +535,8 @@ impl<'p> Warp<'p> {
     /// decide the result.
     #[inline]
     pub(crate) fn never_written(&self, r: Reg, lane: usize) -> bool {
-        self.writer[r.index()][lane] == 0 && self.vbits[r.index()][lane] == 0
+        let f = &self.regs[r.index()];
+        f.writer[lane] == 0 && f.vbits[lane] == 0
     }
 
     /// Writes a fully undefined value computed from a never-written
@@ -502,7 +545,7 @@ impl<'p> Warp<'p> {
     pub(crate) fn write_wild(&mut self, d: Dest, lane: usize) {
         self.write(d, lane, Val::unknown());
         if let Dest::Reg(r) = d {
-            self.writer[r.index()][lane] = 0;
+            self.regs[r.index()].writer[lane] = 0;
         }
     }
 
@@ -511,11 +554,12 @@ impl<'p> Warp<'p> {
     #[inline]
     pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
         if let Dest::Reg(r) = d {
-            let m = self.prog.decl(r).ty.mask();
-            self.vals[r.index()][lane] = v.v & m;
-            self.vbits[r.index()][lane] = v.d & m;
-            self.writer[r.index()][lane] = self.cur as u32 + 1;
-            self.open[r.index()] &= !(1 << lane);
+            let writer = self.cur as u32 + 1;
+            let f = &mut self.regs[r.index()];
+            f.vals[lane] = v.v & f.mask;
+            f.vbits[lane] = v.d & f.mask;
+            f.writer[lane] = writer;
+            f.open &= !(1 << lane);
         }
     }
 
@@ -526,7 +570,7 @@ impl<'p> Warp<'p> {
         self.write(d, lane, v);
         if let (Dest::Reg(r), true) = (d, open) {
             if v.full(self.prog.decl(r).ty) {
-                self.open[r.index()] |= 1 << lane;
+                self.regs[r.index()].open |= 1 << lane;
             }
         }
     }

@@ -82,7 +82,7 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
             unreachable!("a shfl.sync rendezvous pairs shfl.sync only")
         }
     };
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(rv.lanes.count_ones() as usize);
     for l in lanes(rv.lanes) {
         let x = shfl(op_of(w, rv, l));
         let (b, c) = (w.read(x.b, l), w.read(x.c, l));
@@ -117,8 +117,8 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
 /// `l`'s `d` is defined only when its source lane `j` certainly executes
 /// it together with `l` ([`Convergence::with`](super::converge::Convergence::with)).
 pub(crate) fn exec_deprecated(w: &mut Warp, s: &Step, x: &Shfl) {
-    let mut ds = Vec::new();
-    let mut ps = Vec::new();
+    let n = s.exec.count_ones() as usize;
+    let (mut ds, mut ps) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for l in lanes(s.exec) {
         let (b, c) = (w.read(x.b, l), w.read(x.c, l));
         let (j, pval) = source_lane(x.mode, l as u32, b.v as u32, c.v as u32);

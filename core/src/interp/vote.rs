@@ -94,7 +94,7 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
 /// the lanes executing it, certain only for the lanes certainly converged
 /// with the voter ([`Convergence`](super::converge::Convergence)).
 pub(crate) fn exec_deprecated(w: &mut Warp, s: &Step, x: &Vote) {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(s.exec.count_ones() as usize);
     for l in lanes(s.exec) {
         let with = w.conv.with(l, s.conv);
         let certain = with & s.exec;
