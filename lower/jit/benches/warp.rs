@@ -11,7 +11,8 @@
 //! sizes), each compiled once per tuning: compile microseconds per PTX
 //! instruction, the resident memory the compiled program holds and the
 //! peak during its compile, and interpreter and JIT warp-instructions per
-//! second. Then the compile speed on the fuzzer's own generated cases.
+//! second. Then the compile speed on the fuzzer's own generated cases, and
+//! the reference interpreter's time per run of them.
 
 #[path = "native.rs"]
 #[allow(dead_code)]
@@ -189,7 +190,8 @@ fn scaling(budget: Duration) {
 
 /// Compile speed on the fuzzer's own cases: `BENCH_CASES` (default 1,000)
 /// programs generated as `warpdiff fuzz` generates them (a swarm
-/// configuration per case), compiled with each tuning.
+/// configuration per case), compiled with each tuning; then the reference
+/// interpreter on each case's own inputs.
 fn generated() {
     use arbitrary::{Arbitrary, Unstructured};
     let n: usize = std::env::var("BENCH_CASES")
@@ -197,16 +199,15 @@ fn generated() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000);
     let mut rng = warp_core::rng::Rng::new(0x14);
-    let progs: Vec<_> = (0..n)
+    let cases: Vec<_> = (0..n)
         .filter_map(|_| {
             let bytes = rng.bytes(8192);
             let mut u = Unstructured::new(&bytes);
             let cfg = warp_core::gen::Config::arbitrary(&mut u).unwrap_or_default();
-            warp_core::gen::generate(&mut u, &cfg)
-                .ok()
-                .map(|tc| tc.program)
+            warp_core::gen::generate(&mut u, &cfg).ok()
         })
         .collect();
+    let progs: Vec<_> = cases.iter().map(|tc| tc.program.clone()).collect();
     let insts: usize = progs.iter().map(|p| p.insts.len()).sum();
     println!(
         "\ngenerated cases ({} programs as `warpdiff fuzz` makes them, {:.1} instructions each): compile us per program and per PTX instruction",
@@ -238,6 +239,30 @@ fn generated() {
     row("inline (fuzzing's 1 in 64)", Tuning::Inline);
     row("fast-compile, first pass", Tuning::FastCompile);
     row("fast-compile, again (shapes cached)", Tuning::FastCompile);
+    // The reference interpreter on the same cases (each on its own
+    // inputs): what the fuzz loops run most (the generator's probes and
+    // the oracle's reference runs). The fastest of a few rounds.
+    let mut best = f64::MAX;
+    let mut steps = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        steps = cases
+            .iter()
+            .map(|tc| {
+                Interp::new(&tc.program)
+                    .run(&tc.inputs)
+                    .map_or(0, |o| o.steps)
+            })
+            .sum::<u64>();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "  {:<34} {:>8.1} us/run     {:>6.0} ns/warp step ({:.1} steps a run)",
+        "reference interpreter",
+        best * 1e6 / cases.len() as f64,
+        best * 1e9 / steps.max(1) as f64,
+        steps as f64 / cases.len() as f64
+    );
 }
 
 fn rss_kib() -> u64 {
