@@ -130,6 +130,10 @@ pub(crate) struct Trace {
     /// Either run: a fingerprint of every call that moved the certainty
     /// state or asked or recorded something ([`Trace::path`]).
     path: u64,
+    /// A first run that will have no second ([`Trace::one_pass`]): it
+    /// keeps no questions and no executions, which only a second run
+    /// would read (an execution is a clock of 32 counters per lane).
+    one_pass: bool,
 }
 
 impl Trace {
@@ -173,6 +177,17 @@ impl Trace {
             .collect();
         Trace {
             answers: Some(Arc::new(answers)),
+            ..Trace::default()
+        }
+    }
+
+    /// The trace of a run that will have no second pass
+    /// ([`super::Interp::single_pass`], the generator's probes): nothing
+    /// is recorded for one, and every question is answered "none" (on a
+    /// first run nothing is known yet).
+    pub fn one_pass() -> Trace {
+        Trace {
+            one_pass: true,
             ..Trace::default()
         }
     }
@@ -250,6 +265,10 @@ impl Convergence {
     pub fn absent(&mut self, l: usize, pc: usize, open: u32) -> u32 {
         self.trace.note(1 | (l as u64) << 8 | (pc as u64) << 16);
         self.trace.note(open as u64);
+        if self.trace.one_pass {
+            // Nothing is known on a first run, and no second run will ask.
+            return 0;
+        }
         let at = pc * WARP + l;
         if self.trace.asked.len() <= at {
             // Room for the questions of this instruction and the next
@@ -280,7 +299,7 @@ impl Convergence {
     /// the step counts).
     pub fn executed(&mut self, pc: usize, exec: u32) {
         self.trace.note(2 | (exec as u64) << 8 | (pc as u64) << 40);
-        if self.trace.answers.is_some() || self.lockstep {
+        if self.trace.answers.is_some() || self.lockstep || self.trace.one_pass {
             return;
         }
         for lane in lanes(exec) {

@@ -262,7 +262,12 @@ impl<'p> Interp<'p> {
     /// [`Interp::run`], also returning what its second run knew (when the
     /// run had no undefined behaviour), for [`Interp::run_reusing`].
     pub fn run_keeping(&self, inputs: &Inputs) -> Result<(Outcome, Option<Answers>), RunError> {
-        let (first, trace) = self.run_once(inputs, Trace::default())?;
+        let trace = if self.second_pass {
+            Trace::default()
+        } else {
+            Trace::one_pass()
+        };
+        let (first, trace) = self.run_once(inputs, trace)?;
         if !self.second_pass || first.ub.is_some() {
             return Ok((first, None));
         }
