@@ -70,16 +70,24 @@ type Clock = [u32; WARP];
 /// (`steps[k]`), and its stored `vc[l][k]` matters only for lanes outside
 /// it — frozen when they part, raised at a rendezvous. A step then costs
 /// one counter per lane; splits and rendezvous cost a row per lane.
+///
+/// Only a first run that records for a second reads the clocks (each
+/// question and each execution of a queried instruction is recorded with
+/// its lane's clock); a second run, a run reusing answers and a one-pass
+/// run keep none, and their splits and rendezvous update `cert` only.
 #[derive(Clone, Debug)]
 pub(crate) struct Convergence {
     /// `.target` below sm_70: lockstep, everything converged is certain.
     lockstep: bool,
+    /// Whether this run keeps the vector clocks (`steps`, `vc`).
+    clocks: bool,
     /// Per lane, the lanes certainly converged with it (itself included).
     cert: [u32; WARP],
     /// Per lane, how many steps it has taken.
     steps: Clock,
-    /// Per lane, what it knows of the lanes outside `cert[l]`.
-    vc: Box<[Clock; WARP]>,
+    /// Per lane, what it knows of the lanes outside `cert[l]` (empty when
+    /// the run keeps no clocks).
+    vc: Vec<Clock>,
     /// Queries and executions of queried instructions (first run), or the
     /// answers (second run).
     pub(crate) trace: Trace,
@@ -229,11 +237,18 @@ impl Convergence {
     /// At kernel start: the whole warp together, no step taken; `trace` is
     /// empty on a first run and holds the answers on a second.
     pub fn new(target: Target, trace: Trace) -> Self {
+        let lockstep = target.sm < 70;
+        let clocks = !lockstep && trace.answers.is_none() && !trace.one_pass;
         Convergence {
-            lockstep: target.sm < 70,
+            lockstep,
+            clocks,
             cert: [u32::MAX; WARP],
             steps: [0; WARP],
-            vc: Box::new([[0; WARP]; WARP]),
+            vc: if clocks {
+                vec![[0; WARP]; WARP]
+            } else {
+                Vec::new()
+            },
             trace,
         }
     }
@@ -311,6 +326,9 @@ impl Convergence {
     /// After a step of the group `conv`: each lane took one.
     pub fn stepped(&mut self, conv: u32) {
         self.trace.note(3 | (conv as u64) << 8);
+        if !self.clocks {
+            return;
+        }
         // Branch-free over every lane, so that it vectorizes (this runs at
         // every step).
         for (l, s) in self.steps.iter_mut().enumerate() {
@@ -319,10 +337,12 @@ impl Convergence {
     }
 
     /// Lane `l` stops being certain of the lanes `leaving`: it remembers
-    /// how far they got.
+    /// how far they got (when the run keeps clocks).
     fn part(&mut self, l: usize, leaving: u32) {
-        for k in lanes(self.cert[l] & leaving) {
-            self.vc[l][k] = self.steps[k];
+        if self.clocks {
+            for k in lanes(self.cert[l] & leaving) {
+                self.vc[l][k] = self.steps[k];
+            }
         }
         self.cert[l] &= !leaving;
     }
@@ -373,6 +393,18 @@ impl Convergence {
     pub fn synced(&mut self, participants: u32, unsure: bool) {
         self.trace
             .note(6 | (unsure as u64) << 4 | (participants as u64) << 8);
+        if !self.clocks {
+            // Without clocks, what remains is `cert`: the participants part
+            // from the others, whether or not the rendezvous is `unsure`.
+            for (l, c) in self.cert.iter_mut().enumerate() {
+                if participants >> l & 1 == 1 {
+                    *c &= participants;
+                } else {
+                    *c &= !participants;
+                }
+            }
+            return;
+        }
         // The join of the participants' clocks. `clock(l)[k]` is
         // `steps[k]` for `k` in `cert[l]`, else `vc[l][k]`, which never
         // exceeds `steps[k]` (it is a count of `k`'s steps taken then): so
