@@ -314,7 +314,9 @@ impl Convergence {
     /// the step counts).
     pub fn executed(&mut self, pc: usize, exec: u32) {
         self.trace.note(2 | (exec as u64) << 8 | (pc as u64) << 40);
-        if self.trace.answers.is_some() || self.lockstep || self.trace.one_pass {
+        // Only a recording first run keeps clocks (not a second pass, a
+        // run reusing answers, a one-pass run or a lockstep target).
+        if !self.clocks {
             return;
         }
         for lane in lanes(exec) {
@@ -393,43 +395,33 @@ impl Convergence {
     pub fn synced(&mut self, participants: u32, unsure: bool) {
         self.trace
             .note(6 | (unsure as u64) << 4 | (participants as u64) << 8);
-        if !self.clocks {
-            // Without clocks, what remains is `cert`: the participants part
-            // from the others, whether or not the rendezvous is `unsure`.
-            for (l, c) in self.cert.iter_mut().enumerate() {
-                if participants >> l & 1 == 1 {
-                    *c &= participants;
-                } else {
-                    *c &= !participants;
-                }
-            }
-            return;
-        }
-        // The join of the participants' clocks. `clock(l)[k]` is
+        // The join of the participants' clocks (when the run keeps them). `clock(l)[k]` is
         // `steps[k]` for `k` in `cert[l]`, else `vc[l][k]`, which never
         // exceeds `steps[k]` (it is a count of `k`'s steps taken then): so
         // the join is `steps[k]` where some participant is certain of `k`,
         // else the largest `vc[l][k]` — computed without building each
         // clock (this was the interpreter's hottest function).
-        let mut certain = 0u32;
-        let mut m = [0u32; WARP];
-        for l in lanes(participants) {
-            certain |= self.cert[l];
-            for (x, y) in m.iter_mut().zip(self.vc[l].iter()) {
-                *x = (*x).max(*y);
+        let join = self.clocks.then(|| {
+            let mut certain = 0u32;
+            let mut m = [0u32; WARP];
+            for l in lanes(participants) {
+                certain |= self.cert[l];
+                for (x, y) in m.iter_mut().zip(self.vc[l].iter()) {
+                    *x = (*x).max(*y);
+                }
             }
-        }
-        let m = select_lanes(certain, &self.steps, &m);
+            select_lanes(certain, &self.steps, &m)
+        });
         for l in 0..WARP {
             if participants >> l & 1 == 0 {
                 self.part(l, participants);
-            } else if unsure {
-                self.part(l, !participants);
-            } else {
+            } else if let (false, Some(m)) = (unsure, join) {
                 // Parting would freeze `vc[l]` on the leaving lanes, but it
                 // is replaced by the join whole.
                 self.cert[l] &= participants;
                 self.vc[l] = m;
+            } else {
+                self.part(l, !participants);
             }
         }
     }

@@ -377,7 +377,6 @@ pub(crate) fn lanes_where(mask: u32, mut f: impl FnMut(usize) -> bool) -> u32 {
 /// together, in one place (one bounds check and one cache neighbourhood
 /// per access: reading and writing registers was a fifth of a fuzzing
 /// run's interpretation, issue #14).
-#[derive(Clone)]
 struct RegFile {
     /// Per lane, the value's bits (within `mask`).
     vals: [u64; WARP],

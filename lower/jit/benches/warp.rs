@@ -207,7 +207,7 @@ fn generated() {
             warp_core::gen::generate(&mut u, &cfg).ok()
         })
         .collect();
-    let progs: Vec<_> = cases.iter().map(|tc| tc.program.clone()).collect();
+    let progs: Vec<&warp_core::ir::Program> = cases.iter().map(|tc| &tc.program).collect();
     let insts: usize = progs.iter().map(|p| p.insts.len()).sum();
     println!(
         "\ngenerated cases ({} programs as `warpdiff fuzz` makes them, {:.1} instructions each): compile us per program and per PTX instruction",
