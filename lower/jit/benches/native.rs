@@ -7,8 +7,9 @@
 //! `group`, `divergent_loop`, `mix200`) and an entry in [`PROGRAMS`] that
 //! works on the interpreter's register file layout: one `[u64; 32]` per
 //! declared register, in declaration order ([`Program::regs`]), 32-bit
-//! values (f32 as bits) in the low bits, `.pred` as 0/1. [`run_program`]
-//! reads the program's inputs from the file and writes its result registers
+//! values (f32 as bits) in the low bits, `.pred` as 0/1.
+//! [`run_program_repeated`] reads the program's inputs from the file, runs
+//! the kernel `n` times and writes its result registers
 //! ([`Program::outputs`]); other registers are left as they are. The
 //! hand-written kernels compute the results only, not the scratch registers
 //! the PTX leaves behind; `mix200` computes every register. `mix200` is not
@@ -16,10 +17,16 @@
 //! one statement per instruction, between the `BEGIN GENERATED` and
 //! `END GENERATED` markers below.
 //!
-//! To time the kernel itself rather than the conversion from and to the
-//! register file (which costs as much as `scan` does), use
-//! [`run_program_repeated`]: it converts once and runs the kernel `n` times
-//! on the same inputs, each run opaque to the optimiser (`black_box`).
+//! The hand-written `compact`, `group` and `divergent_loop` use other
+//! algorithms than their PTX (a scatter, buckets by key, masks in closed
+//! form); `compact_literal`, `group_literal` and `divergent_loop_literal`
+//! ([`Program::literal`], [`run_literal_repeated`]) are the PTX's own,
+//! instruction by instruction as `mix200` is, so that the JIT can be
+//! measured against both.
+//!
+//! The conversion from and to the register file costs as much as `scan`
+//! does, so it happens once per call: the kernel runs `n` times on the
+//! same inputs, each run opaque to the optimiser (`black_box`).
 //!
 //! ```ignore
 //! #[path = "../benches/native.rs"]
@@ -28,7 +35,7 @@
 //! let case = warp_core::text::parse(p.source).unwrap();
 //! let mut file = vec![[0u64; 32]; case.program.regs.len()];
 //! for (r, v) in &case.inputs.lanes { file[r.index()] = *v; }
-//! native::run_program("scan", &mut file).unwrap();
+//! native::run_program_repeated("scan", &mut file, 1).unwrap();
 //! // or, timing 1000 runs of the kernel alone:
 //! native::run_program_repeated("scan", &mut file, 1000).unwrap();
 //! ```
@@ -55,6 +62,10 @@ pub const WARP: usize = 32;
 /// The full-warp lane mask.
 pub const FULL: u32 = u32::MAX;
 
+/// A kernel on a register file (see the module doc): runs `n` times (at
+/// least once) and writes the program's results.
+pub type Kernel = fn(&mut [[u64; WARP]], u64);
+
 /// A benchmark program: its `.ptx` source and its native version.
 pub struct Program {
     /// File stem in `programs/`.
@@ -67,7 +78,14 @@ pub struct Program {
     pub outputs: &'static [&'static str],
     /// Runs the native version `n` times (at least once) on the inputs in a
     /// register file (see the module doc) and writes `outputs`.
-    pub run: fn(&mut [[u64; WARP]], u64),
+    pub run: Kernel,
+    /// Where `run` uses another algorithm than the PTX: the PTX's own,
+    /// written instruction by instruction over lane arrays as `mix200` is
+    /// (each instruction one statement for the lanes that execute it, the
+    /// schedule of a divergent loop followed by hand), run and written the
+    /// same way. It separates what the JIT's lowering costs from what the
+    /// algorithm costs.
+    pub literal: Option<Kernel>,
 }
 
 /// Every benchmark program.
@@ -78,6 +96,7 @@ pub const PROGRAMS: &[Program] = &[
         regs: &["Rx", "Ry", "p"],
         outputs: &["Rx"],
         run: run_scan,
+        literal: None,
     },
     Program {
         name: "rscan",
@@ -85,6 +104,7 @@ pub const PROGRAMS: &[Program] = &[
         regs: &["Rx", "Ry", "p"],
         outputs: &["Rx"],
         run: run_rscan,
+        literal: None,
     },
     Program {
         name: "bfly",
@@ -92,6 +112,7 @@ pub const PROGRAMS: &[Program] = &[
         regs: &["Rx", "Ry"],
         outputs: &["Rx"],
         run: run_bfly,
+        literal: None,
     },
     Program {
         name: "compact",
@@ -99,6 +120,7 @@ pub const PROGRAMS: &[Program] = &[
         regs: COMPACT_REGS,
         outputs: &["B", "S", "N", "Out"],
         run: run_compact,
+        literal: Some(run_compact_literal),
     },
     Program {
         name: "group",
@@ -109,6 +131,7 @@ pub const PROGRAMS: &[Program] = &[
             "isLeader",
         ],
         run: run_group,
+        literal: Some(run_group_literal),
     },
     Program {
         name: "loop",
@@ -116,6 +139,7 @@ pub const PROGRAMS: &[Program] = &[
         regs: LOOP_REGS,
         outputs: &["x", "acc", "n", "m", "total"],
         run: run_loop,
+        literal: Some(run_loop_literal),
     },
     Program {
         name: "mix200",
@@ -123,6 +147,7 @@ pub const PROGRAMS: &[Program] = &[
         regs: Mix200::REGS,
         outputs: Mix200::REGS,
         run: run_mix200,
+        literal: None,
     },
 ];
 
@@ -131,14 +156,9 @@ pub fn program(name: &str) -> Option<&'static Program> {
     PROGRAMS.iter().find(|p| p.name == name)
 }
 
-/// Runs the native version of `name` on `regs`, a register file in
-/// declaration order (see the module doc).
-pub fn run_program(name: &str, regs: &mut [[u64; WARP]]) -> Result<(), String> {
-    run_program_repeated(name, regs, 1)
-}
-
-/// Like [`run_program`], but runs the kernel `n` times (at least once) on
-/// the same inputs, converting from and to the register file once.
+/// Runs the native version of `name` `n` times (at least once) on `regs`,
+/// a register file in declaration order (see the module doc), converting
+/// from and to the register file once.
 pub fn run_program_repeated(name: &str, regs: &mut [[u64; WARP]], n: u64) -> Result<(), String> {
     let p = program(name).ok_or_else(|| format!("no native version of `{name}`"))?;
     if regs.len() != p.regs.len() {
@@ -149,6 +169,24 @@ pub fn run_program_repeated(name: &str, regs: &mut [[u64; WARP]], n: u64) -> Res
         ));
     }
     (p.run)(regs, n);
+    Ok(())
+}
+
+/// Like [`run_program_repeated`], for the PTX's own algorithm
+/// ([`Program::literal`]) where `run` uses another.
+pub fn run_literal_repeated(name: &str, regs: &mut [[u64; WARP]], n: u64) -> Result<(), String> {
+    let p = program(name).ok_or_else(|| format!("no native version of `{name}`"))?;
+    let literal = p
+        .literal
+        .ok_or_else(|| format!("`{name}`'s native version is the PTX's own algorithm"))?;
+    if regs.len() != p.regs.len() {
+        return Err(format!(
+            "`{name}` declares {} registers, the file has {}",
+            p.regs.len(),
+            regs.len()
+        ));
+    }
+    literal(regs, n);
     Ok(())
 }
 
@@ -362,8 +400,60 @@ pub fn compact(v: &[u32; WARP]) -> Compacted {
     }
 }
 
+/// `compact.ptx` as the PTX computes it ([`Program::literal`]): each lane
+/// finds the set bit of the ballot whose rank is its lane index by a binary
+/// search over windows of 16, 8, 4, 2 and 1 bits, then gathers the value
+/// there (`shfl.sync.idx`).
+pub fn compact_literal(v: &[u32; WARP]) -> Compacted {
+    let laneid: [u32; WARP] = lanes(|l| l as u32);
+    let t = v.map(|x| x & 1);
+    let keep = pmask(|l| t[l] != 0);
+    let b = keep;
+    let lt = laneid.map(|i| shl32(1, i));
+    let lt = lt.map(|x| x.wrapping_sub(1));
+    let t = lt.map(|x| b & x);
+    let s = t.map(u32::count_ones);
+    let n = b.count_ones();
+    let mut r = laneid;
+    let t: [u32; WARP] = [b & 0xffff; WARP];
+    let c = t.map(u32::count_ones);
+    let q = pmask(|l| c[l] <= r[l]);
+    r = sel(q, &lanes(|l| r[l].wrapping_sub(c[l])), &r);
+    let mut pos: [u32; WARP] = lanes(|l| if q >> l & 1 == 1 { 16 } else { 0 });
+    for w in [8u32, 4, 2] {
+        let t: [u32; WARP] = lanes(|l| shr_u32(b, pos[l]));
+        let t = t.map(|x| x & ((1 << w) - 1));
+        let c = t.map(u32::count_ones);
+        let q = pmask(|l| c[l] <= r[l]);
+        r = sel(q, &lanes(|l| r[l].wrapping_sub(c[l])), &r);
+        pos = sel(q, &pos.map(|x| x.wrapping_add(w)), &pos);
+    }
+    let t: [u32; WARP] = lanes(|l| shr_u32(b, pos[l]));
+    let t = t.map(|x| x & 1);
+    let q = pmask(|l| t[l] <= r[l]);
+    pos = sel(q, &pos.map(|x| x.wrapping_add(1)), &pos);
+    let (out, _) = shfl(Shfl::Idx, v, |l| pos[l], |_| 0x1f);
+    let valid = pmask(|l| laneid[l] < n);
+    let out = sel(valid, &out, &[0; WARP]);
+    Compacted {
+        ballot: b,
+        slot: s,
+        count: n,
+        out,
+    }
+}
+
 fn run_compact(f: &mut [[u64; WARP]], n: u64) {
     let c = repeat(get32(&f[0]), n, |v| compact(&v));
+    put_compacted(f, &c);
+}
+
+fn run_compact_literal(f: &mut [[u64; WARP]], n: u64) {
+    let c = repeat(get32(&f[0]), n, |v| compact_literal(&v));
+    put_compacted(f, &c);
+}
+
+fn put_compacted(f: &mut [[u64; WARP]], c: &Compacted) {
     put_splat(&mut f[1], c.ballot);
     put32(&mut f[2], &c.slot);
     put_splat(&mut f[3], c.count);
@@ -443,9 +533,72 @@ pub fn group(id: &[u32; WARP], v: &[u32; WARP], old: &[u32; WARP]) -> Groups {
     }
 }
 
+/// `group.ptx` as the PTX computes it ([`Program::literal`]): `match.any`
+/// per lane over the warp, each lane's `redux.sync` over its own
+/// membermask, the leader's `Old` gathered from lane `ldr`. `base` is
+/// `Base` before the program (only the leaders' lanes are read after their
+/// guarded `mov`).
+pub fn group_literal(
+    id: &[u32; WARP],
+    v: &[u32; WARP],
+    old: &[u32; WARP],
+    base: &[u32; WARP],
+) -> Groups {
+    let laneid: [u32; WARP] = lanes(|l| l as u32);
+    let h = id.map(|x| x.wrapping_mul(0x9e37_79b9));
+    let k = h.map(|x| mulhi_u32(x, 6));
+    let g = match_any(&k);
+    let t = g.map(|x| !x);
+    let t = t.map(|x| x.wrapping_add(1));
+    let lo: [u32; WARP] = lanes(|l| g[l] & t[l]);
+    let bit = laneid.map(|i| shl32(1, i));
+    let is_leader = pmask(|l| lo[l] == bit[l]);
+    let cnt = g.map(u32::count_ones);
+    let lt = bit.map(|x| x.wrapping_sub(1));
+    let t: [u32; WARP] = lanes(|l| g[l] & lt[l]);
+    let rank = t.map(u32::count_ones);
+    let sum: [u32; WARP] = lanes(|l| {
+        (0..WARP)
+            .filter(|&j| g[l] >> j & 1 == 1)
+            .fold(0u32, |s, j| s.wrapping_add(v[j]))
+    });
+    let lcnt = sel(is_leader, &cnt, &[0; WARP]);
+    let base = sel(is_leader, old, base);
+    let t = lo.map(|x| x.wrapping_sub(1));
+    let ldr = t.map(u32::count_ones);
+    let (base, _) = shfl(Shfl::Idx, &base, |l| ldr[l], |_| 0x1f);
+    let slot: [u32; WARP] = lanes(|l| base[l].wrapping_add(rank[l]));
+    let leaders = is_leader;
+    let ngroups = leaders.count_ones();
+    Groups {
+        key: k,
+        group: g,
+        cnt,
+        lcnt,
+        rank,
+        sum,
+        base,
+        slot,
+        leaders,
+        ngroups,
+    }
+}
+
 fn run_group(f: &mut [[u64; WARP]], n: u64) {
     let inputs = (get32(&f[0]), get32(&f[1]), get32(&f[2]));
     let g = repeat(inputs, n, |(id, v, old)| group(&id, &v, &old));
+    put_groups(f, &g);
+}
+
+fn run_group_literal(f: &mut [[u64; WARP]], n: u64) {
+    let inputs = (get32(&f[0]), get32(&f[1]), get32(&f[2]), get32(&f[9]));
+    let g = repeat(inputs, n, |(id, v, old, base)| {
+        group_literal(&id, &v, &old, &base)
+    });
+    put_groups(f, &g);
+}
+
+fn put_groups(f: &mut [[u64; WARP]], g: &Groups) {
     put32(&mut f[3], &g.key);
     put32(&mut f[4], &g.group);
     put32(&mut f[5], &g.cnt);
@@ -520,12 +673,64 @@ pub fn divergent_loop(x: &mut [u32; WARP]) -> Looped {
     Looped { acc, m, total }
 }
 
+/// `loop.ptx` as the PTX computes it ([`Program::literal`]): the lanes
+/// still looping run each iteration together (min-PC: the lanes whose
+/// count reached 0 wait after the loop), every instruction writes only
+/// their lanes, `m` is read from `activemask`, the leader's lane is found
+/// from `m` and both exchanges are gathers; the warp's sum after the loop.
+/// `m` holds the register's value before the program (every lane writes
+/// it in its first iteration).
+pub fn divergent_loop_literal(x: &mut [u32; WARP], m: &[u32; WARP]) -> Looped {
+    let laneid: [u32; WARP] = lanes(|l| l as u32);
+    let mut n = laneid.map(|i| i & 7);
+    n = n.map(|v| v.wrapping_add(2));
+    let mut acc = [0u32; WARP];
+    let mut m = *m;
+    let (mut t, mut ldr, mut y, mut z) = ([0u32; WARP], [0u32; WARP], [0u32; WARP], [0u32; WARP]);
+    let mut active = FULL;
+    while active != 0 {
+        let a = active;
+        m = sel(a, &[a; WARP], &m);
+        *x = sel(a, &x.map(|v| v.wrapping_mul(1_664_525)), x);
+        *x = sel(a, &x.map(|v| v.wrapping_add(1_013_904_223)), x);
+        t = sel(a, &x.map(|v| v >> 16), &t);
+        *x = sel(a, &lanes(|l| x[l] ^ t[l]), x);
+        t = sel(a, &m.map(|v| !v), &t);
+        t = sel(a, &t.map(|v| v.wrapping_add(1)), &t);
+        t = sel(a, &lanes(|l| t[l] & m[l]), &t);
+        t = sel(a, &t.map(|v| v.wrapping_sub(1)), &t);
+        ldr = sel(a, &t.map(u32::count_ones), &ldr);
+        y = sel(a, &shfl(Shfl::Idx, x, |l| ldr[l], |_| 0x1f).0, &y);
+        z = sel(a, &shfl(Shfl::Bfly, x, |_| 8, |_| 0x1f).0, &z);
+        t = sel(a, &lanes(|l| y[l].wrapping_add(z[l])), &t);
+        acc = sel(a, &lanes(|l| acc[l].wrapping_add(t[l])), &acc);
+        n = sel(a, &n.map(|v| v.wrapping_sub(1)), &n);
+        let p = pmask(|l| n[l] != 0) & a;
+        // `@p bra TOP`: the lanes with `p` go round again.
+        active = p;
+    }
+    let total = redux_add_u32(&acc);
+    Looped { acc, m, total }
+}
+
 fn run_loop(f: &mut [[u64; WARP]], n: u64) {
     let (x, r) = repeat(get32(&f[0]), n, |mut x| {
         let r = divergent_loop(&mut x);
         (x, r)
     });
-    put32(&mut f[0], &x);
+    put_looped(f, &x, &r);
+}
+
+fn run_loop_literal(f: &mut [[u64; WARP]], n: u64) {
+    let (x, r) = repeat((get32(&f[0]), get32(&f[3])), n, |(mut x, m)| {
+        let r = divergent_loop_literal(&mut x, &m);
+        (x, r)
+    });
+    put_looped(f, &x, &r);
+}
+
+fn put_looped(f: &mut [[u64; WARP]], x: &[u32; WARP], r: &Looped) {
+    put32(&mut f[0], x);
     put32(&mut f[1], &r.acc);
     put_splat(&mut f[2], 0);
     put32(&mut f[3], &r.m);

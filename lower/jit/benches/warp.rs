@@ -299,6 +299,8 @@ fn main() {
         "held KiB",
         "batch warps/s"
     );
+    // (program, JIT fast-code time, time of the PTX's own algorithm in Rust)
+    let mut literal = Vec::new();
     for name in PROGRAMS {
         let case = load(name);
         let prog = &case.program;
@@ -348,6 +350,12 @@ fn main() {
         let t_native = time_per_call(budget, || {
             native::run_program_repeated(name, black_box(&mut regs), reps).expect("native");
         }) / reps as f64;
+        if native::program(name).is_some_and(|p| p.literal.is_some()) {
+            let t_literal = time_per_call(budget, || {
+                native::run_literal_repeated(name, black_box(&mut regs), reps).expect("literal");
+            }) / reps as f64;
+            literal.push((name, steps, t_jit, t_literal));
+        }
 
         let n_batch = 200_000usize;
         let mut states = vec![fresh.clone(); n_batch];
@@ -373,6 +381,16 @@ fn main() {
         );
     }
     println!("(batch: {threads} threads)");
+    println!(
+        "\nthe PTX's own algorithm in hand-written Rust (native.rs `*_literal`, one statement per instruction), where the native column's uses another: its wi/s and the JIT's (fast-code) time over its time"
+    );
+    for (name, steps, t_jit, t_literal) in literal {
+        println!(
+            "{name:<8} literal wi/s {:>11.3e}   jit/literal {:>6.2}x",
+            steps / t_literal,
+            t_jit / t_literal
+        );
+    }
 
     generated();
 

@@ -55,57 +55,71 @@ fn interpret(p: &native::Program, case: &Case, inputs: &Inputs, strict: bool) ->
     Some(out)
 }
 
-/// Runs `p` on `inputs` on both engines; returns a line per problem: a
-/// result register undefined on some lane in the interpreter, a result
-/// register whose bits differ on a defined lane, a non-result register the
-/// native version wrote.
+/// Runs `p` on `inputs` on the interpreter and on each native version (the
+/// hand-written one and, where there is one, the PTX's own algorithm,
+/// [`native::Program::literal`]); returns a line per problem: a result
+/// register undefined on some lane in the interpreter, a result register
+/// whose bits differ on a defined lane, a non-result register a native
+/// version wrote.
 ///
 /// With `strict` false, UB and undefined lanes are skipped (`None` for a
 /// run with UB).
 fn compare(p: &native::Program, case: &Case, inputs: &Inputs, strict: bool) -> Option<Vec<String>> {
     let out = interpret(p, case, inputs, strict)?;
     let before = initial_file(case, inputs);
-    let mut file = before.clone();
-    native::run_program(p.name, &mut file).expect("a native version");
-    let mut repeated = before.clone();
-    native::run_program_repeated(p.name, &mut repeated, 3).expect("a native version");
-    assert!(
-        file == repeated,
-        "{}: three runs on the same inputs differ from one",
-        p.name
-    );
-
     let mut problems = Vec::new();
-    for (i, decl) in case.program.regs.iter().enumerate() {
-        let name = decl.name.as_str();
-        if !p.outputs.contains(&name) {
-            if file[i] != before[i] {
-                problems.push(format!("{}: native wrote `{name}`, not a result", p.name));
-            }
-            continue;
-        }
+    for i in 0..case.program.regs.len() {
+        let name = case.program.regs[i].name.as_str();
         let undefined = !out.defined[i];
-        if undefined != 0 && strict {
+        if p.outputs.contains(&name) && undefined != 0 && strict {
             problems.push(format!(
                 "{}: `{name}` is undefined on lanes {undefined:#010x} in the interpreter",
                 p.name
             ));
         }
-        let reg = Reg(i as u32);
-        let differ: Vec<String> = (0..WARP)
-            .filter_map(|l| {
-                let want = out.get(reg, l)?;
-                (want != file[i][l])
-                    .then(|| format!("lane {l}: interp {want:#x}, native {:#x}", file[i][l]))
-            })
-            .collect();
-        if !differ.is_empty() {
-            problems.push(format!(
-                "{}: `{name}` differs on {} lanes: {}",
-                p.name,
-                differ.len(),
-                differ.join("; ")
-            ));
+    }
+    type Run = fn(&str, &mut [[u64; WARP]], u64) -> Result<(), String>;
+    let mut versions: Vec<(&str, Run)> = vec![("native", native::run_program_repeated)];
+    if p.literal.is_some() {
+        versions.push(("literal", native::run_literal_repeated));
+    }
+    for (version, run) in versions {
+        let mut file = before.clone();
+        run(p.name, &mut file, 1).expect("a native version");
+        let mut repeated = before.clone();
+        run(p.name, &mut repeated, 3).expect("a native version");
+        assert!(
+            file == repeated,
+            "{} ({version}): three runs on the same inputs differ from one",
+            p.name
+        );
+        for (i, decl) in case.program.regs.iter().enumerate() {
+            let name = decl.name.as_str();
+            if !p.outputs.contains(&name) {
+                if file[i] != before[i] {
+                    problems.push(format!(
+                        "{} ({version}): wrote `{name}`, not a result",
+                        p.name
+                    ));
+                }
+                continue;
+            }
+            let reg = Reg(i as u32);
+            let differ: Vec<String> = (0..WARP)
+                .filter_map(|l| {
+                    let want = out.get(reg, l)?;
+                    (want != file[i][l])
+                        .then(|| format!("lane {l}: interp {want:#x}, {version} {:#x}", file[i][l]))
+                })
+                .collect();
+            if !differ.is_empty() {
+                problems.push(format!(
+                    "{} ({version}): `{name}` differs on {} lanes: {}",
+                    p.name,
+                    differ.len(),
+                    differ.join("; ")
+                ));
+            }
         }
     }
     Some(problems)
