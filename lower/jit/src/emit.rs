@@ -1074,7 +1074,12 @@ impl Driver<'_, '_> {
     /// The fast path of an arrival (fast-code tier): when the executing
     /// lanes `exec` give one `membermask` `m`, are every non-exited lane of
     /// `m`, and no lane waits in the collective's group, the rendezvous
-    /// completes at once with them, and then every lane of the running
+    /// completes at once with them; so it does when their membermasks
+    /// differ but each one's non-exited lanes are exactly the executing
+    /// lanes with it (disjoint groups that all arrive together, as
+    /// `match.any` and a per-group collective make them: each group's
+    /// rendezvous completes, and every family's result on a lane depends on
+    /// that lane's group alone). Then every lane of the running
     /// group `conv` (participants and predicated-off lanes) is parked
     /// after the collective, the lowest park point with waiting lanes
     /// (min-PC: no lane is parked before the running group): so the
@@ -1082,33 +1087,57 @@ impl Driver<'_, '_> {
     /// rendezvous and the scheduler would have had it. Otherwise falls
     /// through to the general arrival.
     fn arrive_converged(&mut self, inst: &Inst, mm: Operand, exec: Value, conv: Value, end: usize) {
-        let group = self.masks.group_waiting[&(end - 1)];
-        let e = &mut self.e;
-        let (m, uniform) = match mm {
-            Operand::Imm(v) => (e.b.ins().iconst(I32, v as u32 as i64), None),
-            Operand::Reg(r) => {
-                let lane = e.b.ins().ctz(exec);
-                let base = e.lay.regs[r.index()];
-                let addr = e.lane_addr(base, lane, 4);
-                let m = e.b.ins().load(I32, super::builder::mf(), addr, 0);
-                let vecs = std::array::from_fn(|k| e.read_vec(mm, k));
-                let same = e.lanes_equal(vecs, m);
-                let differ = e.b.ins().band_not(exec, same);
-                (m, Some(differ))
-            }
+        let mm = match mm {
+            Operand::Imm(v) => Ok(v),
+            Operand::Reg(r) => Err(r),
             Operand::NotPred(_) | Operand::LaneId => return,
         };
-        let ex = self.exited.get(e);
-        let required = e.b.ins().band_not(m, ex);
-        let mut blocked = e.b.ins().bxor(required, exec);
-        if let Some(differ) = uniform {
-            blocked = e.b.ins().bor(blocked, differ);
+        let group = self.masks.group_waiting[&(end - 1)];
+        let ex = self.exited.get(&mut self.e);
+        let fast = self.e.b.create_block();
+        let general = self.e.b.create_block();
+        let e = &mut self.e;
+        let ok = e.b.create_block();
+        match mm {
+            Ok(v) => {
+                let m = e.b.ins().iconst(I32, v as u32 as i64);
+                let required = e.b.ins().band_not(m, ex);
+                let blocked = e.b.ins().bxor(required, exec);
+                e.b.ins().brif(blocked, general, &[], ok, &[]);
+            }
+            Err(r) => {
+                // Per distinct membermask `m` among the executing lanes
+                // (the lowest lane not looked at yet gives it): the
+                // rendezvous of `m` completes at once when its non-exited
+                // lanes are exactly the executing lanes with `m`. When
+                // every one does (disjoint groups, as `match.any` makes
+                // them, or one group), the collective runs for all of
+                // them at once: each lane's result depends only on its
+                // own group, as the families' per-lane rules have it.
+                let base = e.lay.regs[r.index()];
+                let vecs: [Value; 8] = std::array::from_fn(|k| e.read_vec(Operand::Reg(r), k));
+                let head = e.b.create_block();
+                let body = e.b.create_block();
+                e.b.append_block_param(head, I32);
+                e.b.ins().jump(head, &[exec.into()]);
+                e.switch_to(head);
+                let left = e.b.block_params(head)[0];
+                e.b.ins().brif(left, body, &[], ok, &[]);
+                e.switch_to(body);
+                let lane = e.b.ins().ctz(left);
+                let addr = e.lane_addr(base, lane, 4);
+                let m = e.b.ins().load(I32, super::builder::mf(), addr, 0);
+                let same = e.lanes_equal(vecs, m);
+                let same = e.b.ins().band(same, exec);
+                let required = e.b.ins().band_not(m, ex);
+                let blocked = e.b.ins().bxor(required, same);
+                let rest = e.b.ins().band_not(left, same);
+                e.b.ins().brif(blocked, general, &[], head, &[rest.into()]);
+            }
         }
+        e.switch_to(ok);
         let waiting = group.get(e);
-        blocked = e.b.ins().bor(blocked, waiting);
-        let fast = e.b.create_block();
-        let general = e.b.create_block();
-        e.b.ins().brif(blocked, general, &[], fast, &[]);
+        e.b.ins().brif(waiting, general, &[], fast, &[]);
         e.switch_to(fast);
         self.with_group(exec);
         self.lower(None, &inst.op);

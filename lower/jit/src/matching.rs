@@ -63,11 +63,12 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
     // The executing lanes with this value and this membermask. (The
-    // driver runs a `.sync` collective only for lanes of one membermask,
-    // the fast path and a completed rendezvous alike, so no program reaches
-    // lanes with one value and different membermasks here: the refinement
-    // keeps this lowering right for any membermask, as the interpreter's
-    // rule is per lane.)
+    // driver runs a `.sync` collective for whole groups only: one
+    // membermask, or several disjoint ones whose groups all arrived
+    // together (the fast-code arrival), so lanes with one value and
+    // different membermasks meet here only in the latter; the refinement
+    // keeps each group's answer its own, as the interpreter's rule is per
+    // lane.)
     let alike = match membermask {
         Operand::Imm(_) => eq,
         Operand::Reg(_) | Operand::LaneId | Operand::NotPred(_) => {

@@ -1,8 +1,8 @@
 //! Lowering of `redux.sync` (see `warp-core`'s `interp/redux.rs` for the
 //! page's rules): a loop over the set bits of the participants reduces the
 //! sources. With an immediate membermask every lane's group is the same
-//! and the reduction runs once; with a register membermask it runs per
-//! lane, reusing the previous lane's result when the group is the same.
+//! and the reduction runs once; with a register membermask it runs once
+//! per distinct membermask among the executing lanes.
 
 use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
@@ -158,28 +158,21 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
         }
         return;
     }
-    // Per executing lane (only their results are written), with the
-    // previous group's result reused.
+    // Per distinct membermask among the executing lanes (only their
+    // results are written): the lowest lane not answered yet gives `m`; the
+    // reduction over `m`'s executing lanes is the answer of every executing
+    // lane with `m`. (The lanes of several groups that complete together
+    // interleave: one reduction per group, not per change of group.)
     let m_base = e.lanes_base(membermask, 32, 3);
-    let s_d = e.lay.scratch(0);
+    let s_d = e.lay.scratch(0) as i32;
     let head = e.b.create_block();
     let body = e.b.create_block();
-    let again = e.b.create_block();
-    let store = e.b.create_block();
     let done = e.b.create_block();
-    for _ in 0..3 {
-        e.b.append_block_param(head, I32); // lanes left, last set, last result
-    }
-    e.b.append_block_param(store, I32); // set
-    e.b.append_block_param(store, I32); // result
-    let zero = e.b.ins().iconst(I32, 0);
-    let none = e.b.ins().iconst(I32, 0); // no group is empty: 0 never matches
-    e.b.ins()
-        .jump(head, &[exec.into(), none.into(), zero.into()]);
+    e.b.append_block_param(head, I32); // lanes left
+    e.b.ins().jump(head, &[exec.into()]);
 
     e.switch_to(head);
-    let ps = e.b.block_params(head).to_vec();
-    let (left, last_set, last_r) = (ps[0], ps[1], ps[2]);
+    let left = e.b.block_params(head)[0];
     e.b.ins().brif(left, body, &[], done, &[]);
 
     e.switch_to(body);
@@ -187,22 +180,13 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
     let set = e.b.ins().band(m, exec);
-    let same = e.b.ins().icmp(IntCC::Equal, set, last_set);
-    e.b.ins()
-        .brif(same, store, &[set.into(), last_r.into()], again, &[]);
-
-    e.switch_to(again);
     let r = reduce(e, op, a_base, set);
-    e.b.ins().jump(store, &[set.into(), r.into()]);
-
-    e.switch_to(store);
-    let ps = e.b.block_params(store).to_vec();
-    let (set, r) = (ps[0], ps[1]);
-    let daddr = e.lane_addr(s_d, lane, 4);
-    e.store_at(r, daddr, 0);
-    let below = e.b.ins().iadd_imm_s(left, -1);
-    let next = e.b.ins().band(left, below);
-    e.b.ins().jump(head, &[next.into(), set.into(), r.into()]);
+    let vecs = std::array::from_fn(|k| e.load(I32X4, (m_base + 16 * k as u32) as i32));
+    let alike = e.lanes_equal(vecs, m);
+    let alike = e.b.ins().band(alike, left);
+    e.lane_loop_over(alike, |e, at| e.store_at(r, at.p4, s_d));
+    let next = e.b.ins().band_not(left, alike);
+    e.b.ins().jump(head, &[next.into()]);
 
     e.switch_to(done);
     e.write_from_scratch(d, 0, &mut l);
