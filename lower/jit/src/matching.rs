@@ -8,7 +8,7 @@ use super::builder::{mf, Emitter};
 use super::inject::{self, Bug};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
-use cranelift_codegen::ir::InstBuilder;
+use cranelift_codegen::ir::{InstBuilder, Value};
 use warp_core::ir::{Guard, Match, MatchMode, Operand, WARP};
 
 /// Emits a `match.sync`, on the converged lanes that `guard` leaves on.
@@ -52,14 +52,23 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Match) {
     let addr = e.lane_addr(a_base, lane, size);
     let mine = e.b.ins().load(sty, mf(), addr, 0);
     let mine = e.b.ins().splat(vty, mine);
-    let mut eq = e.b.ins().iconst(I32, 0);
-    for k in 0..WARP / per {
-        let v = e.load(vty, (a_base + (k * per) as u32 * size as u32) as i32);
-        let c = e.b.ins().icmp(IntCC::Equal, v, mine);
-        let bits = e.b.ins().vhigh_bits(I32, c);
-        let bits = e.b.ins().ishl_imm_s(bits, (k * per) as i64);
-        eq = e.b.ins().bor(eq, bits);
-    }
+    let cmps: Vec<Value> = (0..WARP / per)
+        .map(|k| {
+            let v = e.load(vty, (a_base + (k * per) as u32 * size as u32) as i32);
+            e.b.ins().icmp(IntCC::Equal, v, mine)
+        })
+        .collect();
+    let eq = if wide {
+        let mut eq = e.b.ins().iconst(I32, 0);
+        for (k, &c) in cmps.iter().enumerate() {
+            let bits = e.b.ins().vhigh_bits(I32, c);
+            let bits = e.b.ins().ishl_imm_s(bits, (k * per) as i64);
+            eq = e.b.ins().bor(eq, bits);
+        }
+        eq
+    } else {
+        e.vecs_to_mask(&cmps)
+    };
     let maddr = e.lane_addr(m_base, lane, 4);
     let m = e.b.ins().load(I32, mf(), maddr, 0);
     // The executing lanes with this value and this membermask. (The
