@@ -256,7 +256,9 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
             Operand::NotPred(_) => unreachable!("shfl's a is a .b32 value"),
         };
         e.store_at(v, at.p4, s_d);
-        e.store_at(pv, at.p4, s_p);
+        if p.is_some() {
+            e.store_at(pv, at.p4, s_p);
+        }
     });
     e.write_from_scratch(d, 0, &mut l);
     if let Some(p) = p {
@@ -265,7 +267,8 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Shfl) {
 }
 
 /// The values and `pval`s (1 or 0) of a `shfl` with per-lane `b` or `c`
-/// for all 32 lanes, stored at `s_d` and `s_p`: a loop over the eight
+/// for all 32 lanes, stored at `s_d` and `s_p` (the `pval`s only where
+/// the instruction has a `p`): a loop over the eight
 /// groups of four lanes computes their sources as a vector and loads the
 /// values lane by lane (SSE has no gather). Every source is in 0..32, so
 /// lanes that do not execute load harmlessly; the caller writes only the
@@ -315,6 +318,8 @@ fn dynamic_vectors(e: &mut Emitter, x: &Shfl, s_d: i32, s_p: i32) {
             Operand::Imm(_) => read(e, x.a),
         };
         e.store_at(v, at, s_d);
-        e.store_at(pv, at, s_p);
+        if x.p.is_some() {
+            e.store_at(pv, at, s_p);
+        }
     });
 }
