@@ -38,14 +38,15 @@ fn load(name: &str) -> Case {
 /// `budget / 5` each (a round runs `f` as many times as fit), run until
 /// `budget` is spent. The machine's noise only slows a round down, so the
 /// fastest round is the least disturbed one. A call longer than `budget`
-/// is timed once.
+/// (or any call when `budget` is 0) is timed once.
 fn time_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
     let round = budget / 5;
     let mut spent = Duration::ZERO;
     let mut n = 1u64;
     let mut best = f64::MAX;
     let mut rounds = 0;
-    while rounds < 5 && spent < budget {
+    // One round at least (BENCH_MS=0 times one call).
+    while rounds == 0 || (rounds < 5 && spent < budget) {
         let t = Instant::now();
         for _ in 0..n {
             f();
@@ -69,37 +70,41 @@ fn time_per_call(budget: Duration, mut f: impl FnMut()) -> f64 {
 /// host, which Cranelift's native ISA uses for the JIT's code (128-bit
 /// vectors at most, whatever the host has).
 fn features() -> (String, String) {
-    let compiled: Vec<&str> = [
-        ("sse4.1", cfg!(target_feature = "sse4.1")),
-        ("popcnt", cfg!(target_feature = "popcnt")),
-        ("bmi2", cfg!(target_feature = "bmi2")),
-        ("avx2", cfg!(target_feature = "avx2")),
-        ("avx512f", cfg!(target_feature = "avx512f")),
-    ]
-    .into_iter()
-    .filter_map(|(name, on)| on.then_some(name))
-    .collect();
+    // (name, compiled for it, the host has it): the macros take literals.
+    macro_rules! feature {
+        ($name:tt) => {
+            ($name, cfg!(target_feature = $name), host_has!($name))
+        };
+    }
     #[cfg(target_arch = "x86_64")]
-    let host: Vec<&str> = [
-        ("sse4.1", std::arch::is_x86_feature_detected!("sse4.1")),
-        ("popcnt", std::arch::is_x86_feature_detected!("popcnt")),
-        ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
-        ("avx2", std::arch::is_x86_feature_detected!("avx2")),
-        ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
-    ]
-    .into_iter()
-    .filter_map(|(name, on)| on.then_some(name))
-    .collect();
+    macro_rules! host_has {
+        ($name:tt) => {
+            std::arch::is_x86_feature_detected!($name)
+        };
+    }
     #[cfg(not(target_arch = "x86_64"))]
-    let host: Vec<&str> = Vec::new();
-    let list = |v: Vec<&str>| {
-        if v.is_empty() {
-            "none of sse4.1, popcnt, bmi2, avx2, avx512f".to_string()
+    macro_rules! host_has {
+        ($name:tt) => {
+            false
+        };
+    }
+    let all = [
+        feature!("sse4.1"),
+        feature!("popcnt"),
+        feature!("bmi2"),
+        feature!("avx2"),
+        feature!("avx512f"),
+    ];
+    let list = |pick: fn(&(&str, bool, bool)) -> bool| {
+        let on: Vec<&str> = all.iter().filter(|f| pick(f)).map(|f| f.0).collect();
+        if on.is_empty() {
+            let names: Vec<&str> = all.iter().map(|f| f.0).collect();
+            format!("none of {}", names.join(", "))
         } else {
-            v.join(", ")
+            on.join(", ")
         }
     };
-    (list(compiled), list(host))
+    (list(|f| f.1), list(|f| f.2))
 }
 
 /// Resets the peak resident memory (VmHWM) to the current one, so that
