@@ -101,9 +101,11 @@ struct Driver<'a, 'b> {
     /// The running segment's fuel, `(start, instructions)`, while not
     /// charged yet ([`Driver::charge_fuel`]).
     fuel_due: Option<(usize, usize)>,
-    /// Where the run stops when an `arrive` call found the fuel short (it
-    /// recorded where): returns 1.
-    fuel_short: Option<Block>,
+    /// Where an `arrive` call that found the fuel short (it recorded
+    /// where) or left its lanes waiting goes (its parameter: the call's
+    /// status, 2 or 1): the run stops (returns 1), or the completion code
+    /// runs. Shared by the calls, so that each site tests its status once.
+    arrive_stopped: Option<Block>,
     /// Taken backward branches left before the run is a runaway (an i64
     /// variable): each follows at least the step of its `bra`, so a
     /// correct lowering takes at most fuel + 1 of them. A bound independent
@@ -496,7 +498,7 @@ pub fn emit_function(
         stepped,
         out_of_fuel: None,
         fuel_due: None,
-        fuel_short: None,
+        arrive_stopped: None,
         entries,
         runaway: None,
         kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
@@ -630,8 +632,15 @@ pub fn emit_function(
     let two = d.e.b.ins().iconst(I32, status::RUNAWAY as i64);
     d.e.b.ins().return_(&[two]);
 
-    // Out of fuel, found by an `arrive` call (which recorded where).
-    if let Some(short) = d.fuel_short {
+    // An `arrive` call's lanes wait (to the completion code), or it
+    // found the fuel short (and recorded where).
+    if let Some(stopped) = d.arrive_stopped {
+        d.e.switch_to(stopped);
+        let status = d.e.b.block_params(stopped)[0];
+        let is_short = d.e.b.ins().icmp_imm_s(IntCC::Equal, status, 2);
+        let short = d.e.b.create_block();
+        let complete = d.complete.expect("an arrive call");
+        d.e.b.ins().brif(is_short, short, &[], complete, &[]);
         d.e.switch_to(short);
         exited.store_back(&mut d.e, lay.exited as i32);
         let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
@@ -979,23 +988,23 @@ impl Driver<'_, '_> {
             let conv = e.lanes(None).conv;
             // (The helper reads the exited lanes from the state: the
             // fast-compile tier keeps them there, `Cell::State`.)
-            let done = e
+            let status = e
                 .call_fn(self.helpers.arrive, &[state, site, conv], Some(I32))
-                .expect("a flag");
-            // Not done: straight to the completion code (which, like the
-            // scheduler after it, sets the running group before reading
-            // it: no running group to clear here).
+                .expect("a status");
+            // Waiting (1): straight to the completion code (which, like
+            // the scheduler after it, sets the running group before
+            // reading it: no running group to clear here).
             if fuel_n == 0 {
-                e.b.ins().brif(done, next, &[], complete, &[]);
+                e.b.ins().brif(status, complete, &[], next, &[]);
                 return;
             }
-            // 2: the fuel was short.
-            let short = *self.fuel_short.get_or_insert_with(|| e.b.create_block());
-            let not_waiting = e.b.create_block();
-            e.b.ins().brif(done, not_waiting, &[], complete, &[]);
-            e.switch_to(not_waiting);
-            let is_done = e.b.ins().icmp_imm_s(IntCC::Equal, done, 1);
-            e.b.ins().brif(is_done, next, &[], short, &[]);
+            // Or the fuel was short (2): both through one shared block.
+            let stopped = *self.arrive_stopped.get_or_insert_with(|| {
+                let b = e.b.create_block();
+                e.b.append_block_param(b, I32);
+                b
+            });
+            e.b.ins().brif(status, stopped, &[status.into()], next, &[]);
             return;
         }
         self.flush();

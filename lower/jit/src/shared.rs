@@ -51,16 +51,17 @@ pub struct Helpers {
     /// `membermask` waits, with the same `membermask`) gives its
     /// participants; 0 when none can.
     pub ready: usize,
-    /// `(state, site, conv) -> done`: the running group
-    /// `conv` reaches a `.sync` collective (`done`: 1 gone on, 0 waiting,
-    /// 2 out of fuel).
+    /// `(state, site, conv) -> status`: the running group
+    /// `conv` reaches a `.sync` collective (`status`: 0 gone on, 1
+    /// waiting, 2 out of fuel: the caller's usual case, going on, is one
+    /// test).
     ///
-    /// The fast path (`done` 1): when the executing lanes give one
+    /// The fast path (`status` 0): when the executing lanes give one
     /// `membermask` whose non-exited lanes are exactly them, and no lane
     /// waits in the collective's group, the rendezvous completes at once:
     /// the collective runs for them, and the whole group goes on after it
     /// (participants and predicated-off lanes would all park there, the
-    /// lowest park point with waiting lanes). Otherwise (`done` 0) the
+    /// lowest park point with waiting lanes). Otherwise (`status` 1) the
     /// executing lanes arrive (record their `membermask`, join the
     /// collective's waiting lanes) and the others park after it.
     ///
@@ -647,8 +648,8 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     e.switch_to(fast);
     let table = word(e, 7);
     e.b.ins().call_indirect(sig3, run, &[state, table, exec]);
-    let one = e.b.ins().iconst(I32, 1);
-    e.b.ins().return_(&[one]);
+    let gone_on = e.b.ins().iconst(I32, 0);
+    e.b.ins().return_(&[gone_on]);
     // Arrive: record the membermask.
     e.switch_to(slow);
     let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
@@ -667,5 +668,5 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
         let w = e.b.ins().bor(w, lanes);
         e.store_at(w, at, 0);
     }
-    Some(e.b.ins().iconst(I32, 0))
+    Some(e.b.ins().iconst(I32, 1))
 }
