@@ -399,6 +399,11 @@ pub fn completion_chunks(plan: &Plan, size: usize) -> Vec<std::ops::Range<usize>
 /// instructions in 9 blocks took 7.8 s to compile).
 pub const INLINE_GROUP_MAX: usize = 16;
 
+/// Park points (where lanes can wait) from which the fast-compile tier's
+/// scheduler is a call of [`Helpers::first_waiting`] and a `br_table`
+/// rather than a test per point: from 3, fewer Cranelift instructions.
+const SCHEDULE_CALL_MIN: usize = 3;
+
 /// What one compiled function covers.
 pub enum Unit<'s> {
     /// The whole program.
@@ -612,6 +617,37 @@ pub fn emit_function(
     if in_parts {
         let code = d.e.b.ins().iconst(I32, status::SCHEDULE as i64);
         d.e.b.ins().return_(&[code]);
+    } else if d.outline
+        && points.iter().filter(|&&p| p < len && d.parkable[p]).count() >= SCHEDULE_CALL_MIN
+    {
+        // The fast-compile tier: one call of the shared helper finds the
+        // lowest park point with waiting lanes, a `br_table` goes there.
+        // The masks of the points where no lane parks stay 0 (their
+        // entries are a run that lost its way, if it did).
+        let before_end = points.partition_point(|&p| p < len);
+        let zero = d.e.b.ins().iconst(I32, 0);
+        d.e.b.def_var(conv, zero);
+        let at = d.e.b.ins().iconst(I64, masks.park_at(0).0 as i64);
+        let n = d.e.b.ins().iconst(I32, before_end as i64);
+        let i =
+            d.e.call_fn(helpers.first_waiting, &[state, at, n], Some(I32))
+                .expect("an index");
+        let (none, lost) = (d.e.b.create_block(), d.e.b.create_block());
+        let dfg = &mut d.e.b.func.dfg;
+        let table: Vec<_> = points[..before_end]
+            .iter()
+            .map(|p| dfg.block_call(if d.parkable[*p] { d.blocks[p] } else { lost }, &[]))
+            .collect();
+        let default = dfg.block_call(none, &[]);
+        let jt =
+            d.e.b
+                .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
+        d.e.b.ins().br_table(i, jt);
+        d.e.switch_to(lost);
+        let code = d.e.b.ins().iconst(I32, status::LOST as i64);
+        d.e.b.ins().return_(&[code]);
+        d.e.switch_to(none);
+        d.finish();
     } else {
         for &p in points.iter().filter(|&&p| p < len && d.parkable[p]) {
             let blk = d.blocks[&p];

@@ -105,6 +105,12 @@ pub struct Helpers {
     /// fast-compile tier in one call from the program (each call there
     /// costs Cranelift the spills of every value live across it).
     pub run_list: usize,
+    /// `(state, at, n) -> i`: the index of the first nonzero 32-bit mask
+    /// of the `n` at offset `at` of the state, or `n` when all are 0: the
+    /// fast-compile tier's scheduler (the lowest park point with waiting
+    /// lanes) in one call and one `br_table`, instead of a test and a
+    /// block per park point in the program.
+    pub first_waiting: usize,
 }
 
 /// The i64 words before the first collective of a group
@@ -153,6 +159,7 @@ impl Helpers {
                     arrive(e, p, [pred_mask, fill32, copy32])
                 })?,
                 run_list: compile(&[I64, I64, I32], None, run_calls)?,
+                first_waiting: compile(&[I64, I64, I32], Some(I32), first_waiting)?,
             })
         })
         .clone()
@@ -363,6 +370,38 @@ fn copy(e: &mut Emitter, p: &[Value], wide: bool) -> Option<Value> {
         blend_store(e, vals, to, m);
     }
     None
+}
+
+/// The body of [`Helpers::first_waiting`].
+fn first_waiting(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let (at, n) = (p[0], p[1]);
+    let base = e.b.ins().iadd(e.state, at);
+    let head = e.b.create_block();
+    let test = e.b.create_block();
+    let next = e.b.create_block();
+    let found = e.b.create_block();
+    e.b.append_block_param(head, I32);
+    let zero = e.b.ins().iconst(I32, 0);
+    e.b.ins().jump(head, &[zero.into()]);
+
+    // Mask `i`, while `i < n`.
+    e.switch_to(head);
+    let i = e.b.block_params(head)[0];
+    let more = e.b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+    e.b.ins().brif(more, test, &[], found, &[]);
+    e.switch_to(test);
+    let i64_ = e.b.ins().uextend(I64, i);
+    let off = e.b.ins().ishl_imm_s(i64_, 2);
+    let addr = e.b.ins().iadd(base, off);
+    let w = e.b.ins().load(I32, mf(), addr, 0);
+    e.b.ins().brif(w, found, &[], next, &[]);
+    e.switch_to(next);
+    let i1 = e.b.ins().iadd_imm_s(i, 1);
+    e.b.ins().jump(head, &[i1.into()]);
+
+    // `i` (`n` when none waits).
+    e.switch_to(found);
+    Some(i)
 }
 
 fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
