@@ -141,6 +141,12 @@ struct Driver<'a, 'b> {
     /// parked or waiting) and ended in a `.sync` collective that completes
     /// at once ([`Driver::arrive_full`]), the only way into it.
     full_from: Option<usize>,
+    /// The running segment's parked lanes, while not merged into the
+    /// running group yet: a segment of helper calls ending at an outlined
+    /// `.sync` collective leaves the merge to the collective's `arrive`
+    /// call (fewer Cranelift instructions), unless code of its own runs
+    /// first ([`Driver::flush`] merges them then).
+    merge_due: Option<Mask>,
 }
 
 /// A value of the run (the exited lanes, the fuel left): a Cranelift
@@ -514,6 +520,7 @@ pub fn emit_function(
         pending: Vec::new(),
         parkable,
         full_from: None,
+        merge_due: None,
     };
     if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
@@ -786,14 +793,15 @@ impl Driver<'_, '_> {
             chained || start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)),
         );
         // Merge the lanes parked here (`arrive_full` unmarks the point
-        // after a collective that completes at once for the whole warp).
+        // after a collective that completes at once for the whole warp),
+        // or leave that to the `arrive` call that charges the fuel.
+        debug_assert!(self.merge_due.is_none(), "the last segment merged");
         if self.parkable[start] {
-            let waiting = var.get(e);
-            let conv = e.b.use_var(e.conv);
-            let conv = e.b.ins().bor(conv, waiting);
-            e.b.def_var(e.conv, conv);
-            let zero = e.b.ins().iconst(I32, 0);
-            var.set(e, zero);
+            if !self.stepped && self.arrive_charges(start, end) {
+                self.merge_due = Some(var);
+            } else {
+                self.merge(var);
+            }
         }
         // Fuel: the whole segment runs for this group, or the run stops at
         // instruction `start + fuel`. Charged here, or (a segment of helper
@@ -852,6 +860,17 @@ impl Driver<'_, '_> {
         self.flush();
         let next = self.block(end);
         self.e.b.ins().jump(next, &[]);
+    }
+
+    /// Merges the lanes waiting at `park` into the running group.
+    fn merge(&mut self, park: Mask) {
+        let e = &mut self.e;
+        let waiting = park.get(e);
+        let conv = e.b.use_var(e.conv);
+        let conv = e.b.ins().bor(conv, waiting);
+        e.b.def_var(e.conv, conv);
+        let zero = e.b.ins().iconst(I32, 0);
+        park.set(e, zero);
     }
 
     /// Whether the segment `[start, end)` is helper calls ending at a
@@ -1002,6 +1021,9 @@ impl Driver<'_, '_> {
             };
             let arrived = self.masks.arrived[&pc].0 as i64;
             let park = self.masks.park(end).0 as i64;
+            // The lanes parked at the segment's start, when the call merges
+            // them (-1: merged already).
+            let merge = self.merge_due.take();
             let group = self.masks.group_waiting[&pc].0 as i64;
             let words = [
                 guard,
@@ -1017,6 +1039,7 @@ impl Driver<'_, '_> {
                 before_table,
                 fuel_n as i64,
                 fuel_start as i64,
+                merge.map_or(-1, |m| m.0 as i64),
             ];
             let site = sites.keep(Box::new(words));
             let state = e.state;
@@ -1027,6 +1050,11 @@ impl Driver<'_, '_> {
             let status = e
                 .call_fn(self.helpers.arrive, &[state, site, conv], Some(I32))
                 .expect("a status");
+            // With the merged lanes, the running group is the state's.
+            if merge.is_some() {
+                let merged = e.load(I32, e.lay.conv as i32);
+                e.b.def_var(e.conv, merged);
+            }
             // Waiting (1): straight to the completion code (which, like
             // the scheduler after it, sets the running group before
             // reading it: no running group to clear here).
@@ -1303,6 +1331,9 @@ impl Driver<'_, '_> {
     /// group: one call `helper(state, table, lanes)`, or for several one
     /// call of the shared `run_list` with a list of them.
     fn flush(&mut self) {
+        if let Some(park) = self.merge_due.take() {
+            self.merge(park);
+        }
         self.charge_due_fuel();
         let Some((f, table)) = self.pending_call() else {
             return;

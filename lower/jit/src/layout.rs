@@ -23,7 +23,9 @@ pub struct Layout {
     /// run next (u32).
     pub fail_pc: u32,
     /// A program compiled in parts (`parts.rs`): the running group when
-    /// one part hands the run to another (u32).
+    /// one part hands the run to another; and the running group an
+    /// `arrive` call that merged parked lanes gives back (`shared.rs`)
+    /// (u32).
     pub conv: u32,
     /// A program compiled in parts: the park point (its index among the
     /// park points) where the next part goes on (u32).

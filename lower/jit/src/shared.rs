@@ -72,9 +72,14 @@ pub struct Helpers {
     /// the straight-line run of instructions before the collective, one
     /// call less in the program).
     ///
+    /// Before all that, when `merge` is not -1, the lanes waiting in the
+    /// mask at offset `merge` (the segment's park point) join `conv` and
+    /// leave the mask; the running group goes to the state's `conv` (the
+    /// caller reads it from there).
+    ///
     /// `site` is an array of i64: `[guard, negated, kind, membermask,
     /// arrived, park, run, table, group, before, before_table, n,
-    /// start]`: the guard's offset (-1: none)
+    /// start, merge]`: the guard's offset (-1: none)
     /// and whether it is negated, the membermask as an immediate (`kind`
     /// 0) or a register's offset (`kind` 1), the offsets in the masks of
     /// the collective's waiting lanes and of the lanes parked after it,
@@ -590,6 +595,23 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let masks = e.state;
     let state = e.state;
     let word = |e: &mut Emitter, i: i32| e.b.ins().load(I64, mf(), site, 8 * i);
+    // The lanes parked at the segment's start join the running group.
+    let merge = word(e, 13);
+    let merging = e.b.create_block();
+    let merged = e.b.create_block();
+    e.b.append_block_param(merged, I32);
+    let none = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, merge, 0);
+    e.b.ins().brif(none, merged, &[conv.into()], merging, &[]);
+    e.switch_to(merging);
+    let at = e.b.ins().iadd(masks, merge);
+    let waiting = e.b.ins().load(I32, mf(), at, 0);
+    let with = e.b.ins().bor(conv, waiting);
+    let zero = e.b.ins().iconst(I32, 0);
+    e.store_at(zero, at, 0);
+    e.b.ins().jump(merged, &[with.into()]);
+    e.switch_to(merged);
+    let conv = e.b.block_params(merged)[0];
+    e.store(conv, e.lay.conv as i32);
     // The segment's fuel, when the program left it to this call: the run
     // stops (2) at instruction `start + fuel` when less than `n` is left.
     let n = word(e, 11);
