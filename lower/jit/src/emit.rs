@@ -106,6 +106,9 @@ struct Driver<'a, 'b> {
     /// status, 2 or 1): the run stops (returns 1), or the completion code
     /// runs. Shared by the calls, so that each site tests its status once.
     arrive_stopped: Option<Block>,
+    /// Where the run stops when a `charge` call found the fuel short (it
+    /// recorded where): returns 1.
+    charge_short: Option<Block>,
     /// Taken backward branches left before the run is a runaway (an i64
     /// variable): each follows at least the step of its `bra`, so a
     /// correct lowering takes at most fuel + 1 of them. A bound independent
@@ -510,6 +513,7 @@ pub fn emit_function(
         out_of_fuel: None,
         fuel_due: None,
         arrive_stopped: None,
+        charge_short: None,
         entries,
         runaway: None,
         kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
@@ -684,6 +688,14 @@ pub fn emit_function(
         let short = d.e.b.create_block();
         let complete = d.complete.expect("an arrive call");
         d.e.b.ins().brif(is_short, short, &[], complete, &[]);
+        d.e.switch_to(short);
+        exited.store_back(&mut d.e, lay.exited as i32);
+        let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
+        d.e.b.ins().return_(&[one]);
+    }
+
+    // Out of fuel, found by a `charge` call (which recorded where).
+    if let Some(short) = d.charge_short {
         d.e.switch_to(short);
         exited.store_back(&mut d.e, lay.exited as i32);
         let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
@@ -913,6 +925,20 @@ impl Driver<'_, '_> {
         };
         let n = n as i64;
         let e = &mut self.e;
+        if self.outline {
+            // The fast-compile tier (the fuel in the state): one call of
+            // the shared helper, fewer Cranelift instructions.
+            let word = e.b.ins().iconst(I64, n | (start as i64) << 32);
+            let state = e.state;
+            let short = e
+                .call_fn(self.helpers.charge, &[state, word], Some(I32))
+                .expect("a flag");
+            let stop = *self.charge_short.get_or_insert_with(|| e.b.create_block());
+            let ok = e.b.create_block();
+            e.b.ins().brif(short, stop, &[], ok, &[]);
+            e.switch_to(ok);
+            return;
+        }
         let fuel = self.fuel.get(e);
         let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
         let ok = e.b.create_block();
