@@ -581,20 +581,11 @@ pub fn emit_function(
             d.e.b.def_var(conv, c);
             let at = d.e.load(I32, lay.next as i32);
             let at = d.e.b.ins().iadd_imm_s(at, -(mine.start as i64));
-            let lost = d.e.b.create_block();
-            let dfg = &mut d.e.b.func.dfg;
-            let table: Vec<_> = points[mine.clone()]
+            let targets: Vec<_> = points[mine.clone()]
                 .iter()
-                .map(|p| dfg.block_call(d.blocks[p], &[]))
+                .map(|p| Some(d.blocks[p]))
                 .collect();
-            let default = dfg.block_call(lost, &[]);
-            let jt =
-                d.e.b
-                    .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
-            d.e.b.ins().br_table(at, jt);
-            d.e.switch_to(lost);
-            let code = d.e.b.ins().iconst(I32, status::LOST as i64);
-            d.e.b.ins().return_(&[code]);
+            jump_table(&mut d.e, at, &targets, None);
         }
     }
 
@@ -643,20 +634,12 @@ pub fn emit_function(
         let i =
             d.e.call_fn(helpers.first_waiting, &[state, at, n], Some(I32))
                 .expect("an index");
-        let (none, lost) = (d.e.b.create_block(), d.e.b.create_block());
-        let dfg = &mut d.e.b.func.dfg;
-        let table: Vec<_> = points[..before_end]
+        let none = d.e.b.create_block();
+        let targets: Vec<_> = points[..before_end]
             .iter()
-            .map(|p| dfg.block_call(if d.parkable[*p] { d.blocks[p] } else { lost }, &[]))
+            .map(|p| d.parkable[*p].then(|| d.blocks[p]))
             .collect();
-        let default = dfg.block_call(none, &[]);
-        let jt =
-            d.e.b
-                .create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
-        d.e.b.ins().br_table(i, jt);
-        d.e.switch_to(lost);
-        let code = d.e.b.ins().iconst(I32, status::LOST as i64);
-        d.e.b.ins().return_(&[code]);
+        jump_table(&mut d.e, i, &targets, Some(none));
         d.e.switch_to(none);
         d.finish();
     } else {
@@ -729,6 +712,30 @@ pub fn emit_function(
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// Jumps to `targets[index]`, or to `default` past the end; where either
+/// is `None`, the code returns [`status::LOST`] (a run that lost its way:
+/// a bug).
+fn jump_table(
+    e: &mut Emitter<'_, '_>,
+    index: Value,
+    targets: &[Option<Block>],
+    default: Option<Block>,
+) {
+    let lost = e.b.create_block();
+    let dfg = &mut e.b.func.dfg;
+    let table: Vec<_> = targets
+        .iter()
+        .map(|t| dfg.block_call(t.unwrap_or(lost), &[]))
+        .collect();
+    let default = dfg.block_call(default.unwrap_or(lost), &[]);
+    let jt =
+        e.b.create_jump_table(cranelift_codegen::ir::JumpTableData::new(default, &table));
+    e.b.ins().br_table(index, jt);
+    e.switch_to(lost);
+    let code = e.b.ins().iconst(I32, status::LOST as i64);
+    e.b.ins().return_(&[code]);
 }
 
 impl Driver<'_, '_> {
