@@ -546,6 +546,42 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// per-lane work on the executing lanes only: a rendezvous completed
     /// for a group of 5 lanes runs 5 iterations, not 32.
     pub fn lane_loop_over(&mut self, lanes: Value, body: impl FnOnce(&mut Self, At)) {
+        self.lowest_lane_loop(lanes, |e, left, lane| {
+            let at = e.at(lane);
+            body(e, at);
+            let below = e.b.ins().iadd_imm_s(left, -1);
+            e.b.ins().band(left, below)
+        });
+    }
+
+    /// Emits a loop over the lanes set in `lanes` (an i32 mask) by
+    /// classes: each turn `body` gets the lanes left and the lowest of
+    /// them (an i32 lane index), handles that lane's class (the lanes
+    /// with its membermask, its value...) and returns the lanes it
+    /// answered, which must include that lowest lane (so every turn takes
+    /// one lane at least off and the loop ends); the next turn takes the
+    /// rest. `body` may branch away (and leave the emitter in the block
+    /// where the loop goes on). One turn per class, not per lane.
+    pub fn lane_classes(
+        &mut self,
+        lanes: Value,
+        body: impl FnOnce(&mut Self, Value, Value) -> Value,
+    ) {
+        self.lowest_lane_loop(lanes, |e, left, lane| {
+            let answered = body(e, left, lane);
+            e.b.ins().band_not(left, answered)
+        });
+    }
+
+    /// The loop of [`Emitter::lane_loop_over`] and
+    /// [`Emitter::lane_classes`]: while lanes are left, `turn` gets them
+    /// and the lowest one and returns the lanes left after it (fewer: the
+    /// callers take the lowest one off at least).
+    fn lowest_lane_loop(
+        &mut self,
+        lanes: Value,
+        turn: impl FnOnce(&mut Self, Value, Value) -> Value,
+    ) {
         let head = self.b.create_block();
         let iter = self.b.create_block();
         let done = self.b.create_block();
@@ -556,10 +592,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().brif(left, iter, &[], done, &[]);
         self.switch_to(iter);
         let lane = self.b.ins().ctz(left);
-        let at = self.at(lane);
-        body(self, at);
-        let below = self.b.ins().iadd_imm_s(left, -1);
-        let next = self.b.ins().band(left, below);
+        let next = turn(self, left, lane);
         self.b.ins().jump(head, &[next.into()]);
         self.switch_to(done);
     }

@@ -1203,13 +1203,15 @@ impl Driver<'_, '_> {
         let fast = self.e.b.create_block();
         let general = self.e.b.create_block();
         let e = &mut self.e;
-        let ok = e.b.create_block();
+        // Each branch leaves the emitter where every group is whole.
         match mm {
             Ok(v) => {
                 let m = e.b.ins().iconst(I32, v as u32 as i64);
                 let required = e.b.ins().band_not(m, ex);
                 let blocked = e.b.ins().bxor(required, exec);
+                let ok = e.b.create_block();
                 e.b.ins().brif(blocked, general, &[], ok, &[]);
+                e.switch_to(ok);
             }
             Err(r) => {
                 // Per distinct membermask `m` among the executing lanes
@@ -1222,26 +1224,20 @@ impl Driver<'_, '_> {
                 // own group, as the families' per-lane rules have it.
                 let base = e.lay.regs[r.index()];
                 let vecs: [Value; 8] = std::array::from_fn(|k| e.read_vec(Operand::Reg(r), k));
-                let head = e.b.create_block();
-                let body = e.b.create_block();
-                e.b.append_block_param(head, I32);
-                e.b.ins().jump(head, &[exec.into()]);
-                e.switch_to(head);
-                let left = e.b.block_params(head)[0];
-                e.b.ins().brif(left, body, &[], ok, &[]);
-                e.switch_to(body);
-                let lane = e.b.ins().ctz(left);
-                let addr = e.lane_addr(base, lane, 4);
-                let m = e.b.ins().load(I32, super::builder::mf(), addr, 0);
-                let same = e.lanes_equal(vecs, m);
-                let same = e.b.ins().band(same, exec);
-                let required = e.b.ins().band_not(m, ex);
-                let blocked = e.b.ins().bxor(required, same);
-                let rest = e.b.ins().band_not(left, same);
-                e.b.ins().brif(blocked, general, &[], head, &[rest.into()]);
+                e.lane_classes(exec, |e, _, lane| {
+                    let addr = e.lane_addr(base, lane, 4);
+                    let m = e.b.ins().load(I32, super::builder::mf(), addr, 0);
+                    let same = e.lanes_equal(vecs, m);
+                    let same = e.b.ins().band(same, exec);
+                    let required = e.b.ins().band_not(m, ex);
+                    let blocked = e.b.ins().bxor(required, same);
+                    let whole = e.b.create_block();
+                    e.b.ins().brif(blocked, general, &[], whole, &[]);
+                    e.switch_to(whole);
+                    same
+                });
             }
         }
-        e.switch_to(ok);
         let waiting = group.get(e);
         e.b.ins().brif(waiting, general, &[], fast, &[]);
         e.switch_to(fast);

@@ -165,29 +165,16 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Redux) {
     // interleave: one reduction per group, not per change of group.)
     let m_base = e.lanes_base(membermask, 32, 3);
     let s_d = e.lay.scratch(0) as i32;
-    let head = e.b.create_block();
-    let body = e.b.create_block();
-    let done = e.b.create_block();
-    e.b.append_block_param(head, I32); // lanes left
-    e.b.ins().jump(head, &[exec.into()]);
-
-    e.switch_to(head);
-    let left = e.b.block_params(head)[0];
-    e.b.ins().brif(left, body, &[], done, &[]);
-
-    e.switch_to(body);
-    let lane = e.b.ins().ctz(left);
-    let maddr = e.lane_addr(m_base, lane, 4);
-    let m = e.b.ins().load(I32, mf(), maddr, 0);
-    let set = e.b.ins().band(m, exec);
-    let r = reduce(e, op, a_base, set);
-    let vecs = std::array::from_fn(|k| e.load(I32X4, (m_base + 16 * k as u32) as i32));
-    let alike = e.lanes_equal(vecs, m);
-    let alike = e.b.ins().band(alike, left);
-    e.lane_loop_over(alike, |e, at| e.store_at(r, at.p4, s_d));
-    let next = e.b.ins().band_not(left, alike);
-    e.b.ins().jump(head, &[next.into()]);
-
-    e.switch_to(done);
+    e.lane_classes(exec, |e, left, lane| {
+        let maddr = e.lane_addr(m_base, lane, 4);
+        let m = e.b.ins().load(I32, mf(), maddr, 0);
+        let set = e.b.ins().band(m, exec);
+        let r = reduce(e, op, a_base, set);
+        let vecs = std::array::from_fn(|k| e.load(I32X4, (m_base + 16 * k as u32) as i32));
+        let alike = e.lanes_equal(vecs, m);
+        let alike = e.b.ins().band(alike, left);
+        e.lane_loop_over(alike, |e, at| e.store_at(r, at.p4, s_d));
+        alike
+    });
     e.write_from_scratch(d, 0, &mut l);
 }

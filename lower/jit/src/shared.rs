@@ -385,11 +385,11 @@ fn copy(e: &mut Emitter, p: &[Value], wide: bool) -> Option<Value> {
     None
 }
 
-/// The body of [`Helpers::charge`].
-fn charge(e: &mut Emitter, p: &[Value]) -> Option<Value> {
-    let word = p[0];
-    let n = e.b.ins().band_imm_s(word, 0xffff_ffff);
-    let start = e.b.ins().ushr_imm_s(word, 32);
+/// Charges `n` instructions of fuel from instruction `start` (i64s): when
+/// less is left, records `start + fuel` as where the run stopped and
+/// returns `short_status`; else takes `n` off, the emitter in the block
+/// where the run goes on.
+fn take_fuel(e: &mut Emitter, n: Value, start: Value, short_status: i64) {
     let fuel = e.load(I64, e.lay.fuel as i32);
     let is_short = e.b.ins().icmp(IntCC::UnsignedLessThan, fuel, n);
     let short = e.b.create_block();
@@ -399,11 +399,19 @@ fn charge(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     let at = e.b.ins().iadd(fuel, start);
     let at = e.b.ins().ireduce(I32, at);
     e.store(at, e.lay.fail_pc as i32);
-    let one = e.b.ins().iconst(I32, 1);
-    e.b.ins().return_(&[one]);
+    let code = e.b.ins().iconst(I32, short_status);
+    e.b.ins().return_(&[code]);
     e.switch_to(charged);
     let left = e.b.ins().isub(fuel, n);
     e.store(left, e.lay.fuel as i32);
+}
+
+/// The body of [`Helpers::charge`].
+fn charge(e: &mut Emitter, p: &[Value]) -> Option<Value> {
+    let word = p[0];
+    let n = e.b.ins().band_imm_s(word, 0xffff_ffff);
+    let start = e.b.ins().ushr_imm_s(word, 32);
+    take_fuel(e, n, start, 1);
     Some(e.b.ins().iconst(I32, 0))
 }
 
@@ -441,44 +449,28 @@ fn first_waiting(e: &mut Emitter, p: &[Value]) -> Option<Value> {
 
 fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     let (waiting, exited) = (p[0], p[1]);
-    let head = e.b.create_block();
-    let test = e.b.create_block();
-    let retry = e.b.create_block();
-    let found = e.b.create_block();
-    let none = e.b.create_block();
-    e.b.append_block_param(head, I32);
-    e.b.ins().jump(head, &[waiting.into()]);
-
-    e.switch_to(head);
-    let cand = e.b.block_params(head)[0];
-    e.b.ins().brif(cand, test, &[], none, &[]);
-
     // The lowest candidate, with membermask `m`: ready when every
-    // non-exited lane of `m` waits with the same `m`.
-    e.switch_to(test);
-    let wmask = e.lay.wmask;
-    let lane = e.b.ins().ctz(cand);
-    let addr = e.lane_addr(wmask, lane, 4);
-    let m = e.b.ins().load(I32, mf(), addr, 0);
-    let required = e.b.ins().band_not(m, exited);
-    let vecs = std::array::from_fn(|k| e.load(I32X4, (wmask + 16 * k as u32) as i32));
-    let same = e.lanes_equal(vecs, m);
-    let same = e.b.ins().band(same, waiting);
-    let missing = e.b.ins().band_not(required, same);
-    let nobody = e.b.ins().icmp_imm_s(IntCC::Equal, required, 0);
-    let some_missing = e.b.ins().icmp_imm_s(IntCC::NotEqual, missing, 0);
-    let fail = e.b.ins().bor(nobody, some_missing);
-    e.b.ins().brif(fail, retry, &[], found, &[]);
-
-    // Not ready: no lane with this membermask is; try the others.
-    e.switch_to(retry);
-    let rest = e.b.ins().band_not(cand, same);
-    e.b.ins().jump(head, &[rest.into()]);
-
-    e.switch_to(found);
-    e.b.ins().return_(&[required]);
-
-    e.switch_to(none);
+    // non-exited lane of `m` waits with the same `m`; if not, no lane with
+    // this membermask is: try the others.
+    e.lane_classes(waiting, |e, _, lane| {
+        let wmask = e.lay.wmask;
+        let addr = e.lane_addr(wmask, lane, 4);
+        let m = e.b.ins().load(I32, mf(), addr, 0);
+        let required = e.b.ins().band_not(m, exited);
+        let vecs = std::array::from_fn(|k| e.load(I32X4, (wmask + 16 * k as u32) as i32));
+        let same = e.lanes_equal(vecs, m);
+        let same = e.b.ins().band(same, waiting);
+        let missing = e.b.ins().band_not(required, same);
+        let nobody = e.b.ins().icmp_imm_s(IntCC::Equal, required, 0);
+        let some_missing = e.b.ins().icmp_imm_s(IntCC::NotEqual, missing, 0);
+        let fail = e.b.ins().bor(nobody, some_missing);
+        let (found, retry) = (e.b.create_block(), e.b.create_block());
+        e.b.ins().brif(fail, retry, &[], found, &[]);
+        e.switch_to(found);
+        e.b.ins().return_(&[required]);
+        e.switch_to(retry);
+        same
+    });
     Some(e.b.ins().iconst(I32, 0))
 }
 
@@ -646,24 +638,11 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     // stops (2) at instruction `start + fuel` when less than `n` is left.
     let n = word(e, 11);
     let charge = e.b.create_block();
-    let short = e.b.create_block();
-    let charged = e.b.create_block();
     let go = e.b.create_block();
     e.b.ins().brif(n, charge, &[], go, &[]);
     e.switch_to(charge);
-    let fuel = e.load(I64, e.lay.fuel as i32);
-    let is_short = e.b.ins().icmp(IntCC::UnsignedLessThan, fuel, n);
-    e.b.ins().brif(is_short, short, &[], charged, &[]);
-    e.switch_to(short);
     let start = word(e, 12);
-    let at = e.b.ins().iadd(fuel, start);
-    let at = e.b.ins().ireduce(I32, at);
-    e.store(at, e.lay.fail_pc as i32);
-    let two = e.b.ins().iconst(I32, 2);
-    e.b.ins().return_(&[two]);
-    e.switch_to(charged);
-    let left = e.b.ins().isub(fuel, n);
-    e.store(left, e.lay.fuel as i32);
+    take_fuel(e, n, start, 2);
     e.b.ins().jump(go, &[]);
     e.switch_to(go);
     // The straight-line run before the collective, for the running group.
