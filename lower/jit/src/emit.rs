@@ -490,14 +490,14 @@ pub fn emit_function(
     // next); elsewhere in variables.
     let (exited, fuel) = if outline || in_parts {
         (
-            Cell::State(I32, lay.exited as i32),
-            Cell::State(I64, lay.fuel as i32),
+            Cell::State(I32, Layout::EXITED as i32),
+            Cell::State(I64, Layout::FUEL as i32),
         )
     } else {
         (Cell::Var(b.declare_var(I32)), Cell::Var(b.declare_var(I64)))
     };
     let entries = if in_parts {
-        Cell::State(I64, lay.entries as i32)
+        Cell::State(I64, Layout::ENTRIES as i32)
     } else {
         Cell::Var(b.declare_var(I64))
     };
@@ -559,10 +559,10 @@ pub fn emit_function(
             }
             // Lanes marked exited before the run (a kernel's lanes that do
             // not exist, in a partial warp) never run.
-            let ex = d.e.load(I32, lay.exited as i32);
+            let ex = d.e.load(I32, Layout::EXITED as i32);
             let present = d.e.b.ins().bnot(ex);
             d.e.b.def_var(conv, present);
-            let fu = d.e.load(I64, lay.fuel as i32);
+            let fu = d.e.load(I64, Layout::FUEL as i32);
             if let Cell::Var(var) = exited {
                 d.e.b.def_var(var, ex);
             }
@@ -577,9 +577,9 @@ pub fn emit_function(
         // Entry of a part: the running group and the park point where it
         // goes on come from the state (the dispatcher set them up).
         Some(_) => {
-            let c = d.e.load(I32, lay.conv as i32);
+            let c = d.e.load(I32, Layout::CONV as i32);
             d.e.b.def_var(conv, c);
-            let at = d.e.load(I32, lay.next as i32);
+            let at = d.e.load(I32, Layout::NEXT as i32);
             let at = d.e.b.ins().iadd_imm_s(at, -(mine.start as i64));
             let targets: Vec<_> = points[mine.clone()]
                 .iter()
@@ -658,7 +658,7 @@ pub fn emit_function(
 
     // A runaway: more segment entries than the fuel allows.
     d.e.switch_to(runaway);
-    exited.store_back(&mut d.e, lay.exited as i32);
+    exited.store_back(&mut d.e, Layout::EXITED as i32);
     let two = d.e.b.ins().iconst(I32, status::RUNAWAY as i64);
     d.e.b.ins().return_(&[two]);
 
@@ -672,7 +672,7 @@ pub fn emit_function(
         let complete = d.complete.expect("an arrive call");
         d.e.b.ins().brif(is_short, short, &[], complete, &[]);
         d.e.switch_to(short);
-        exited.store_back(&mut d.e, lay.exited as i32);
+        exited.store_back(&mut d.e, Layout::EXITED as i32);
         let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
         d.e.b.ins().return_(&[one]);
     }
@@ -680,7 +680,7 @@ pub fn emit_function(
     // Out of fuel, found by a `charge` call (which recorded where).
     if let Some(short) = d.charge_short {
         d.e.switch_to(short);
-        exited.store_back(&mut d.e, lay.exited as i32);
+        exited.store_back(&mut d.e, Layout::EXITED as i32);
         let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
         d.e.b.ins().return_(&[one]);
     }
@@ -689,8 +689,8 @@ pub fn emit_function(
     d.e.switch_to(out_of_fuel);
     let at = d.e.b.block_params(out_of_fuel)[0];
     let at32 = d.e.b.ins().ireduce(I32, at);
-    d.e.store(at32, lay.fail_pc as i32);
-    exited.store_back(&mut d.e, lay.exited as i32);
+    d.e.store(at32, Layout::FAIL_PC as i32);
+    exited.store_back(&mut d.e, Layout::EXITED as i32);
     let one = d.e.b.ins().iconst(I32, status::OUT_OF_FUEL as i64);
     d.e.b.ins().return_(&[one]);
 
@@ -698,9 +698,9 @@ pub fn emit_function(
     for p in d.stubs.take().unwrap_or_default() {
         d.e.switch_to(d.blocks[&p]);
         let c = d.e.b.use_var(conv);
-        d.e.store(c, lay.conv as i32);
+        d.e.store(c, Layout::CONV as i32);
         let i = d.e.b.ins().iconst(I32, masks.index(p) as i64);
-        d.e.store(i, lay.next as i32);
+        d.e.store(i, Layout::NEXT as i32);
         let code = d.e.b.ins().iconst(I32, status::GO as i64);
         d.e.b.ins().return_(&[code]);
     }
@@ -787,7 +787,7 @@ impl Driver<'_, '_> {
     /// Stores the exited mask and remaining fuel and returns 0.
     fn finish(&mut self) {
         let e = &mut self.e;
-        let (exited, fuel) = (e.lay.exited as i32, e.lay.fuel as i32);
+        let (exited, fuel) = (Layout::EXITED as i32, Layout::FUEL as i32);
         self.exited.store_back(e, exited);
         self.fuel.store_back(e, fuel);
         let zero = e.b.ins().iconst(I32, 0);
@@ -1085,7 +1085,7 @@ impl Driver<'_, '_> {
                 .expect("a status");
             // With the merged lanes, the running group is the state's.
             if merge.is_some() {
-                let merged = e.load(I32, e.lay.conv as i32);
+                let merged = e.load(I32, Layout::CONV as i32);
                 e.b.def_var(e.conv, merged);
             }
             // Waiting (1): straight to the completion code (which, like
@@ -1116,7 +1116,7 @@ impl Driver<'_, '_> {
         let e = &mut self.e;
         for k in 0..WARP / 4 {
             let v = e.read_vec(mm, k);
-            let off = (e.lay.wmask + 16 * k as u32) as i32;
+            let off = (Layout::WMASK + 16 * k as u32) as i32;
             e.blend_store(&mut l, k, v, off);
         }
         for var in [self.masks.arrived[&pc], self.masks.group_waiting[&pc]] {
@@ -1477,7 +1477,7 @@ impl Driver<'_, '_> {
         let e = &mut self.e;
         // The helper reads the exited lanes from the state (where the
         // inline tiers keep them in a variable, they are stored first).
-        self.exited.store_back(e, e.lay.exited as i32);
+        self.exited.store_back(e, Layout::EXITED as i32);
         let state = e.state;
         let desc = e.b.ins().iconst(I64, desc);
         e.call_fn(f, &[state, desc], None);

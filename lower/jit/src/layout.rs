@@ -12,27 +12,6 @@ pub struct Layout {
     pub regs: Vec<u32>,
     /// Scratch lanes (several arrays of 32 × u64) for collectives.
     pub scratch: u32,
-    /// Per lane, the `membermask` it gave when it arrived at a `.sync`
-    /// collective where it waits (32 × u32).
-    pub wmask: u32,
-    /// The mask of exited lanes (u32).
-    pub exited: u32,
-    /// Remaining fuel (u64).
-    pub fuel: u32,
-    /// On running out of fuel: the index of the instruction that would have
-    /// run next (u32).
-    pub fail_pc: u32,
-    /// A program compiled in parts (`parts.rs`): the running group when
-    /// one part hands the run to another; and the running group an
-    /// `arrive` call that merged parked lanes gives back (`shared.rs`)
-    /// (u32).
-    pub conv: u32,
-    /// A program compiled in parts: the park point (its index among the
-    /// park points) where the next part goes on (u32).
-    pub next: u32,
-    /// A program compiled in parts: taken backward branches left before
-    /// the run is a runaway (i64; `emit.rs`'s `entries`).
-    pub entries: u32,
     /// The program's lane masks (park points, arrivals: `emit.rs`'s
     /// `Mask`), 32-bit each, zeroed by the code on entry; `masks_len` bytes
     /// (a multiple of 16). Empty until [`Layout::with_masks`].
@@ -55,22 +34,38 @@ pub fn wide(ty: Type) -> bool {
 }
 
 impl Layout {
+    /// Per lane, the `membermask` it gave when it arrived at a `.sync`
+    /// collective where it waits (32 × u32), after the scratch arrays.
+    pub const WMASK: u32 = SCRATCH_ARRAYS * 8 * WARP as u32;
+    /// The mask of exited lanes (u32).
+    pub const EXITED: u32 = Self::WMASK + 4 * WARP as u32;
+    /// On running out of fuel: the index of the instruction that would
+    /// have run next (u32).
+    pub const FAIL_PC: u32 = Self::EXITED + 4;
+    /// Remaining fuel (u64).
+    pub const FUEL: u32 = Self::EXITED + 8;
+    /// A program compiled in parts (`parts.rs`): the running group when
+    /// one part hands the run to another; and the running group an
+    /// `arrive` call that merged parked lanes gives back (`shared.rs`)
+    /// (u32).
+    pub const CONV: u32 = Self::EXITED + 16;
+    /// A program compiled in parts: the park point (its index among the
+    /// park points) where the next part goes on (u32).
+    pub const NEXT: u32 = Self::EXITED + 20;
+    /// A program compiled in parts: taken backward branches left before
+    /// the run is a runaway (i64; `emit.rs`'s `entries`).
+    pub const ENTRIES: u32 = Self::EXITED + 24;
+    /// The end of the fixed part: the registers start here.
+    const FIXED: u32 = Self::EXITED + 32;
+
     /// Lays out the state of `prog`.
     pub fn new(prog: &Program) -> Layout {
-        // The fixed part first, so that the scratch arrays sit at offset 0
-        // in every program: the fast-compile tier's shared helpers
-        // (`outline.rs`) address them without knowing the program.
+        // The fixed part first (the same offsets in every program): the
+        // fast-compile tier's shared helpers (`outline.rs`) address it
+        // without knowing the program, and the host writes a run's exited
+        // lanes and fuel with constant offsets.
         let scratch = 0;
-        let mut off = SCRATCH_ARRAYS * 8 * WARP as u32;
-        let wmask = off;
-        off += 4 * WARP as u32;
-        let exited = off;
-        let fail_pc = off + 4;
-        let fuel = off + 8;
-        let conv = off + 16;
-        let next = off + 20;
-        let entries = off + 24;
-        off += 32;
+        let mut off = Self::FIXED;
         let mut regs = Vec::with_capacity(prog.regs.len());
         for r in &prog.regs {
             regs.push(off);
@@ -90,13 +85,6 @@ impl Layout {
             masks_len: 0,
             regs,
             scratch,
-            wmask,
-            exited,
-            fuel,
-            fail_pc,
-            conv,
-            next,
-            entries,
             size: off,
         }
     }

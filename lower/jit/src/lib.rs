@@ -600,12 +600,12 @@ impl JitProgram {
             self.layout.size as usize,
             "state of another program"
         );
-        write_word(&mut s.buf, self.layout.exited as usize, 4, absent as u64);
-        write_word(&mut s.buf, self.layout.fuel as usize, 8, fuel);
+        write_word(&mut s.buf, Layout::EXITED as usize, 4, absent as u64);
+        write_word(&mut s.buf, Layout::FUEL as usize, 8, fuel);
         match self.code.run(&mut s.buf, &self.layout) {
             emit::status::DONE => Ok(None),
             emit::status::OUT_OF_FUEL => Ok(Some(
-                read_word(&s.buf, self.layout.fail_pc as usize, 4) as usize,
+                read_word(&s.buf, Layout::FAIL_PC as usize, 4) as usize,
             )),
             emit::status::RUNAWAY => Err(RunError::Engine(format!(
                 "the generated code took more than {} backward branches with {fuel} warp steps of fuel: its fuel accounting is wrong",
@@ -624,7 +624,7 @@ impl JitProgram {
 
     /// The mask of lanes that executed `exit` in the last run on `s`.
     pub fn exited(&self, s: &WarpState) -> u32 {
-        read_word(&s.buf, self.layout.exited as usize, 4) as u32
+        read_word(&s.buf, Layout::EXITED as usize, 4) as u32
     }
 
     /// The [`Outcome`] of state `s` (every lane reported defined).

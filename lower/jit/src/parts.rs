@@ -45,26 +45,51 @@ impl Body {
     /// Runs the program on `state`, whose exited lanes and fuel are set:
     /// one of `emit.rs`'s [`status`] codes `DONE`, `OUT_OF_FUEL`,
     /// `RUNAWAY` or `LOST`.
+    #[inline]
     pub fn run(&self, state: &mut [u128], lay: &Layout) -> u32 {
-        let parts = match self {
-            Body::Whole(code) => return code.call(state),
-            Body::Parts(parts) => parts,
-        };
+        match self {
+            Body::Whole(code) => code.call(state),
+            Body::Parts(parts) => parts.run(state, lay),
+        }
+    }
+
+    /// How many functions there are.
+    pub fn functions(&self) -> usize {
+        match self {
+            Body::Whole(_) => 1,
+            Body::Parts(p) => p.parts.len() + p.completion.len(),
+        }
+    }
+
+    /// Size of the machine code in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            Body::Whole(code) => code.len(),
+            Body::Parts(p) => p.parts.iter().chain(&p.completion).map(Code::len).sum(),
+        }
+    }
+}
+
+impl Parts {
+    /// [`Body::run`] of a program in parts: the dispatcher (kept out of
+    /// line, so that a whole program's run is one call).
+    fn run(&self, state: &mut [u128], lay: &Layout) -> u32 {
+        let parts = self;
         // The program's entry, as a whole program's entry block does it:
         // every mask empty, every present lane at pc 0.
         let masks = lay.masks as usize / 16..(lay.masks + lay.masks_len) as usize / 16;
         state[masks].fill(0);
-        let absent = read_word(state, lay.exited as usize, 4);
-        let fuel = read_word(state, lay.fuel as usize, 8);
-        write_word(state, lay.conv as usize, 4, !absent);
-        write_word(state, lay.next as usize, 4, 0);
+        let absent = read_word(state, Layout::EXITED as usize, 4);
+        let fuel = read_word(state, Layout::FUEL as usize, 8);
+        write_word(state, Layout::CONV as usize, 4, !absent);
+        write_word(state, Layout::NEXT as usize, 4, 0);
         let bound = fuel.wrapping_add(1);
-        write_word(state, lay.entries as usize, 8, bound);
+        write_word(state, Layout::ENTRIES as usize, 8, bound);
         let mut at = status::GO;
         loop {
             at = match at {
                 status::GO => {
-                    let i = read_word(state, lay.next as usize, 4) as usize;
+                    let i = read_word(state, Layout::NEXT as usize, 4) as usize;
                     match parts
                         .points
                         .get(i)
@@ -92,30 +117,14 @@ impl Body {
                     .find(|&&(_, mask)| read_word(state, mask as usize, 4) != 0)
                 {
                     Some(&(i, _)) => {
-                        write_word(state, lay.conv as usize, 4, 0);
-                        write_word(state, lay.next as usize, 4, i as u64);
+                        write_word(state, Layout::CONV as usize, 4, 0);
+                        write_word(state, Layout::NEXT as usize, 4, i as u64);
                         status::GO
                     }
                     None => return status::DONE,
                 },
                 done => return done,
             }
-        }
-    }
-
-    /// How many functions there are.
-    pub fn functions(&self) -> usize {
-        match self {
-            Body::Whole(_) => 1,
-            Body::Parts(p) => p.parts.len() + p.completion.len(),
-        }
-    }
-
-    /// Size of the machine code in bytes.
-    pub fn len(&self) -> usize {
-        match self {
-            Body::Whole(code) => code.len(),
-            Body::Parts(p) => p.parts.iter().chain(&p.completion).map(Code::len).sum(),
         }
     }
 }

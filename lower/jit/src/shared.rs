@@ -390,7 +390,7 @@ fn copy(e: &mut Emitter, p: &[Value], wide: bool) -> Option<Value> {
 /// returns `short_status`; else takes `n` off, the emitter in the block
 /// where the run goes on.
 fn take_fuel(e: &mut Emitter, n: Value, start: Value, short_status: i64) {
-    let fuel = e.load(I64, e.lay.fuel as i32);
+    let fuel = e.load(I64, Layout::FUEL as i32);
     let is_short = e.b.ins().icmp(IntCC::UnsignedLessThan, fuel, n);
     let short = e.b.create_block();
     let charged = e.b.create_block();
@@ -398,12 +398,12 @@ fn take_fuel(e: &mut Emitter, n: Value, start: Value, short_status: i64) {
     e.switch_to(short);
     let at = e.b.ins().iadd(fuel, start);
     let at = e.b.ins().ireduce(I32, at);
-    e.store(at, e.lay.fail_pc as i32);
+    e.store(at, Layout::FAIL_PC as i32);
     let code = e.b.ins().iconst(I32, short_status);
     e.b.ins().return_(&[code]);
     e.switch_to(charged);
     let left = e.b.ins().isub(fuel, n);
-    e.store(left, e.lay.fuel as i32);
+    e.store(left, Layout::FUEL as i32);
 }
 
 /// The body of [`Helpers::charge`].
@@ -453,7 +453,7 @@ fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
     // non-exited lane of `m` waits with the same `m`; if not, no lane with
     // this membermask is: try the others.
     e.lane_classes(waiting, |e, _, lane| {
-        let wmask = e.lay.wmask;
+        let wmask = Layout::WMASK;
         let addr = e.lane_addr(wmask, lane, 4);
         let m = e.b.ins().load(I32, mf(), addr, 0);
         let required = e.b.ins().band_not(m, exited);
@@ -477,7 +477,7 @@ fn ready(e: &mut Emitter, p: &[Value]) -> Option<Value> {
 /// The body of [`Helpers::complete`].
 fn complete(e: &mut Emitter, p: &[Value], ready: usize) -> Option<Value> {
     let group = p[0];
-    let (masks, exited) = (e.state, e.load(I32, e.lay.exited as i32));
+    let (masks, exited) = (e.state, e.load(I32, Layout::EXITED as i32));
     let state = e.state;
     let n = e.b.ins().load(I64, mf(), group, 0);
     let head = e.b.create_block();
@@ -633,7 +633,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     e.b.ins().jump(merged, &[with.into()]);
     e.switch_to(merged);
     let conv = e.b.block_params(merged)[0];
-    e.store(conv, e.lay.conv as i32);
+    e.store(conv, Layout::CONV as i32);
     // The segment's fuel, when the program left it to this call: the run
     // stops (2) at instruction `start + fuel` when less than `n` is left.
     let n = word(e, 11);
@@ -698,7 +698,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     let from_reg = e.b.ins().load(I32, mf(), at, 0);
     let imm = e.b.ins().ireduce(I32, mm);
     let m = e.b.ins().select(kind, from_reg, imm);
-    let exited = e.load(I32, e.lay.exited as i32);
+    let exited = e.load(I32, Layout::EXITED as i32);
     let required = e.b.ins().band_not(m, exited);
     let blocked = e.b.ins().bxor(required, exec);
     // A register membermask: every executing lane's must be `m`.
@@ -722,7 +722,7 @@ fn arrive(e: &mut Emitter, p: &[Value], [pred_mask, fill32, copy32]: [usize; 3])
     e.b.ins().return_(&[gone_on]);
     // Arrive: record the membermask.
     e.switch_to(slow);
-    let wmask = e.b.ins().iconst(I64, e.lay.wmask as i64);
+    let wmask = e.b.ins().iconst(I64, Layout::WMASK as i64);
     let fill = e.b.ins().iconst(I64, fill32 as i64);
     let copy = e.b.ins().iconst(I64, copy32 as i64);
     let f = e.b.ins().select(kind, copy, fill);
