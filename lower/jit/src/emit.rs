@@ -71,7 +71,9 @@ use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
-use warp_core::ir::{Control, Dest, Guard, Inst, Op, Operand, Program, Reg, WARP};
+use warp_core::ir::{
+    Control, Dest, Guard, Inst, Match, MatchMode, Op, Operand, Program, Reg, WARP,
+};
 
 /// The driver of one program: the emitter, and the control-flow state the
 /// families never see.
@@ -150,6 +152,13 @@ struct Driver<'a, 'b> {
     /// call (fewer Cranelift instructions), unless code of its own runs
     /// first ([`Driver::flush`] merges them then).
     merge_due: Option<Mask>,
+    /// Registers that hold `match.any.sync`'s answer for the whole warp
+    /// (unguarded, with an immediate `membermask` of every lane, in a
+    /// segment that runs with the whole warp: each lane's mask is then
+    /// exactly the lanes with its value, its own lane among them) and
+    /// were not written since, in the running chain of such segments
+    /// ([`Driver::arrive_full`]).
+    partitions: Vec<Reg>,
 }
 
 /// A value of the run (the exited lanes, the fuel left): a Cranelift
@@ -524,6 +533,7 @@ pub fn emit_function(
         pending: Vec::new(),
         parkable,
         full_from: None,
+        partitions: Vec::new(),
         merge_due: None,
     };
     if d.outline {
@@ -808,6 +818,9 @@ impl Driver<'_, '_> {
         // A kernel's warp may start with lanes that do not exist.
         let kernel = self.kernel;
         let chained = self.full_from.take() == Some(start);
+        if !chained {
+            self.partitions.clear();
+        }
         e.begin_segment(
             chained || start == 0 && !kernel && (!label_at_0 || inject::on(Bug::LabelAtPc0)),
         );
@@ -841,6 +854,10 @@ impl Driver<'_, '_> {
                 self.step(pc);
             }
             let is_last = pc + 1 == end;
+            if !self.partitions.is_empty() {
+                let written = inst.op.written();
+                self.partitions.retain(|r| !written.contains(r));
+            }
             // The arms below that emit code of their own end the run of
             // pending helper calls (the last arm adds to it; a `.sync`
             // collective's `arrive` takes them into its own call, or emits
@@ -1139,18 +1156,38 @@ impl Driver<'_, '_> {
     /// waiting: [`Emitter::is_full`]), the collective is unguarded and its
     /// `membermask` an immediate with every lane (with fewer, some
     /// executing lane is outside it: undefined behaviour, which the
-    /// reference reports; the general path stays there). Every non-exited lane of
-    /// the `membermask` then executes it, with one `membermask`, and none
-    /// waits in its group: the rendezvous completes at once, as the fast
-    /// path of [`Driver::arrive_converged`] finds at run time, so the
-    /// collective runs here for the whole warp with no check, no blending,
-    /// and no general path; the whole warp goes on after it, and the next
-    /// segment is full too when nothing else jumps there (no label; in a
-    /// program in parts, not across a cut). Returns whether it applied.
+    /// reference reports; the general path stays there), or a register
+    /// that holds `match.any.sync`'s answer for the whole warp
+    /// ([`Driver::partitions`]: each lane's `membermask` is its group, the
+    /// lanes with its value, which all execute here with that
+    /// `membermask`, as the run-time check of
+    /// [`Driver::arrive_converged`] would find). Every non-exited lane of
+    /// each lane's `membermask` then executes it with the same
+    /// `membermask`, and none waits in its group: every rendezvous
+    /// completes at once, so the collective runs here for the whole warp
+    /// with no check, no blending, and no general path; the whole warp
+    /// goes on after it, and the next segment is full too when nothing
+    /// else jumps there (no label; in a program in parts, not across a
+    /// cut). Returns whether it applied.
     fn arrive_full(&mut self, inst: &Inst, mm: Operand, end: usize) -> bool {
-        let all = matches!(mm, Operand::Imm(v) if v as u32 == u32::MAX);
+        let all = match mm {
+            Operand::Imm(v) => v as u32 == u32::MAX,
+            Operand::Reg(r) => self.partitions.contains(&r),
+            Operand::NotPred(_) | Operand::LaneId => false,
+        };
         if !(self.e.is_full() && inst.guard.is_none() && all) {
             return false;
+        }
+        if let Op::Match(Match {
+            mode: MatchMode::Any,
+            d: Dest::Reg(d),
+            membermask: Operand::Imm(m),
+            ..
+        }) = inst.op
+        {
+            if m as u32 == u32::MAX {
+                self.partitions.push(d);
+            }
         }
         self.lower(None, &inst.op);
         let e = &mut self.e;
