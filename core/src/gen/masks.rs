@@ -9,7 +9,10 @@
 //! before, under the same guard (the only kind used inside loops, where the
 //! converged lanes change from one iteration to the next); that register
 //! ANDed with a per-lane partition of the warp (disjoint groups, each with
-//! its own mask); a register set by `mov`. (Under a guard, converged but
+//! its own mask); the answer of a `match.any.sync` of the group masks just
+//! before, under the same guard (the same partition, as warp-aggregating
+//! code makes it: each lane's group of the lanes with its key); a register
+//! set by `mov`. (Under a guard, converged but
 //! predicated-off lanes are never members: that is undefined behaviour.)
 
 use super::config::{chance, weighted};
@@ -22,6 +25,7 @@ use arbitrary::Result;
 enum Source {
     Activemask,
     Group,
+    MatchAny,
     Exec,
     ExecExited,
     AllOnes,
@@ -112,6 +116,7 @@ impl Gen<'_, '_> {
         if !in_loop || opts.is_empty() {
             opts.push((Source::Exec, 6));
             opts.push((Source::MovReg, 1));
+            opts.push((Source::MatchAny, 2));
             if exited != 0 {
                 opts.push((Source::ExecExited, 2));
             }
@@ -120,6 +125,8 @@ impl Gen<'_, '_> {
             }
         }
         let source = weighted(self.u, &opts)?;
+        // Every lane converged or exited: the whole warp may be named.
+        let whole = guard.is_none() && conv | exited == u32::MAX;
         let masks = self.regs.masks.clone();
         Ok(match source {
             Source::Activemask => {
@@ -144,6 +151,25 @@ impl Gen<'_, '_> {
                     }),
                 );
                 Operand::Reg(m2)
+            }
+            Source::MatchAny => {
+                // Each executing lane gets the executing lanes with its
+                // group mask: their membermask, the same on all of them.
+                self.stats.feature("mask.match-any-reg");
+                let m = *self.u.choose(&masks)?;
+                let over = if whole { u32::MAX } else { exec };
+                self.emit(
+                    g,
+                    Op::Match(Match {
+                        mode: MatchMode::Any,
+                        wide: false,
+                        d: Dest::Reg(m),
+                        p: None,
+                        a: Operand::Reg(self.regs.group),
+                        membermask: Operand::Imm(over as u64),
+                    }),
+                );
+                Operand::Reg(m)
             }
             Source::Exec => {
                 self.stats.feature(if guard.is_some() {

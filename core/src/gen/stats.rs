@@ -34,6 +34,7 @@ pub const FEATURES: &[&str] = &[
     "mask.all-ones",
     "mask.activemask-reg",
     "mask.group-reg",
+    "mask.match-any-reg",
     "mask.mov-reg",
     "mask.guard-exec",
     "mask.dead-code",
