@@ -242,13 +242,41 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// The lanes where the guard's predicate is 0 (false), as eight i32x4
     /// all-ones/zero vectors: the lanes `@p` takes off, the lanes `@!p`
     /// keeps.
+    ///
+    /// A predicate vector this block wrote as a constant (`shfl`'s
+    /// in-range predicate with immediate `b` and `c` is one) gives a
+    /// constant, so that [`Emitter::blend`] and [`Emitter::vecs_to_mask`]
+    /// see which lanes it takes off while compiling (Cranelift does not
+    /// fold vector compares).
     fn guard_zero(&mut self, g: Guard) -> [Value; 8] {
         let zero = self.b.ins().iconst(I32, 0);
         let z = self.b.ins().splat(I32X4, zero);
         std::array::from_fn(|k| {
             let p = self.load(I32X4, self.reg_off(g.reg, 4 * k));
-            self.b.ins().icmp(IntCC::Equal, p, z)
+            match self.const_words(p) {
+                Some(w) => self.vconst_i32x4(w.map(|x| if x == 0 { u32::MAX } else { 0 })),
+                None => self.b.ins().icmp(IntCC::Equal, p, z),
+            }
         })
+    }
+
+    /// The four 32-bit words of `v` when it is a 16-byte vector constant
+    /// (`vconst`).
+    fn const_words(&self, v: Value) -> Option<[u32; 4]> {
+        let dfg = &self.b.func.dfg;
+        let inst = dfg.value_def(v).inst()?;
+        let InstructionData::UnaryConst {
+            opcode: Opcode::Vconst,
+            constant_handle,
+        } = dfg.insts[inst]
+        else {
+            return None;
+        };
+        let bytes = dfg.constants.get(constant_handle).as_slice();
+        let bytes: &[u8; 16] = bytes.try_into().ok()?;
+        Some(std::array::from_fn(|i| {
+            u32::from_le_bytes(std::array::from_fn(|j| bytes[4 * i + j]))
+        }))
     }
 
     /// The executing lanes as an i32 mask.
@@ -326,11 +354,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// Lanes `4k..4k+3` of `new` where they execute and of `old` where
     /// they do not (i32x4).
+    /// A constant selector takes one side whole (the other's computation
+    /// is then dead, and Cranelift drops it).
     fn blend(&mut self, l: &mut Lanes, k: usize, new: Value, old: Value) -> Value {
-        match self.vecs(l) {
-            None => new,
-            Some(LaneVecs { vecs, off: false }) => self.b.ins().bitselect(vecs[k], new, old),
-            Some(LaneVecs { vecs, off: true }) => self.b.ins().bitselect(vecs[k], old, new),
+        let Some(LaneVecs { vecs, off }) = self.vecs(l) else {
+            return new;
+        };
+        let (on, other) = if off { (old, new) } else { (new, old) };
+        match self.const_words(vecs[k]) {
+            Some([u32::MAX, u32::MAX, u32::MAX, u32::MAX]) => on,
+            Some([0, 0, 0, 0]) => other,
+            _ => self.b.ins().bitselect(vecs[k], on, other),
         }
     }
 
@@ -340,7 +374,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// and 0: `packssdw` twice, `packsswb`) and read 16 lanes at a time
     /// (`pmovmskb`): 10 operations where a sign mask per vector, shifted
     /// and ORed in, takes 22.
+    ///
+    /// Constant vectors (all-ones/zero words) give a constant.
     pub fn vecs_to_mask(&mut self, vecs: &[Value]) -> Value {
+        let words: Option<Vec<[u32; 4]>> = vecs.iter().map(|&v| self.const_words(v)).collect();
+        if let Some(words) = words {
+            let m = words
+                .iter()
+                .flatten()
+                .enumerate()
+                .fold(0u32, |m, (l, w)| m | (w >> 31) << l);
+            return self.b.ins().iconst(I32, m as i64);
+        }
         if let [v0, v1, v2, v3, v4, v5, v6, v7] = *vecs {
             let mut half = |a: [Value; 4]| {
                 let lo = self.b.ins().snarrow(a[0], a[1]);
