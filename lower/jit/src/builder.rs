@@ -8,8 +8,8 @@ use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Block, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode, SigRef,
-    Signature, Value,
+    AbiParam, Block, BlockArg, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode,
+    SigRef, Signature, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
@@ -202,9 +202,44 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// The next [`Emitter::switch_to`] into `blk` keeps what this block
     /// knows of the state: the caller makes sure that only this block
-    /// enters `blk`, with no code in between that writes the state.
+    /// enters `blk`, with no code in between that writes the state (or,
+    /// [`Emitter::unless_rare`], that every path into `blk` starts at the
+    /// block that knew it and writes no state).
     pub fn keep_through(&mut self, blk: Block) {
         self.keep_for = Some(blk);
+    }
+
+    /// `values`, or what `fix` makes of them where `rare` (an integer
+    /// scalar) is not 0: a case the CPU predicts away, taken out of the
+    /// hot path into a cold block instead of being computed on every run.
+    /// `fix` runs in that block and must neither read nor write the
+    /// state: the two paths then join with what this block knew of the
+    /// state still true (every path into the join starts here).
+    pub fn unless_rare(
+        &mut self,
+        rare: Value,
+        values: &[Value],
+        fix: impl FnOnce(&mut Self, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let cold = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.set_cold_block(cold);
+        for &v in values {
+            let ty = self.b.func.dfg.value_type(v);
+            self.b.append_block_param(join, ty);
+        }
+        let args: Vec<BlockArg> = values.iter().map(|&v| v.into()).collect();
+        self.b.ins().brif(rare, cold, &[], join, &args);
+        let known = self.known.clone();
+        self.keep_through(cold);
+        self.switch_to(cold);
+        let fixed = fix(self, values);
+        debug_assert!(self.known == known, "the rare case touched the state");
+        let args: Vec<BlockArg> = fixed.iter().map(|&v| v.into()).collect();
+        self.b.ins().jump(join, &args);
+        self.keep_through(join);
+        self.switch_to(join);
+        self.b.block_params(join).to_vec()
     }
 
     /// `state + base + (lane & 31) * size` for a run-time lane.
@@ -366,6 +401,17 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Some([0, 0, 0, 0]) => other,
             _ => self.b.ins().bitselect(vecs[k], on, other),
         }
+    }
+
+    /// Whether no lane of lanes `4k..4k+3` executes, known while
+    /// compiling (a guard on a constant predicate: [`Emitter::guard_zero`]):
+    /// a write there keeps every old value.
+    pub fn runs_none(&mut self, l: &mut Lanes, k: usize) -> bool {
+        let Some(LaneVecs { vecs, off }) = self.vecs(l) else {
+            return false;
+        };
+        let none = if off { u32::MAX } else { 0 };
+        self.const_words(vecs[k]) == Some([none; 4])
     }
 
     /// The 32-bit mask of eight i32x4 all-ones/zero vectors.
