@@ -230,7 +230,9 @@ fn canonicalize_vecs(e: &mut Emitter, rs: &[Value]) -> Vec<Value> {
 /// (`Emitter::runs_none` tells the others), the f32x4 result, its NaN not
 /// made canonical yet. `None` for other instructions.
 fn float_vecs(e: &mut Emitter, x: &Glue, l: &mut Lanes) -> Option<(Dest, Vec<(usize, Value)>)> {
-    let runs: Vec<usize> = (0..WARP / 4).filter(|&k| !e.runs_none(l, k)).collect();
+    let runs = |e: &mut Emitter, l: &mut Lanes| -> Vec<usize> {
+        (0..WARP / 4).filter(|&k| !e.runs_none(l, k)).collect()
+    };
     match *x {
         Glue::Bin {
             op: op @ (BinOp::Add | BinOp::Sub | BinOp::Mul),
@@ -240,7 +242,8 @@ fn float_vecs(e: &mut Emitter, x: &Glue, l: &mut Lanes) -> Option<(Dest, Vec<(us
             b,
         } => Some((
             d,
-            runs.into_iter()
+            runs(e, l)
+                .into_iter()
                 .map(|k| {
                     let (av, bv) = (e.read_vec(a, k), e.read_vec(b, k));
                     (k, float_arith(e, op, av, bv))
@@ -254,7 +257,8 @@ fn float_vecs(e: &mut Emitter, x: &Glue, l: &mut Lanes) -> Option<(Dest, Vec<(us
             ..
         } => Some((
             d,
-            runs.into_iter()
+            runs(e, l)
+                .into_iter()
                 .map(|k| {
                     let av = e.read_vec(a, k);
                     (k, float_sign(e, op, av))

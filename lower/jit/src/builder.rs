@@ -389,6 +389,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// Lanes `4k..4k+3` of `new` where they execute and of `old` where
     /// they do not (i32x4).
+    ///
     /// A constant selector takes one side whole (the other's computation
     /// is then dead, and Cranelift drops it).
     fn blend(&mut self, l: &mut Lanes, k: usize, new: Value, old: Value) -> Value {

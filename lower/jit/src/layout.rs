@@ -10,8 +10,6 @@ pub struct Layout {
     /// Per register, its offset: 32 lanes of u32 (32-bit types and
     /// `.pred` as 0/1) or of u64 (64-bit types).
     pub regs: Vec<u32>,
-    /// Scratch lanes (several arrays of 32 × u64) for collectives.
-    pub scratch: u32,
     /// The program's lane masks (park points, arrivals: `emit.rs`'s
     /// `Mask`), 32-bit each, zeroed by the code on entry; `masks_len` bytes
     /// (a multiple of 16). Empty until [`Layout::with_masks`].
@@ -64,7 +62,6 @@ impl Layout {
         // fast-compile tier's shared helpers (`outline.rs`) address it
         // without knowing the program, and the host writes a run's exited
         // lanes and fuel with constant offsets.
-        let scratch = 0;
         let mut off = Self::FIXED;
         let mut regs = Vec::with_capacity(prog.regs.len());
         for r in &prog.regs {
@@ -84,7 +81,6 @@ impl Layout {
             masks: off,
             masks_len: 0,
             regs,
-            scratch,
             size: off,
         }
     }
@@ -97,10 +93,11 @@ impl Layout {
         self
     }
 
-    /// Offset of scratch array `i` (32 × u64 each).
+    /// Offset of scratch array `i` (32 × u64 each, for collectives): the
+    /// fixed part starts with them, at offset 0.
     pub fn scratch(&self, i: u32) -> u32 {
         assert!(i < SCRATCH_ARRAYS);
-        self.scratch + i * 8 * WARP as u32
+        i * 8 * WARP as u32
     }
 }
 

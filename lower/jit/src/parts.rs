@@ -74,7 +74,6 @@ impl Parts {
     /// [`Body::run`] of a program in parts: the dispatcher (kept out of
     /// line, so that a whole program's run is one call).
     fn run(&self, state: &mut [u128], lay: &Layout) -> u32 {
-        let parts = self;
         // The program's entry, as a whole program's entry block does it:
         // every mask empty, every present lane at pc 0.
         let masks = lay.masks as usize / 16..(lay.masks + lay.masks_len) as usize / 16;
@@ -90,10 +89,10 @@ impl Parts {
             at = match at {
                 status::GO => {
                     let i = read_word(state, Layout::NEXT as usize, 4) as usize;
-                    match parts
+                    match self
                         .points
                         .get(i)
-                        .and_then(|&p| parts.parts.get(p as usize / parts.size))
+                        .and_then(|&p| self.parts.get(p as usize / self.size))
                     {
                         Some(code) => code.call(state),
                         None => status::LOST,
@@ -101,7 +100,7 @@ impl Parts {
                 }
                 status::COMPLETE => {
                     let mut at = status::SCHEDULE;
-                    for code in &parts.completion {
+                    for code in &self.completion {
                         at = code.call(state);
                         if at != status::SCHEDULE {
                             break;
@@ -111,7 +110,7 @@ impl Parts {
                 }
                 // The lowest park point with waiting lanes runs next; with
                 // none, the warp is finished.
-                status::SCHEDULE => match parts
+                status::SCHEDULE => match self
                     .schedule
                     .iter()
                     .find(|&&(_, mask)| read_word(state, mask as usize, 4) != 0)
