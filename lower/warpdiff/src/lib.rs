@@ -10,7 +10,7 @@
 //! ```
 //! let mut stats = warp_core::gen::Stats::default();
 //! let bytes: Vec<u8> = (0..512u32).map(|i| (i * 37 % 251) as u8).collect();
-//! let tc = warpdiff::fuzzing::case_from_bytes(&bytes, &mut stats).unwrap();
+//! let tc = warpdiff::fuzz::case::case_from_bytes(&bytes, &mut stats).unwrap();
 //! let jit = warpdiff::engines::for_one_run("jit").unwrap();
 //! let verdict = warp_core::oracle::check(&tc.program, &tc.inputs, &[jit.as_ref()], 100_000);
 //! # let _ = verdict;
@@ -23,26 +23,7 @@
 
 pub mod output;
 
-pub mod bench_gpu;
 pub mod cli;
-pub mod diff;
-pub mod diff_kernel;
-pub mod emit_ptx;
+pub mod cmd;
 pub mod engines;
-pub mod external;
-pub mod fuzz_cmd;
-pub mod fuzz_ext;
-pub mod fuzz_gpu;
-pub mod fuzzing;
-pub mod hang;
-pub mod json;
-pub mod kernel_engines;
-pub mod levels;
-pub mod probe;
-pub mod progress;
-pub mod reduce_cmd;
-pub mod repro;
-pub mod run;
-pub mod run_kernel;
-pub mod seen;
-pub mod table;
+pub mod fuzz;

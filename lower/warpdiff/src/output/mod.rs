@@ -9,6 +9,9 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod json;
+pub mod table;
+
 use std::fmt;
 use std::io::{self, Write};
 
@@ -36,7 +39,7 @@ macro_rules! errln {
 
 /// Writes to stdout (see the module doc).
 pub fn out(args: fmt::Arguments) {
-    crate::progress::suspend(|| {
+    crate::fuzz::progress::suspend(|| {
         let mut o = io::stdout().lock();
         if let Err(e) = o.write_fmt(args).and_then(|()| o.flush()) {
             closed(e, "stdout");
@@ -46,7 +49,7 @@ pub fn out(args: fmt::Arguments) {
 
 /// Writes to stderr (see the module doc).
 pub fn err(args: fmt::Arguments) {
-    crate::progress::suspend(|| {
+    crate::fuzz::progress::suspend(|| {
         let mut o = io::stderr().lock();
         if let Err(e) = o.write_fmt(args) {
             closed(e, "stderr");

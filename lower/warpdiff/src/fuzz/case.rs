@@ -4,7 +4,7 @@
 //! `corpus/`.
 
 use crate::engines;
-use crate::seen::Seen;
+use crate::fuzz::seen::Seen;
 use arbitrary::{Arbitrary, Unstructured};
 use std::cell::RefCell;
 use std::hash::{Hash, Hasher};
@@ -150,7 +150,7 @@ pub fn case_from_bytes_avoiding(
 
 /// [`case_from_bytes_avoiding`], and how many of `data`'s bytes the
 /// generator read (from the front: the case depends on those only, see
-/// [`crate::seen`]).
+/// [`crate::fuzz::seen`]).
 pub fn case_and_read(data: &[u8], stats: &mut Stats, avoid: &[Idiom]) -> (Option<TestCase>, usize) {
     let mut u = Unstructured::new(data);
     let mut cfg = Config::arbitrary(&mut u).unwrap_or_default();
@@ -397,7 +397,7 @@ fn check_sets(tc: &TestCase, others: &[&dyn Engine], stats: &mut Stats, k: usize
 /// `.ptx` file: the fuzz artifact becomes a test by copy).
 ///
 /// An input that makes a case this thread has checked already (the same
-/// bytes where the generator read, [`crate::seen`]) returns at once:
+/// bytes where the generator read, [`crate::fuzz::seen`]) returns at once:
 /// `WARPDIFF_FUZZ_MEMO=0` turns that off.
 pub fn diff_target(data: &[u8]) {
     if SEEN.with_borrow_mut(|s| s.as_mut().is_some_and(|s| s.contains(data))) {

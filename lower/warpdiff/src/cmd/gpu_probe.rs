@@ -1,14 +1,14 @@
 //! `warpdiff gpu-probe FILE...` (internal): runs the cases as one GPU batch
 //! in this process and says how it ended through the exit status, which is
 //! the whole protocol between the fuzz loop (or `reduce-hang`) and the
-//! fresh processes it asks "does this hang or fault?" ([`crate::hang`]).
+//! fresh processes it asks "does this hang or fault?" ([`crate::fuzz::hang`]).
 //! A hung kernel cannot be stopped and a fault poisons the context, so the
 //! question must be asked in a process that then exits. The message on
 //! stderr is for people and for the case comment, never parsed.
 
 use crate::cli::ProbeArgs;
+use crate::cmd::run::read_case;
 use crate::errln;
-use crate::run::read_case;
 use warp_gpu::device::GpuError;
 use warp_gpu::emit::Job;
 

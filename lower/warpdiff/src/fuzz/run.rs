@@ -3,8 +3,8 @@
 //! `--jobs` CPU workers generate cases, check them on the CPU engines
 //! (the reference interpreter first) and, when a GPU or an external engine
 //! is in the run, offer the agreeing ones to queues that one thread per GPU
-//! ([`crate::fuzz_gpu`]) and one per external engine
-//! ([`crate::fuzz_ext`]) drain in batches. Every wait has a way out:
+//! ([`crate::fuzz::gpu`]) and one per external engine
+//! ([`crate::fuzz::external`]) drain in batches. Every wait has a way out:
 //! workers never block on the GPU queue (they drop a case rather than wait
 //! once the GPUs are off, the run is over or the queue stays full) and
 //! wait on an external engine's only until the run's end, the batch
@@ -21,10 +21,10 @@
 
 use crate::cli::FuzzArgs;
 use crate::engines::{flatten, EngineSet, EngineSpec};
-use crate::fuzz_ext::{self, ForExt, Lane};
-use crate::fuzz_gpu::{self, ForGpu, NARROW_BUDGET, NARROW_GRACE};
-use crate::fuzzing::{self, CaseResult};
-use crate::progress::Progress;
+use crate::fuzz::case::{self, CaseResult};
+use crate::fuzz::external::{self, ForExt, Lane};
+use crate::fuzz::gpu::{self, ForGpu, NARROW_BUDGET, NARROW_GRACE};
+use crate::fuzz::progress::Progress;
 use crate::{errln, outln};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -233,13 +233,13 @@ pub fn report(
     // An engine that answers only at its deadline (a hang) makes every
     // candidate slow: the reduction has a deadline of its own.
     let until = (Instant::now() + NARROW_BUDGET).min(r.end().max(Instant::now()) + NARROW_GRACE);
-    let (small, secs) = fuzzing::reduce_until(tc, &d, others, case_seed, Some(until));
-    let (small, d2, unstable) = fuzzing::settle(tc, small, d, others);
+    let (small, secs) = case::reduce_until(tc, &d, others, case_seed, Some(until));
+    let (small, d2, unstable) = case::settle(tc, small, d, others);
     let mut notes = vec![
         format!(
             "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {case_seed:#x}) at {}, {found_after:.1} s into the run.",
             r.seed,
-            fuzzing::now_utc()
+            case::now_utc()
         ),
         format!(
             "Reduced from {} to {} instructions in {secs:.2} s.",
@@ -255,7 +255,7 @@ pub fn report(
         .unwrap_or_else(|p| p.into_inner())
         .entry(key)
         .or_default() += 1;
-    let msg = match fuzzing::record(&r.corpus, &small, &d2, notes) {
+    let msg = match case::record(&r.corpus, &small, &d2, notes) {
         Ok(w) => format!(
             "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}",
             d2.engine,
@@ -277,17 +277,18 @@ pub fn report(
 }
 
 /// What a reduced divergence is: for the GPU, its class by optimisation
-/// level ([`crate::levels`]; the real GPU only); the idioms of known
+/// level ([`crate::fuzz::levels`]; the real GPU only); the idioms of known
 /// compiler bugs it shows ([`warp_core::idioms`]). Adds both to `notes`;
 /// returns the key it counts under among distinct findings.
 fn triage(small: &TestCase, d: &Divergence, notes: &mut Vec<String>) -> String {
     let mut class = String::new();
     if d.engine == "gpu" && warp_gpu::engine::config().simulate.is_none() {
         let reference = Interp::new(&small.program)
-            .with_fuel(fuzzing::FUZZ_FUEL)
+            .with_fuel(case::FUZZ_FUEL)
             .run(&small.inputs);
         if let Ok(reference) = reference {
-            let (c, per) = crate::levels::sweep(small, &reference, warp_gpu::engine::config());
+            let (c, per) =
+                crate::fuzz::levels::sweep(small, &reference, warp_gpu::engine::config());
             notes.push(c.header(&per));
             class = format!("{} ", c.name());
         }
@@ -342,7 +343,7 @@ fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<SyncSender<ForGpu>>, 
     let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
     let all_owned = r.all_engines();
     let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
-    let mut seeds = fuzzing::case_seeds(r.seed, job as u64);
+    let mut seeds = case::case_seeds(r.seed, job as u64);
     let mut stats = Stats::default();
     let mut buf = Vec::new();
     let avoid = r.args.avoided();
@@ -350,15 +351,14 @@ fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<SyncSender<ForGpu>>, 
     let mut made = 0u64;
     while !r.over() && !sh.stop.load(Ordering::Relaxed) && quota.is_none_or(|q| made < q) {
         let case_seed = seeds.next().expect("an endless stream");
-        let Some(tc) = fuzzing::case_from_seed(case_seed, &mut buf, &mut stats, &avoid) else {
+        let Some(tc) = case::case_from_seed(case_seed, &mut buf, &mut stats, &avoid) else {
             continue;
         };
         made += 1;
         sh.execs.fetch_add(1, Ordering::Relaxed);
-        sh.digest
-            .fetch_add(fuzzing::case_hash(&tc), Ordering::Relaxed);
+        sh.digest.fetch_add(case::case_hash(&tc), Ordering::Relaxed);
         let (result, more) =
-            fuzzing::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize, case_seed);
+            case::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize, case_seed);
         sh.execs.fetch_add(more, Ordering::Relaxed);
         match result {
             CaseResult::NoCase => {}
@@ -381,9 +381,9 @@ fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<SyncSender<ForGpu>>, 
                 }
                 // More input sets for the same program: one compile
                 // serves them all (each checked by the reference).
-                let interp = Interp::new(&tc.program).with_fuel(fuzzing::FUZZ_FUEL);
+                let interp = Interp::new(&tc.program).with_fuel(case::FUZZ_FUEL);
                 let mut items = vec![(tc.inputs.clone(), *reference)];
-                let sets = fuzzing::input_sets(&tc, r.args.gpu_inputs as usize, case_seed);
+                let sets = case::input_sets(&tc, r.args.gpu_inputs as usize, case_seed);
                 for inputs in sets.into_iter().skip(1) {
                     if let Ok(out) = interp.run(&inputs) {
                         if out.ub.is_none() {
@@ -506,7 +506,7 @@ pub fn fuzz(a: &FuzzArgs) -> u8 {
                 .map_or(1, |d| d.as_nanos() as u64)
         }),
         engines: set,
-        corpus: a.corpus.clone().unwrap_or_else(fuzzing::corpus_dir),
+        corpus: a.corpus.clone().unwrap_or_else(case::corpus_dir),
         start: Instant::now(),
     };
     let sh = Shared::default();
@@ -575,7 +575,7 @@ pub fn fuzz(a: &FuzzArgs) -> u8 {
                     sc,
                     sh,
                     format!("GPU {}", g.ordinal()),
-                    move || fuzz_gpu::gpu_loop(r, sh, g.as_ref(), rx),
+                    move || gpu::gpu_loop(r, sh, g.as_ref(), rx),
                     move || {
                         if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
                             sh.gpu_off.store(true, Ordering::Relaxed);
@@ -590,7 +590,7 @@ pub fn fuzz(a: &FuzzArgs) -> u8 {
                 sc,
                 sh,
                 "external engine".to_string(),
-                move || fuzz_ext::ext_loop(r, sh, lane),
+                move || external::ext_loop(r, sh, lane),
                 || {},
             );
         }

@@ -8,11 +8,11 @@
 //! here is therefore asked in a fresh process (`warpdiff gpu-probe FILE...`
 //! with the same GPU settings and a short deadline), which the driver
 //! cleans up when it exits. The answer is the probe's exit status
-//! ([`crate::probe`]); its stderr is kept only as the description.
+//! ([`crate::cmd::gpu_probe`]); its stderr is kept only as the description.
 
 use crate::cli::GpuArgs;
-use crate::fuzzing::FUZZ_FUEL;
-use crate::probe;
+use crate::cmd::gpu_probe;
+use crate::fuzz::case::FUZZ_FUEL;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -147,9 +147,9 @@ impl Prober {
             ));
         };
         match status.code().and_then(|c| u8::try_from(c).ok()) {
-            Some(probe::FINISHED) => Alone::Finishes,
-            Some(probe::HANG | probe::FAULT) => Alone::Fails(said()),
-            Some(probe::NO_GPU) => Alone::Unknown(format!("no GPU found ({})", said())),
+            Some(gpu_probe::FINISHED) => Alone::Finishes,
+            Some(gpu_probe::HANG | gpu_probe::FAULT) => Alone::Fails(said()),
+            Some(gpu_probe::NO_GPU) => Alone::Unknown(format!("no GPU found ({})", said())),
             Some(c) => Alone::Unknown(format!("the probe ended with status {c}: {}", said())),
             None => Alone::Fails(format!(
                 "the probe process was killed by a signal ({status}): {}",
@@ -249,7 +249,7 @@ pub fn as_divergence(what: &str, mut notes: Vec<String>) -> (Divergence, Vec<Str
         ))),
         form: "hang".to_string(),
     };
-    notes.extend(crate::fuzzing::hardware_notes(&d));
+    notes.extend(crate::fuzz::case::hardware_notes(&d));
     notes.push(format!("{} {what}", warp_core::corpus::GPU_FAILS));
     (d, notes)
 }

@@ -1,8 +1,11 @@
 //! The engines `warpdiff` can use: the built-in ones by name, external
-//! ones as `cmd:PROGRAM` ([`crate::external`]), and the set of them a
+//! ones as `cmd:PROGRAM` ([`crate::engines::external`]), and the set of them a
 //! command runs ([`EngineSet`]).
 
-use crate::external::{External, Options};
+pub mod external;
+pub mod kernel;
+
+use crate::engines::external::{External, Options};
 use warp_core::engine::{Engine, InterpEngine};
 use warp_gpu::engine::GpuEngine;
 use warp_jit::{JitEngine, Limits};
@@ -35,7 +38,7 @@ impl EngineSpec {
 /// One engine: `interp`, `jit`, `gpu` or `cmd:PROGRAM`.
 pub fn parse_engine(s: &str) -> Result<EngineSpec, String> {
     if let Some(program) = s.strip_prefix(CMD_PREFIX) {
-        crate::external::command::split(program)?;
+        crate::engines::external::command::split(program)?;
         return Ok(EngineSpec::Cmd(program.to_string()));
     }
     ENGINES
