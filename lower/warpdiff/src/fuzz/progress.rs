@@ -4,11 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::Mutex;
 use std::time::Duration;
-
-/// The bar on the terminal, while one is shown.
-static BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
 
 /// A progress display for a run of `seconds`.
 pub struct Progress {
@@ -27,7 +23,7 @@ impl Progress {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.enable_steady_tick(Duration::from_millis(250));
-        *BAR.lock().unwrap_or_else(|p| p.into_inner()) = Some(bar.clone());
+        crate::output::set_bar(Some(bar.clone()));
         Progress { bar: Some(bar) }
     }
 
@@ -46,20 +42,7 @@ impl Progress {
     pub fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
-            *BAR.lock().unwrap_or_else(|p| p.into_inner()) = None;
+            crate::output::set_bar(None);
         }
-    }
-}
-
-/// Runs `f` (which prints) with the bar, if any, hidden meanwhile.
-pub fn suspend<T>(f: impl FnOnce() -> T) -> T {
-    let bar = BAR
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .as_ref()
-        .cloned();
-    match bar {
-        Some(b) => b.suspend(f),
-        None => f(),
     }
 }
