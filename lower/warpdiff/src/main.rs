@@ -6,9 +6,8 @@ use clap::Parser;
 use std::process::ExitCode;
 use std::time::Duration;
 use warpdiff::cli::{Cli, Command, GpuArgs};
-use warpdiff::cmd::{bench_gpu, diff, emit_ptx, gpu_probe, reduce, repro, run};
+use warpdiff::cmd::{bench_gpu, diff, emit_ptx, fuzz, gpu_probe, reduce, repro, run};
 use warpdiff::errln;
-use warpdiff::fuzz::run as fuzz_cmd;
 
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
@@ -37,7 +36,7 @@ fn main() -> ExitCode {
     ExitCode::from(match cli.command {
         Command::Run(a) => run::run(&a),
         Command::Diff(a) => diff::diff(&a),
-        Command::Fuzz(a) => fuzz_cmd::fuzz(&a),
+        Command::Fuzz(a) => fuzz::fuzz(&a),
         Command::Reduce(a) => reduce::reduce(&a),
         Command::ReduceHang(a) => reduce::reduce_hang(&a),
         Command::EmitPtx(a) => emit_ptx::emit_ptx(&a),

@@ -5,6 +5,7 @@ pub mod bench_gpu;
 pub mod diff;
 pub mod diff_kernel;
 pub mod emit_ptx;
+pub mod fuzz;
 pub mod gpu_probe;
 pub mod reduce;
 pub mod repro;

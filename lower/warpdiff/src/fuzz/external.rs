@@ -23,8 +23,9 @@
 use crate::engines::external::{External, JobResult};
 use crate::errln;
 use crate::fuzz::case;
-use crate::fuzz::gpu::{NARROW_BUDGET, NARROW_GRACE};
-use crate::fuzz::run::{count_finding, report, take_batch, Run, Shared};
+use crate::fuzz::run::{
+    count_finding, report, take_batch, Run, Shared, NARROW_BUDGET, NARROW_GRACE,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Mutex;

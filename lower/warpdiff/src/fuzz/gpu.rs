@@ -20,11 +20,11 @@
 use crate::errln;
 use crate::fuzz::case;
 use crate::fuzz::hang::{self, Prober};
-use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES};
+use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES, NARROW_BUDGET, NARROW_GRACE};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use warp_core::engine::Engine;
 use warp_core::gen::TestCase;
 use warp_core::oracle::{Disagreement, Divergence, ENGINE_FAILED};
@@ -40,12 +40,6 @@ pub struct ForGpu {
     /// Its case seed.
     pub case_seed: u64,
 }
-
-/// How long narrowing a GPU failure down may go on after the run's end.
-pub const NARROW_GRACE: Duration = Duration::from_secs(30);
-
-/// How long narrowing a GPU failure down may take at most.
-pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
 
 /// Takes the next batch from the queue: `None` when the run is over or
 /// stopping, or every worker is gone and the queue is empty.

@@ -1,10 +1,16 @@
 //! The fuzz loop's progress: a bar with the current figures on a terminal
 //! (indicatif), a plain line every second where stderr is not one (CI
-//! logs, pipes), so logs stay readable and terminals stay tidy.
+//! logs, pipes), so logs stay readable and terminals stay tidy; and the
+//! figures the line shows.
 
+use crate::fuzz::external::Lane;
+use crate::fuzz::run::Shared;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Duration;
+use warp_gpu::device::Device;
 
 /// A progress display for a run of `seconds`.
 pub struct Progress {
@@ -45,4 +51,53 @@ impl Progress {
             crate::output::set_bar(None);
         }
     }
+}
+
+/// The progress line's figures.
+pub fn progress_line(
+    sh: &Shared,
+    gpus: &[Arc<dyn Device>],
+    lanes: &[Lane],
+    rate: f64,
+    gpu_rates: &[f64],
+) -> String {
+    let execs = sh.execs.load(Ordering::Relaxed);
+    let ub = sh.ub.load(Ordering::Relaxed);
+    let mut line = format!(
+        "{rate:>7.0} execs/s  {execs} cases  UB {:.1}%  rejected {}  divergences {}",
+        100.0 * ub as f64 / execs.max(1) as f64,
+        sh.rejected.load(Ordering::Relaxed),
+        sh.divergences.load(Ordering::Relaxed)
+    );
+    if !gpus.is_empty() {
+        let per: Vec<String> = gpus
+            .iter()
+            .zip(gpu_rates)
+            .map(|(g, r)| {
+                format!(
+                    "gpu{} {r:.0}/s{}",
+                    g.ordinal(),
+                    if g.is_dead() { " (off)" } else { "" }
+                )
+            })
+            .collect();
+        line.push_str(&format!(
+            "  gpu {} checked ({})",
+            sh.gpu_checked.load(Ordering::Relaxed),
+            per.join(", ")
+        ));
+    }
+    for lane in lanes {
+        line.push_str(&format!(
+            "  {} {} checked{}",
+            lane.engine.name(),
+            lane.checked.load(Ordering::Relaxed),
+            if lane.engine.off().is_some() {
+                " (off)"
+            } else {
+                ""
+            }
+        ));
+    }
+    line
 }
