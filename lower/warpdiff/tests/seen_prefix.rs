@@ -8,7 +8,8 @@
 use std::path::PathBuf;
 use warp_core::gen::Stats;
 use warp_core::rng::Rng;
-use warpdiff::fuzz::case::{case_and_read, diff_memo_hits, diff_target};
+use warpdiff::fuzz::case::case_and_read;
+use warpdiff::fuzz::target::{diff_memo_hits, diff_target};
 
 /// Pseudo-random inputs of 1 to 4,000 bytes, then the seed corpus's.
 fn inputs() -> Vec<Vec<u8>> {

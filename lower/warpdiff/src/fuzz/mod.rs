@@ -22,7 +22,7 @@
 //! Its parts: the CPU workers ([`cpu`]), one thread per GPU ([`gpu`]) and
 //! per external engine ([`external`]), what they share ([`run`]), the
 //! progress line ([`progress`]) and the summary ([`summary`]); the cases
-//! themselves ([`case`]).
+//! themselves ([`case`]) and the cargo-fuzz targets ([`target`]).
 
 pub mod case;
 pub mod cpu;
@@ -34,6 +34,7 @@ pub mod progress;
 pub mod run;
 pub mod seen;
 pub mod summary;
+pub mod target;
 
 use crate::fuzz::cpu::worker;
 use crate::fuzz::external::Lane;
