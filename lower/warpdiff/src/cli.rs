@@ -9,7 +9,7 @@
 //! compared), 141 the output pipe was closed.
 
 use crate::engines::external::Options;
-use crate::engines::{parse_engine, parse_engine_list, EngineList, EngineSpec};
+use crate::engines::spec::{parse_engine, parse_engine_list, EngineList, EngineSpec};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -5,7 +5,8 @@
 
 use crate::cli::DiffArgs;
 use crate::cmd::run::read_case;
-use crate::engines::{flatten, EngineSet, ENGINES};
+use crate::engines::spec::{flatten, ENGINES};
+use crate::engines::EngineSet;
 use crate::{errln, outln};
 use warp_core::compare::{compare, DiffReport};
 use warp_core::engine::CompileError;

@@ -16,7 +16,7 @@
 use crate::cli::DiffArgs;
 use crate::cmd::run_kernel::{launch_of, read_module};
 use crate::engines::kernel::{self, KernelRunError};
-use crate::engines::{flatten, ENGINES};
+use crate::engines::spec::{flatten, ENGINES};
 use crate::{errln, outln};
 use warp_core::launch::BufferOut;
 

@@ -3,7 +3,8 @@
 //! corpus chosen), then the loop ([`crate::fuzz`]) run; its exit status.
 
 use crate::cli::FuzzArgs;
-use crate::engines::{flatten, EngineSet, EngineSpec};
+use crate::engines::spec::{flatten, EngineSpec, ENGINES};
+use crate::engines::EngineSet;
 use crate::errln;
 use crate::fuzz::case;
 use crate::fuzz::run::Run;
@@ -12,7 +13,7 @@ use std::time::Instant;
 /// Runs the fuzzing loop; returns the exit status (1 if a divergence was
 /// found, 2 on bad arguments).
 pub fn fuzz(a: &FuzzArgs) -> u8 {
-    let specs = flatten(&a.engines, crate::engines::ENGINES);
+    let specs = flatten(&a.engines, ENGINES);
     if specs.first() != Some(&EngineSpec::Builtin("interp")) {
         errln!("warpdiff fuzz: --engines must start with interp, the reference");
         return 2;

@@ -3,7 +3,8 @@
 
 use crate::cli::{ReduceArgs, ReduceHangArgs};
 use crate::cmd::run::read_case;
-use crate::engines::{flatten, EngineSet, ENGINES};
+use crate::engines::spec::{flatten, ENGINES};
+use crate::engines::EngineSet;
 use crate::fuzz::case;
 use crate::fuzz::hang::{self, Prober};
 use crate::{errln, outln};

@@ -1,7 +1,8 @@
 //! `warpdiff run`: run case files on an engine and print the results.
 
 use crate::cli::RunArgs;
-use crate::engines::{self, EngineSet, EngineSpec};
+use crate::engines::spec::EngineSpec;
+use crate::engines::{self, EngineSet};
 use crate::output::{json, table};
 use crate::{errln, outln};
 use warp_core::check::{check_expect, check_stop, MismatchReport};

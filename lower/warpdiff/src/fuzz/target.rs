@@ -85,7 +85,7 @@ pub fn diff_target(data: &[u8]) {
         remember(read, None);
         return;
     }
-    let owned: Vec<Box<dyn Engine>> = engines::ENGINES
+    let owned: Vec<Box<dyn Engine>> = engines::spec::ENGINES
         .iter()
         .filter(|n| **n != "interp")
         .filter_map(|n| engines::for_one_run(n))

@@ -251,7 +251,7 @@ fn launch(argv: &[String], opts: &Options, program: &str) -> Result<(Proc, Hello
         }
     };
     match parse(&line) {
-        Ok(FromEngine::Hello(h)) => match check_hello(&h, crate::engines::ENGINES) {
+        Ok(FromEngine::Hello(h)) => match check_hello(&h, crate::engines::spec::ENGINES) {
             Ok(()) => Ok((p, h)),
             Err(m) => Err(format!("{who}: handshake refused: {m}")),
         },
