@@ -1,6 +1,6 @@
 //! `warpdiff`: run, compare, reduce and fuzz PTX warp-level programs. The
 //! command line is declared in [`warpdiff::cli`]; each subcommand lives in
-//! its own module of the library.
+//! its own module of the library ([`warpdiff::cmd`]).
 
 use clap::Parser;
 use std::process::ExitCode;
