@@ -1,6 +1,6 @@
-//! `warpdiff fuzz`: the arguments checked and resolved into a
-//! [`Run`](crate::fuzz::run::Run) (the engines started, the seed and the
-//! corpus chosen), then the loop ([`crate::fuzz`]) run; its exit status.
+//! `warpdiff fuzz`: the arguments checked and resolved into a [`Run`]
+//! (the engines started, the seed and the corpus chosen), then the loop
+//! ([`crate::fuzz`]) run; its exit status.
 
 use crate::cli::FuzzArgs;
 use crate::engines::spec::{flatten, EngineSpec, ENGINES};

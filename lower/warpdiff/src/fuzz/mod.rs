@@ -21,11 +21,11 @@
 //!
 //! Its parts: the CPU workers ([`cpu`]), one thread per GPU ([`gpu`]) and
 //! per external engine ([`external`]), what they share ([`run`]), the
-//! progress line ([`progress`]) and the summary ([`summary`]); GPU hangs
-//! narrowed down in fresh processes ([`hang`]) and GPU divergences
-//! classified by optimisation level ([`levels`]); the cases themselves
-//! ([`case`]), and the cargo-fuzz targets ([`target`]) with their memo
-//! ([`seen`]).
+//! progress line ([`progress`]) and the summary
+//! ([`summary`](mod@summary)); GPU hangs narrowed down in fresh processes
+//! ([`hang`]) and GPU divergences classified by optimisation level
+//! ([`levels`]); the cases themselves ([`case`]), and the cargo-fuzz
+//! targets ([`target`]) with their memo ([`seen`]).
 
 pub mod case;
 pub mod cpu;

@@ -141,7 +141,7 @@ impl Drop for Inner {
     }
 }
 
-/// One line, printable, at most [`MAX_MESSAGE`] characters: engine text
+/// One line, printable, at most `MAX_MESSAGE` characters: engine text
 /// goes into messages and corpus headers, which are line-based.
 pub fn one_line(s: &str) -> String {
     let mut t: String = s
