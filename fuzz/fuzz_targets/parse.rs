@@ -1,7 +1,7 @@
 //! Parser target: arbitrary bytes through the `.ptx` case parser (the logic
-//! is `warpdiff::fuzzing::parse_target`).
+//! is `warpdiff::fuzz::target::parse_target`).
 
 #![no_main]
 #![forbid(unsafe_code)]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| warpdiff::fuzzing::parse_target(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| warpdiff::fuzz::target::parse_target(data));

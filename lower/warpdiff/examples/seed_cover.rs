@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use warp_core::gen::{all_forms, shapes, Stats, SHAPES};
 use warp_core::rng::Rng;
-use warpdiff::fuzzing::case_from_bytes;
+use warpdiff::fuzz::case::case_from_bytes;
 
 /// The forms and shapes one input reaches.
 fn reached(data: &[u8]) -> BTreeSet<String> {

@@ -8,8 +8,8 @@
 //! unreadable or invalid input), 3 undefined behaviour (reported, not
 //! compared), 141 the output pipe was closed.
 
-use crate::engines::{parse_engine, parse_engine_list, EngineList, EngineSpec};
-use crate::external::Options;
+use crate::engines::external::Options;
+use crate::engines::spec::{parse_engine, parse_engine_list, EngineList, EngineSpec};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -468,7 +468,7 @@ impl ExtArgs {
     pub fn options(&self) -> Options {
         let mut env = vec![(
             "WARPDIFF_PROTOCOL".to_string(),
-            crate::external::protocol::PROTOCOL.to_string(),
+            crate::engines::external::protocol::PROTOCOL.to_string(),
         )];
         if std::env::var_os("WARPDIFF_EXE").is_none() {
             if let Ok(exe) = std::env::current_exe() {

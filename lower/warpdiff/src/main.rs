@@ -1,12 +1,13 @@
 //! `warpdiff`: run, compare, reduce and fuzz PTX warp-level programs. The
 //! command line is declared in [`warpdiff::cli`]; each subcommand lives in
-//! its own module of the library.
+//! its own module of the library ([`warpdiff::cmd`]).
 
 use clap::Parser;
 use std::process::ExitCode;
 use std::time::Duration;
 use warpdiff::cli::{Cli, Command, GpuArgs};
-use warpdiff::{bench_gpu, diff, emit_ptx, errln, fuzz_cmd, probe, reduce_cmd, repro, run};
+use warpdiff::cmd::{bench_gpu, diff, emit_ptx, fuzz, gpu_probe, reduce, repro, run};
+use warpdiff::errln;
 
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
@@ -35,14 +36,14 @@ fn main() -> ExitCode {
     ExitCode::from(match cli.command {
         Command::Run(a) => run::run(&a),
         Command::Diff(a) => diff::diff(&a),
-        Command::Fuzz(a) => fuzz_cmd::fuzz(&a),
-        Command::Reduce(a) => reduce_cmd::reduce(&a),
-        Command::ReduceHang(a) => reduce_cmd::reduce_hang(&a),
+        Command::Fuzz(a) => fuzz::fuzz(&a),
+        Command::Reduce(a) => reduce::reduce(&a),
+        Command::ReduceHang(a) => reduce::reduce_hang(&a),
         Command::EmitPtx(a) => emit_ptx::emit_ptx(&a),
         Command::BenchGpu(a) => bench_gpu::bench(&a),
         Command::Repro(a) => repro::repro(&a),
         Command::GpuCompileWorker(a) => warp_gpu::farm::worker_main(a.compiler),
-        Command::GpuProbe(a) => probe::probe(&a),
+        Command::GpuProbe(a) => gpu_probe::probe(&a),
     })
 }
 
@@ -61,7 +62,7 @@ fn configure_gpu(command: &Command, g: &GpuArgs) -> Result<(), String> {
         _ => None,
     };
     let deadline = match command {
-        Command::ReduceHang(_) => Duration::from_millis(warpdiff::hang::DEADLINE_MS),
+        Command::ReduceHang(_) => Duration::from_millis(warpdiff::fuzz::hang::DEADLINE_MS),
         _ => warp_gpu::GpuConfig::DEFAULT_DEADLINE,
     };
     warp_gpu::engine::configure(g.config(helpers, deadline));

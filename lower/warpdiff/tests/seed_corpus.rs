@@ -14,7 +14,7 @@
 
 use std::path::PathBuf;
 use warp_core::gen::{all_forms, shapes, Stats, SHAPES};
-use warpdiff::fuzzing::case_from_bytes;
+use warpdiff::fuzz::case::case_from_bytes;
 
 fn seed_dir() -> PathBuf {
     PathBuf::from(concat!(

@@ -1,4 +1,4 @@
-//! The `diff` target's memo (`warpdiff::seen`) takes an input for one it
+//! The `diff` target's memo (`warpdiff::fuzz::seen`) takes an input for one it
 //! has checked when the bytes the generator read from it are the same. That
 //! is sound only if a case depends on those bytes alone: the generator
 //! reads front to back and never looks at how many bytes are left. These
@@ -8,7 +8,8 @@
 use std::path::PathBuf;
 use warp_core::gen::Stats;
 use warp_core::rng::Rng;
-use warpdiff::fuzzing::{case_and_read, diff_memo_hits, diff_target};
+use warpdiff::fuzz::case::case_and_read;
+use warpdiff::fuzz::target::{diff_memo_hits, diff_target};
 
 /// Pseudo-random inputs of 1 to 4,000 bytes, then the seed corpus's.
 fn inputs() -> Vec<Vec<u8>> {

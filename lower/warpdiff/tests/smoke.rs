@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::Stats;
 use warp_jit::JitEngine;
-use warpdiff::fuzzing::{case_from_bytes, case_text, run_case, CaseResult};
+use warpdiff::fuzz::case::{case_from_bytes, case_text, run_case, CaseResult};
 
 #[test]
 fn smoke() {

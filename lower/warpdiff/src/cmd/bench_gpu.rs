@@ -4,13 +4,13 @@
 //!
 //! Each round generates `batch` usable cases on `--threads` threads (a
 //! generated program and, with `--inputs K`, K input sets: the generated
-//! one and sets with its data inputs redrawn, `fuzzing::input_sets`; each
+//! one and sets with its data inputs redrawn, `case::input_sets`; each
 //! run on the interpreter, UB dropped),
 //! then checks them on the GPU in one batch. The phases run one after the
 //! other, so the shares add up to the wall time.
 
 use crate::cli::BenchGpuArgs;
-use crate::fuzzing::{self, FUZZ_FUEL};
+use crate::fuzz::case::{self, FUZZ_FUEL};
 use crate::outln;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,21 +38,20 @@ fn generate(n: usize, threads: usize, inputs_per: usize, seed: u64) -> (Vec<Pend
         let hs: Vec<_> = (0..threads)
             .map(|t| {
                 sc.spawn(move || {
-                    let mut seeds = fuzzing::case_seeds(seed, t as u64);
+                    let mut seeds = case::case_seeds(seed, t as u64);
                     let mut stats = Stats::default();
                     let mut buf = Vec::new();
                     let mut out = Vec::with_capacity(per);
                     let mut programs = 0;
                     while out.len() < per {
                         let case_seed = seeds.next().expect("an endless stream");
-                        let Some(tc) =
-                            fuzzing::case_from_seed(case_seed, &mut buf, &mut stats, &[])
+                        let Some(tc) = case::case_from_seed(case_seed, &mut buf, &mut stats, &[])
                         else {
                             continue;
                         };
                         programs += 1;
                         let interp = Interp::new(&tc.program).with_fuel(FUZZ_FUEL);
-                        for inputs in fuzzing::input_sets(&tc, inputs_per, case_seed) {
+                        for inputs in case::input_sets(&tc, inputs_per, case_seed) {
                             if let Ok(r) = interp.run(&inputs) {
                                 if r.ub.is_none() && out.len() < per {
                                     out.push(Pending {

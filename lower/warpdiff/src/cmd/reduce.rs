@@ -2,10 +2,12 @@
 //! hand.
 
 use crate::cli::{ReduceArgs, ReduceHangArgs};
-use crate::engines::{flatten, EngineSet, ENGINES};
-use crate::hang::{self, Prober};
-use crate::run::read_case;
-use crate::{errln, fuzzing, outln};
+use crate::cmd::run::read_case;
+use crate::engines::spec::{flatten, ENGINES};
+use crate::engines::EngineSet;
+use crate::fuzz::case;
+use crate::fuzz::hang::{self, Prober};
+use crate::{errln, outln};
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::TestCase;
@@ -52,12 +54,12 @@ pub fn reduce(a: &ReduceArgs) -> u8 {
     };
     let owned = set.others(warp_jit::Limits::default(), |_| true, true);
     let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
-    let Some(d) = fuzzing::divergence_of(&tc, &others) else {
+    let Some(d) = case::divergence_of(&tc, &others) else {
         errln!("{file}: no engine diverges from the reference on it: nothing to reduce");
         return 2;
     };
-    let (small, secs) = fuzzing::reduce(&tc, &d, &others, 1);
-    let (small, d2, unstable) = fuzzing::settle(&tc, small, d, &others);
+    let (small, secs) = case::reduce(&tc, &d, &others, 1);
+    let (small, d2, unstable) = case::settle(&tc, small, d, &others);
     let mut notes = vec![format!(
         "Reduced by `warpdiff reduce` from {file} ({} instructions) to {} in {secs:.2} s.",
         tc.program.insts.len(),
@@ -65,7 +67,7 @@ pub fn reduce(a: &ReduceArgs) -> u8 {
     )];
     notes.extend(unstable);
     notes.extend(set.notes(d2.engine));
-    if let Err(m) = write_out(&out, &fuzzing::case_text(&small, &d2, notes)) {
+    if let Err(m) = write_out(&out, &case::case_text(&small, &d2, notes)) {
         errln!("{m}");
         return 2;
     }
@@ -115,7 +117,7 @@ pub fn reduce_hang(a: &ReduceHangArgs) -> u8 {
         small.program.insts.len()
     )];
     let (d, notes) = hang::as_divergence(&what, notes);
-    if let Err(m) = write_out(&out, &fuzzing::case_text(&small, &d, notes)) {
+    if let Err(m) = write_out(&out, &case::case_text(&small, &d, notes)) {
         errln!("{m}");
         return 2;
     }

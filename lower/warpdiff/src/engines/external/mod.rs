@@ -141,7 +141,7 @@ impl Drop for Inner {
     }
 }
 
-/// One line, printable, at most [`MAX_MESSAGE`] characters: engine text
+/// One line, printable, at most `MAX_MESSAGE` characters: engine text
 /// goes into messages and corpus headers, which are line-based.
 pub fn one_line(s: &str) -> String {
     let mut t: String = s
@@ -251,7 +251,7 @@ fn launch(argv: &[String], opts: &Options, program: &str) -> Result<(Proc, Hello
         }
     };
     match parse(&line) {
-        Ok(FromEngine::Hello(h)) => match check_hello(&h, crate::engines::ENGINES) {
+        Ok(FromEngine::Hello(h)) => match check_hello(&h, crate::engines::spec::ENGINES) {
             Ok(()) => Ok((p, h)),
             Err(m) => Err(format!("{who}: handshake refused: {m}")),
         },

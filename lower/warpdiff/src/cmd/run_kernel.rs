@@ -4,7 +4,7 @@
 //! after the run (issue #13).
 
 use crate::cli::{KernelArgs, RunArgs};
-use crate::kernel_engines::{self, KernelRunError};
+use crate::engines::kernel::{self, KernelRunError};
 use crate::{errln, outln};
 use std::path::Path;
 use warp_core::ir::Module;
@@ -114,10 +114,10 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         return Err("a kernel launch takes one PTX module file".into());
     };
     let name = file.display().to_string();
-    let engine = kernel_engines::kernel_engine(&o.engine)?;
+    let engine = kernel::kernel_engine(&o.engine)?;
     let (src, module) = read_module(file)?;
     let launch = launch_of(&o.kernel)?;
-    let out = match kernel_engines::run(engine, &src, &module, &launch) {
+    let out = match kernel::run(engine, &src, &module, &launch) {
         Ok(out) => out,
         Err(KernelRunError::Skip(m)) => {
             return Err(format!("{name}: {engine} cannot run here: {m}"))
@@ -135,7 +135,7 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         launch.kernel,
         launch.grid,
         launch.block,
-        kernel_engines::describe(engine),
+        kernel::describe(engine),
     );
     if let Some((at, ub)) = &out.ub {
         outln!("{name}:{}: {at}: {ub}", ub.line);

@@ -1,7 +1,7 @@
 //! `warpdiff emit-ptx FILE...`: the PTX module the GPU engine would load.
 
 use crate::cli::EmitPtxArgs;
-use crate::run::read_case;
+use crate::cmd::run::read_case;
 use crate::{errln, out};
 use warp_gpu::emit::{emit_module_with, module_target, Job};
 

@@ -18,7 +18,7 @@
 //!   the result at every level and the lowest failing one.
 
 use crate::cli::ReproArgs;
-use crate::levels::{sweep, AtLevel, Class};
+use crate::fuzz::levels::{sweep, AtLevel, Class};
 use crate::{errln, outln};
 use std::fmt::Write as _;
 use std::path::Path;

@@ -1,8 +1,10 @@
 //! `warpdiff run`: run case files on an engine and print the results.
 
 use crate::cli::RunArgs;
-use crate::engines::{self, EngineSet, EngineSpec};
-use crate::{errln, json, outln, table};
+use crate::engines::spec::EngineSpec;
+use crate::engines::{self, EngineSet};
+use crate::output::{json, table};
+use crate::{errln, outln};
 use warp_core::check::{check_expect, check_stop, MismatchReport};
 use warp_core::engine::{CompileError, Engine};
 use warp_core::oracle::compile_guarded;
@@ -19,7 +21,7 @@ enum Status {
 /// Runs every file and returns the exit status.
 pub fn run(o: &RunArgs) -> u8 {
     if o.kernel.wanted() {
-        return crate::run_kernel::run(o);
+        return crate::cmd::run_kernel::run(o);
     }
     let set = match EngineSet::open(std::slice::from_ref(&o.engine), &o.ext.options()) {
         Ok(s) => s,

@@ -2,18 +2,47 @@
 //! run big.ptx | head -1`) ends the process quietly with status 141, as a
 //! shell reports a process killed by SIGPIPE, instead of the panic of
 //! `println!`; any other write error ends it with status 2 and a message.
-//! While a progress bar is on the terminal, lines are printed above it.
+//! While a progress bar is on the terminal ([`set_bar`]), lines are
+//! printed above it.
 //!
 //! Use [`outln!`](crate::outln) for stdout and [`errln!`](crate::errln) for
 //! stderr; the crate denies `println!`/`eprintln!` elsewhere.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod json;
+pub mod table;
+
+use indicatif::ProgressBar;
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::Mutex;
 
 /// The exit status after the output pipe closed (128 + SIGPIPE).
 pub const EXIT_PIPE_CLOSED: u8 = 141;
+
+/// The progress bar on the terminal, while one is shown: lines are
+/// printed above it.
+static BAR: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Sets the progress bar that lines are printed above (`None`: no bar
+/// any more).
+pub fn set_bar(bar: Option<ProgressBar>) {
+    *BAR.lock().unwrap_or_else(|p| p.into_inner()) = bar;
+}
+
+/// Runs `f` (which prints) with the bar, if any, hidden meanwhile.
+pub fn suspend<T>(f: impl FnOnce() -> T) -> T {
+    let bar = BAR
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_ref()
+        .cloned();
+    match bar {
+        Some(b) => b.suspend(f),
+        None => f(),
+    }
+}
 
 /// Prints a line on stdout.
 #[macro_export]
@@ -36,7 +65,7 @@ macro_rules! errln {
 
 /// Writes to stdout (see the module doc).
 pub fn out(args: fmt::Arguments) {
-    crate::progress::suspend(|| {
+    suspend(|| {
         let mut o = io::stdout().lock();
         if let Err(e) = o.write_fmt(args).and_then(|()| o.flush()) {
             closed(e, "stdout");
@@ -46,7 +75,7 @@ pub fn out(args: fmt::Arguments) {
 
 /// Writes to stderr (see the module doc).
 pub fn err(args: fmt::Arguments) {
-    crate::progress::suspend(|| {
+    suspend(|| {
         let mut o = io::stderr().lock();
         if let Err(e) = o.write_fmt(args) {
             closed(e, "stderr");

@@ -20,10 +20,12 @@
 //! the engine's thread narrows a failure down (they pass the engine by
 //! meanwhile). Requests still out at the run's end are abandoned.
 
-use crate::external::{External, JobResult};
-use crate::fuzz_cmd::{count_finding, report, take_batch, Run, Shared};
-use crate::fuzz_gpu::{NARROW_BUDGET, NARROW_GRACE};
-use crate::{errln, fuzzing};
+use crate::engines::external::{External, JobResult};
+use crate::errln;
+use crate::fuzz::case;
+use crate::fuzz::run::{
+    count_finding, report, take_batch, Run, Shared, NARROW_BUDGET, NARROW_GRACE,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Mutex;
@@ -309,7 +311,7 @@ fn save_batch(batch: &[&ForExt]) -> String {
     let dir = std::env::temp_dir().join(format!(
         "warpdiff-ext-failed-batch-{}-{}",
         std::process::id(),
-        fuzzing::now_utc().replace([' ', ':'], "-")
+        case::now_utc().replace([' ', ':'], "-")
     ));
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return format!("could not save the batch: {}: {e}", dir.display());

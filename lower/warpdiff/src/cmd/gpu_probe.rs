@@ -1,31 +1,21 @@
 //! `warpdiff gpu-probe FILE...` (internal): runs the cases as one GPU batch
 //! in this process and says how it ended through the exit status, which is
 //! the whole protocol between the fuzz loop (or `reduce-hang`) and the
-//! fresh processes it asks "does this hang or fault?" ([`crate::hang`]).
+//! fresh processes it asks "does this hang or fault?" ([`crate::fuzz::hang`],
+//! which holds the statuses: [`probe_status`](crate::fuzz::hang::probe_status)).
 //! A hung kernel cannot be stopped and a fault poisons the context, so the
 //! question must be asked in a process that then exits. The message on
 //! stderr is for people and for the case comment, never parsed.
 
 use crate::cli::ProbeArgs;
+use crate::cmd::run::read_case;
 use crate::errln;
-use crate::run::read_case;
+use crate::fuzz::hang::probe_status::{BAD_INPUT, DRIVER, FAULT, FINISHED, HANG, NO_GPU};
 use warp_gpu::device::GpuError;
 use warp_gpu::emit::Job;
 
-/// Every case finished (whatever it computed, or it was skipped).
-pub const FINISHED: u8 = 0;
-/// The input could not be read or parsed.
-pub const BAD_INPUT: u8 = 2;
-/// The batch was still running at the deadline.
-pub const HANG: u8 = 10;
-/// A kernel faulted.
-pub const FAULT: u8 = 11;
-/// There is no GPU to ask.
-pub const NO_GPU: u8 = 12;
-/// The driver failed otherwise (e.g. refused the PTX).
-pub const DRIVER: u8 = 13;
-
-/// Runs the probe; returns the exit status (see the constants).
+/// Runs the probe; returns the exit status (see
+/// [`probe_status`](crate::fuzz::hang::probe_status)).
 pub fn probe(a: &ProbeArgs) -> u8 {
     let mut cases = Vec::new();
     for f in &a.files {

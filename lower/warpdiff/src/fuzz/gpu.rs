@@ -8,7 +8,7 @@
 //! - a hang or a fault switches this device off (a hung kernel cannot be
 //!   stopped, a fault poisons the context); when the last device is off the
 //!   workers stop offering cases and the queue is drained, and the batch is
-//!   narrowed down in fresh processes ([`crate::hang`]): the case that
+//!   narrowed down in fresh processes ([`crate::fuzz::hang`]): the case that
 //!   fails alone is reduced and recorded with a `gpu-fails:` line, or, when
 //!   none fails alone, the smallest group that fails together is recorded
 //!   as a folder, or, when even the whole batch does not fail again, the
@@ -17,13 +17,14 @@
 //! No thread takes a batch after the run's end; narrowing has a deadline of
 //! its own, at most [`NARROW_GRACE`] past the run's end.
 
-use crate::fuzz_cmd::{report, take_batch, Run, Shared, MAX_DEVICES};
-use crate::hang::{self, Prober};
-use crate::{errln, fuzzing};
+use crate::errln;
+use crate::fuzz::case;
+use crate::fuzz::hang::{self, Prober};
+use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES, NARROW_BUDGET, NARROW_GRACE};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use warp_core::engine::Engine;
 use warp_core::gen::TestCase;
 use warp_core::oracle::{Disagreement, Divergence, ENGINE_FAILED};
@@ -39,12 +40,6 @@ pub struct ForGpu {
     /// Its case seed.
     pub case_seed: u64,
 }
-
-/// How long narrowing a GPU failure down may go on after the run's end.
-pub const NARROW_GRACE: Duration = Duration::from_secs(30);
-
-/// How long narrowing a GPU failure down may take at most.
-pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
 
 /// Takes the next batch from the queue: `None` when the run is over or
 /// stopping, or every worker is gone and the queue is empty.
@@ -190,7 +185,7 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
         format!(
             "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {seed:#x}) at {}, {:.1} s into the run.",
             r.seed,
-            fuzzing::now_utc(),
+            case::now_utc(),
             r.start.elapsed().as_secs_f64()
         )
     };
@@ -211,7 +206,7 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
             ),
         ];
         let (d, notes) = hang::as_divergence(&after, notes);
-        let msg = match fuzzing::record(&r.corpus, &small, &d, notes) {
+        let msg = match case::record(&r.corpus, &small, &d, notes) {
             Ok(w) => format!(
                 "divergence: gpu hang or fault; reduced {} -> {} instructions in {secs:.1} s; {}",
                 cases[i].program.insts.len(),

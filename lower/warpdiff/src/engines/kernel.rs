@@ -3,7 +3,7 @@
 //! written, on the process's first GPU, opened once). `warpdiff run` and
 //! `warpdiff diff` use them for `--launch`/`--kernel`.
 
-use crate::engines::EngineSpec;
+use crate::engines::spec::EngineSpec;
 use crate::errln;
 use std::sync::OnceLock;
 use warp_core::ir::Module;

@@ -14,9 +14,9 @@
 //! the module), 0 every engine agreed.
 
 use crate::cli::DiffArgs;
-use crate::engines::{flatten, ENGINES};
-use crate::kernel_engines::{self, KernelRunError};
-use crate::run_kernel::{launch_of, read_module};
+use crate::cmd::run_kernel::{launch_of, read_module};
+use crate::engines::kernel::{self, KernelRunError};
+use crate::engines::spec::{flatten, ENGINES};
 use crate::{errln, outln};
 use warp_core::launch::BufferOut;
 
@@ -151,7 +151,7 @@ fn diff_inner(a: &DiffArgs) -> Result<u8, String> {
     }
     let mut engines: Vec<&'static str> = Vec::new();
     for spec in flatten(&a.engines, ENGINES) {
-        let n = kernel_engines::kernel_engine(&spec)?;
+        let n = kernel::kernel_engine(&spec)?;
         if n != "interp" && !engines.contains(&n) {
             engines.push(n);
         }
@@ -159,7 +159,7 @@ fn diff_inner(a: &DiffArgs) -> Result<u8, String> {
     let name = file.display().to_string();
     let (src, module) = read_module(file)?;
     let launch = launch_of(&a.kernel)?;
-    let reference = match kernel_engines::run("interp", &src, &module, &launch) {
+    let reference = match kernel::run("interp", &src, &module, &launch) {
         Ok(r) => r,
         Err(KernelRunError::Skip(m) | KernelRunError::Failed(m)) => {
             return Err(format!("{name}: interp: {m}"))
@@ -182,7 +182,7 @@ fn diff_inner(a: &DiffArgs) -> Result<u8, String> {
     }
     let mut bad = false;
     for e in engines {
-        let out = match kernel_engines::run(e, &src, &module, &launch) {
+        let out = match kernel::run(e, &src, &module, &launch) {
             Ok(out) => out,
             Err(KernelRunError::Skip(m)) => {
                 outln!("  {e}: skipped ({m})");
@@ -194,7 +194,7 @@ fn diff_inner(a: &DiffArgs) -> Result<u8, String> {
                 continue;
             }
         };
-        let who = kernel_engines::describe(e);
+        let who = kernel::describe(e);
         if let Some((at, ub)) = &out.ub {
             outln!(
                 "  {who}: FAILED: reports undefined behaviour the reference does not: line {}: {at}: {ub}",

@@ -8,11 +8,10 @@
 //! here is therefore asked in a fresh process (`warpdiff gpu-probe FILE...`
 //! with the same GPU settings and a short deadline), which the driver
 //! cleans up when it exits. The answer is the probe's exit status
-//! ([`crate::probe`]); its stderr is kept only as the description.
+//! ([`probe_status`]); its stderr is kept only as the description.
 
 use crate::cli::GpuArgs;
-use crate::fuzzing::FUZZ_FUEL;
-use crate::probe;
+use crate::fuzz::case::FUZZ_FUEL;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -23,6 +22,24 @@ use warp_core::gen::TestCase;
 use warp_core::interp::Interp;
 use warp_core::oracle::{Disagreement, Divergence, DivergenceCase};
 use warp_core::reduce::Reducer;
+
+/// The exit statuses of `warpdiff gpu-probe` (the subcommand that
+/// answers in a fresh process: [`crate::cmd::gpu_probe`]), the whole protocol
+/// between it and the [`Prober`].
+pub mod probe_status {
+    /// Every case finished (whatever it computed, or it was skipped).
+    pub const FINISHED: u8 = 0;
+    /// The input could not be read or parsed.
+    pub const BAD_INPUT: u8 = 2;
+    /// The batch was still running at the deadline.
+    pub const HANG: u8 = 10;
+    /// A kernel faulted.
+    pub const FAULT: u8 = 11;
+    /// There is no GPU to ask.
+    pub const NO_GPU: u8 = 12;
+    /// The driver failed otherwise (e.g. refused the PTX).
+    pub const DRIVER: u8 = 13;
+}
 
 /// The deadline for a case run alone to find or reduce a hang.
 pub const DEADLINE_MS: u64 = 1500;
@@ -147,9 +164,9 @@ impl Prober {
             ));
         };
         match status.code().and_then(|c| u8::try_from(c).ok()) {
-            Some(probe::FINISHED) => Alone::Finishes,
-            Some(probe::HANG | probe::FAULT) => Alone::Fails(said()),
-            Some(probe::NO_GPU) => Alone::Unknown(format!("no GPU found ({})", said())),
+            Some(probe_status::FINISHED) => Alone::Finishes,
+            Some(probe_status::HANG | probe_status::FAULT) => Alone::Fails(said()),
+            Some(probe_status::NO_GPU) => Alone::Unknown(format!("no GPU found ({})", said())),
             Some(c) => Alone::Unknown(format!("the probe ended with status {c}: {}", said())),
             None => Alone::Fails(format!(
                 "the probe process was killed by a signal ({status}): {}",
@@ -249,7 +266,7 @@ pub fn as_divergence(what: &str, mut notes: Vec<String>) -> (Divergence, Vec<Str
         ))),
         form: "hang".to_string(),
     };
-    notes.extend(crate::fuzzing::hardware_notes(&d));
+    notes.extend(crate::fuzz::case::hardware_notes(&d));
     notes.push(format!("{} {what}", warp_core::corpus::GPU_FAILS));
     (d, notes)
 }

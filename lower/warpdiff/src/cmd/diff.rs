@@ -1,11 +1,12 @@
 //! `warpdiff diff`: run each file on every engine named (by default every
 //! built-in one) and compare with the reference interpreter on its defined
 //! lanes. A PTX module with `--launch`/`--kernel` is compared by
-//! [`crate::diff_kernel`].
+//! [`crate::cmd::diff_kernel`].
 
 use crate::cli::DiffArgs;
-use crate::engines::{flatten, EngineSet, ENGINES};
-use crate::run::read_case;
+use crate::cmd::run::read_case;
+use crate::engines::spec::{flatten, ENGINES};
+use crate::engines::EngineSet;
 use crate::{errln, outln};
 use warp_core::compare::{compare, DiffReport};
 use warp_core::engine::CompileError;
@@ -19,7 +20,7 @@ use warp_core::oracle::compile_guarded;
 /// ([`warp_core::corpus::KNOWN_GPU_DIVERGENCE`]) is shown, not counted.
 pub fn diff(a: &DiffArgs) -> u8 {
     if a.kernel.wanted() {
-        return crate::diff_kernel::diff(a);
+        return crate::cmd::diff_kernel::diff(a);
     }
     let set = match EngineSet::open(&flatten(&a.engines, ENGINES), &a.ext.options()) {
         Ok(s) => s,

@@ -1,0 +1,13 @@
+//! One module per `warpdiff` subcommand (declared in [`crate::cli`]):
+//! each takes its parsed arguments and returns the exit status.
+
+pub mod bench_gpu;
+pub mod diff;
+pub mod diff_kernel;
+pub mod emit_ptx;
+pub mod fuzz;
+pub mod gpu_probe;
+pub mod reduce;
+pub mod repro;
+pub mod run;
+pub mod run_kernel;

@@ -1,0 +1,148 @@
+//! The CPU workers of `warpdiff fuzz`: each generates cases from its own
+//! stream of case seeds, checks them on the CPU engines (the reference
+//! interpreter first), reports what diverges, and offers the agreeing
+//! cases to the external engines' lanes ([`crate::fuzz::external`]) and the
+//! GPU queue ([`crate::fuzz::gpu`]), never blocking on the GPU's.
+
+use crate::fuzz::case::{self, CaseResult};
+use crate::fuzz::external::{ForExt, Lane};
+use crate::fuzz::gpu::ForGpu;
+use crate::fuzz::run::{report, Run, Shared};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::time::{Duration, Instant};
+use warp_core::engine::Engine;
+use warp_core::gen::{Stats, TestCase};
+use warp_core::interp::Interp;
+use warp_gpu::batch::Pending;
+
+/// Offers a case to the GPU queue without ever blocking for long: `false`
+/// when it was dropped because the GPUs are off, the run is over or
+/// stopping, or the queue stayed full for a second.
+fn offer(r: &Run, sh: &Shared, tx: &SyncSender<ForGpu>, mut item: ForGpu) -> bool {
+    let patience = Instant::now() + Duration::from_secs(1);
+    loop {
+        if sh.gpu_off.load(Ordering::Relaxed) || sh.stop.load(Ordering::Relaxed) || r.over() {
+            return false;
+        }
+        match tx.try_send(item) {
+            Ok(()) => return true,
+            Err(TrySendError::Disconnected(_)) => return false,
+            Err(TrySendError::Full(back)) => {
+                if Instant::now() > patience {
+                    sh.skip("gpu", "not checked (the GPU queue stayed full)");
+                    return false;
+                }
+                item = back;
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+}
+
+/// The body of CPU worker `job`: generates and checks cases until the run
+/// is over or stopping, or its share of `--cases` is done.
+pub fn worker(
+    r: &Run,
+    job: usize,
+    sh: &Shared,
+    to_gpu: Option<SyncSender<ForGpu>>,
+    lanes: &[Lane],
+) {
+    // With batching GPU threads, the GPU is not among this worker's
+    // engines, nor are the external engines: agreeing cases go to their
+    // queues instead.
+    let owned = r.engines.others(
+        warp_jit::Limits::default(),
+        |n| to_gpu.is_none() || n != "gpu",
+        false,
+    );
+    let others: Vec<&dyn Engine> = owned.iter().map(|e| e.as_ref()).collect();
+    let all_owned = r.all_engines();
+    let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
+    let mut seeds = case::case_seeds(r.seed, job as u64);
+    let mut stats = Stats::default();
+    let mut buf = Vec::new();
+    let avoid = r.args.avoided();
+    let quota = r.args.cases.map(|n| job_quota(n, r.args.jobs, job as u64));
+    let mut made = 0u64;
+    while !r.over() && !sh.stop.load(Ordering::Relaxed) && quota.is_none_or(|q| made < q) {
+        let case_seed = seeds.next().expect("an endless stream");
+        let Some(tc) = case::case_from_seed(case_seed, &mut buf, &mut stats, &avoid) else {
+            continue;
+        };
+        made += 1;
+        sh.execs.fetch_add(1, Ordering::Relaxed);
+        sh.digest.fetch_add(case::case_hash(&tc), Ordering::Relaxed);
+        let (result, more) =
+            case::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize, case_seed);
+        sh.execs.fetch_add(more, Ordering::Relaxed);
+        match result {
+            CaseResult::NoCase => {}
+            CaseResult::Agree(reference, skipped) => {
+                for (engine, why) in &skipped {
+                    sh.skip(engine, &why.reason);
+                }
+                for lane in lanes {
+                    let item = ForExt {
+                        case: tc.clone(),
+                        reference: (*reference).clone(),
+                        job,
+                        case_seed,
+                    };
+                    lane.offer(r, sh, item);
+                }
+                let Some(tx) = &to_gpu else { continue };
+                if sh.gpu_off.load(Ordering::Relaxed) {
+                    continue;
+                }
+                // More input sets for the same program: one compile
+                // serves them all (each checked by the reference).
+                let interp = Interp::new(&tc.program).with_fuel(case::FUZZ_FUEL);
+                let mut items = vec![(tc.inputs.clone(), *reference)];
+                let sets = case::input_sets(&tc, r.args.gpu_inputs as usize, case_seed);
+                for inputs in sets.into_iter().skip(1) {
+                    if let Ok(out) = interp.run(&inputs) {
+                        if out.ub.is_none() {
+                            items.push((inputs, out));
+                        }
+                    }
+                }
+                for (inputs, reference) in items {
+                    let item = ForGpu {
+                        pending: Pending {
+                            case: TestCase {
+                                program: tc.program.clone(),
+                                inputs,
+                            },
+                            reference,
+                        },
+                        job,
+                        case_seed,
+                    };
+                    if !offer(r, sh, tx, item) {
+                        break;
+                    }
+                }
+            }
+            CaseResult::Ub => {
+                sh.ub.fetch_add(1, Ordering::Relaxed);
+            }
+            CaseResult::Rejected => {
+                sh.rejected.fetch_add(1, Ordering::Relaxed);
+            }
+            CaseResult::Diverge(tc, d) => report(r, sh, job, case_seed, &tc, d, &all),
+        }
+    }
+    sh.stats
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .merge(&stats);
+    sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// Job `job`'s share of `cases` cases over `jobs` jobs: the first
+/// `cases % jobs` jobs take one more.
+pub fn job_quota(cases: u64, jobs: u64, job: u64) -> u64 {
+    cases / jobs + u64::from(job < cases % jobs)
+}

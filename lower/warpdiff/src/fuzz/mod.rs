@@ -1,0 +1,288 @@
+//! `warpdiff fuzz`: the fuzzing loop on stable Rust, without libFuzzer.
+//!
+//! `--jobs` CPU workers generate cases, check them on the CPU engines
+//! (the reference interpreter first) and, when a GPU or an external engine
+//! is in the run, offer the agreeing ones to queues that one thread per GPU
+//! ([`crate::fuzz::gpu`]) and one per external engine
+//! ([`crate::fuzz::external`]) drain in batches. Every wait has a way out:
+//! workers never block on the GPU queue (they drop a case rather than wait
+//! once the GPUs are off, the run is over or the queue stays full) and
+//! wait on an external engine's only until the run's end, the batch
+//! threads take no batch after the run's end, every request to an
+//! external engine has a deadline, and narrowing a failure down and
+//! reducing it have a deadline of their own. So the run always ends by
+//! `--seconds` (plus that bounded narrowing), with its summary and exit
+//! status. Two last resorts keep that true when something below breaks the
+//! rules: a thread that panics is caught, named and counted as an internal
+//! error (exit status 2 unless a divergence was found) while the rest of
+//! the run goes on; and a thread still busy `--stuck-after-s` (180 s) after
+//! the run's end (a driver call that never returns) is left behind: the
+//! summary is printed and the process exits without waiting for it.
+//!
+//! Its parts: the CPU workers ([`cpu`]), one thread per GPU ([`gpu`]) and
+//! per external engine ([`external`]), what they share ([`run`]), the
+//! progress line ([`progress`]) and the summary
+//! ([`summary`](mod@summary)); GPU hangs narrowed down in fresh processes
+//! ([`hang`]) and GPU divergences classified by optimisation level
+//! ([`levels`]); the cases themselves ([`case`]), and the cargo-fuzz
+//! targets ([`target`]) with their memo ([`seen`]).
+
+pub mod case;
+pub mod cpu;
+pub mod external;
+pub mod gpu;
+pub mod hang;
+pub mod levels;
+pub mod progress;
+pub mod run;
+pub mod seen;
+pub mod summary;
+pub mod target;
+
+use crate::fuzz::cpu::worker;
+use crate::fuzz::external::Lane;
+use crate::fuzz::gpu::ForGpu;
+use crate::fuzz::progress::{progress_line, Progress};
+use crate::fuzz::run::{Run, Shared, MAX_DEVICES};
+use crate::fuzz::summary::{exit_status, summary};
+use crate::{errln, outln};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::sync_channel;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use warp_gpu::device::Device;
+
+/// Runs the fuzzing loop of `r` (engines started, seed and corpus
+/// chosen): the workers, GPU and external-engine threads, the progress
+/// line, then the summary. Returns the exit status (see
+/// [`summary::exit_status`]).
+pub fn run_loop(r: Run) -> u8 {
+    let a = &r.args;
+    let sh = Shared::default();
+    // The GPUs, when asked for and present, check cases in batches: one
+    // thread per device, all taking batches from one queue.
+    let gpus: Vec<Arc<dyn Device>> = if r.engines.builtin.contains(&"gpu") {
+        warp_gpu::engine::gpus()
+            .into_iter()
+            .take(a.gpus as usize)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    sh.gpus_alive.store(gpus.len(), Ordering::Relaxed);
+    sh.workers_alive.store(a.jobs as usize, Ordering::Relaxed);
+    outln!(
+        "warpdiff fuzz: engines {}, {} job(s), seed {:#x}, {} s, corpus {}{}{}",
+        r.engines.names().join(","),
+        a.jobs,
+        r.seed,
+        a.seconds,
+        r.corpus.display(),
+        match a.avoided().as_slice() {
+            [] => String::new(),
+            v => format!(
+                ", avoiding {}",
+                v.iter().map(|i| i.name()).collect::<Vec<_>>().join(",")
+            ),
+        },
+        match gpus.first() {
+            Some(g) => format!(
+                ", {} GPU(s) {} in batches of up to {}",
+                gpus.len(),
+                g.description(),
+                a.gpu_batch
+            ),
+            None => String::new(),
+        }
+    );
+    for e in &r.engines.external {
+        outln!(
+            "warpdiff fuzz: {} in requests of up to {} jobs",
+            e.describe().trim_end_matches('.'),
+            e.max_jobs()
+                .map_or(a.ext_batch, |m| a.ext_batch.min(m as u64))
+        );
+    }
+    let lanes: Vec<Lane> = r
+        .engines
+        .external
+        .iter()
+        .map(|e| Lane::new(e.clone(), a.ext_batch as usize))
+        .collect();
+    let (tx, rx) = if gpus.is_empty() {
+        (None, None)
+    } else {
+        let (tx, rx) = sync_channel::<ForGpu>(a.gpu_batch as usize * 2);
+        (Some(tx), Some(Mutex::new(rx)))
+    };
+    let progress = Progress::new(a.seconds);
+    std::thread::scope(|sc| {
+        if let Some(rx) = &rx {
+            for g in &gpus {
+                let (r, sh) = (&r, &sh);
+                spawn_guarded(
+                    sc,
+                    sh,
+                    format!("GPU {}", g.ordinal()),
+                    move || gpu::gpu_loop(r, sh, g.as_ref(), rx),
+                    move || {
+                        if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
+                            sh.gpu_off.store(true, Ordering::Relaxed);
+                        }
+                    },
+                );
+            }
+        }
+        for lane in &lanes {
+            let (r, sh) = (&r, &sh);
+            spawn_guarded(
+                sc,
+                sh,
+                "external engine".to_string(),
+                move || external::ext_loop(r, sh, lane),
+                || {},
+            );
+        }
+        for job in 0..a.jobs as usize {
+            let (r, sh, lanes) = (&r, &sh, &lanes);
+            let tx = tx.clone();
+            spawn_guarded(
+                sc,
+                sh,
+                format!("job {job}"),
+                move || worker(r, job, sh, tx, lanes),
+                move || {
+                    sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
+                },
+            );
+        }
+        drop(tx);
+        let mut last = (Instant::now(), 0u64);
+        let mut last_dev = [0u64; MAX_DEVICES];
+        while !r.over()
+            && !sh.stop.load(Ordering::Relaxed)
+            && sh.workers_alive.load(Ordering::Relaxed) > 0
+        {
+            std::thread::sleep(Duration::from_millis(250));
+            let dt = last.0.elapsed().as_secs_f64();
+            if dt >= 1.0 {
+                let execs = sh.execs.load(Ordering::Relaxed);
+                let rate = (execs - last.1) as f64 / dt;
+                let gpu_rates: Vec<f64> = gpus
+                    .iter()
+                    .map(|g| {
+                        let i = g.ordinal().min(MAX_DEVICES - 1);
+                        let now = sh.per_device[i].load(Ordering::Relaxed);
+                        let r = (now - last_dev[i]) as f64 / dt;
+                        last_dev[i] = now;
+                        r
+                    })
+                    .collect();
+                progress.update(
+                    r.start.elapsed().as_secs(),
+                    &progress_line(&sh, &gpus, &lanes, rate, &gpu_rates),
+                );
+                last = (Instant::now(), execs);
+            }
+        }
+        // The run is over: the threads finish what they hold (bounded
+        // reductions and narrowing). One that is still busy long after has
+        // hung in a call that does not return; it is left behind.
+        let stuck_after = Duration::from_secs(a.stuck_after_s);
+        let stuck_at = Instant::now() + stuck_after;
+        while sh.busy.load(Ordering::Relaxed) > 0 && Instant::now() < stuck_at {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let left = sh.busy.load(Ordering::Relaxed);
+        if left > 0 {
+            progress.finish();
+            summary(&r, &sh, &gpus, &lanes);
+            errln!(
+                "warpdiff fuzz: {left} thread(s) still busy {} s after the run was over (a GPU or engine call that does not return); exiting without waiting for them (the counts above may miss their last cases)",
+                stuck_after.as_secs()
+            );
+            std::process::exit(exit_status(&sh).into());
+        }
+    });
+    progress.finish();
+    summary(&r, &sh, &gpus, &lanes);
+    exit_status(&sh)
+}
+
+/// Decrements [`Shared::busy`] when a thread ends, by return or by panic.
+struct Busy<'a>(&'a Shared);
+
+impl Drop for Busy<'_> {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs one thread's body `f` (named `what` in messages): counted in
+/// [`Shared::busy`] until it ends, and a panic in it is caught, reported
+/// and counted, after `on_panic` has run (to give back what the thread
+/// held).
+fn guarded(sh: &Shared, what: &str, f: impl FnOnce(), on_panic: impl FnOnce()) {
+    let _busy = Busy(sh);
+    if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        on_panic();
+        let msg = p
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        sh.internal_errors.fetch_add(1, Ordering::Relaxed);
+        sh.found(format!(
+            "internal error: the {what} thread panicked ({msg}); it stopped, the rest of the run went on"
+        ));
+    }
+}
+
+/// Spawns a thread of the run in `sc`: counted in [`Shared::busy`] from
+/// now on, its body `f` run by [`guarded`].
+fn spawn_guarded<'scope>(
+    sc: &'scope std::thread::Scope<'scope, '_>,
+    sh: &'scope Shared,
+    what: String,
+    f: impl FnOnce() + Send + 'scope,
+    on_panic: impl FnOnce() + Send + 'scope,
+) {
+    sh.busy.fetch_add(1, Ordering::Relaxed);
+    sc.spawn(move || guarded(sh, &what, f, on_panic));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_thread_is_caught_counted_and_named() {
+        let sh = Shared::default();
+        sh.busy.store(1, Ordering::Relaxed);
+        let mut gave_back = false;
+        guarded(
+            &sh,
+            "job 3",
+            || panic!("boom at case 17"),
+            || gave_back = true,
+        );
+        assert!(gave_back, "on_panic ran");
+        assert_eq!(sh.busy.load(Ordering::Relaxed), 0, "no longer busy");
+        assert_eq!(sh.internal_errors.load(Ordering::Relaxed), 1);
+        assert_eq!(exit_status(&sh), 2, "an internal error is exit status 2");
+        let found = sh.found.lock().unwrap();
+        assert_eq!(
+            found.as_slice(),
+            ["internal error: the job 3 thread panicked (boom at case 17); it stopped, the rest of the run went on"]
+        );
+    }
+
+    #[test]
+    fn a_thread_that_returns_is_not_an_error() {
+        let sh = Shared::default();
+        sh.busy.store(1, Ordering::Relaxed);
+        guarded(&sh, "job 0", || {}, || unreachable!("no panic"));
+        assert_eq!(sh.busy.load(Ordering::Relaxed), 0);
+        assert_eq!(exit_status(&sh), 0);
+    }
+}

@@ -1,0 +1,282 @@
+//! What the parts of `warpdiff fuzz` share: the run's settings
+//! ([`Run`]), the counters and findings every thread adds to ([`Shared`]),
+//! reporting a divergence (reduced, triaged and recorded: [`report`]),
+//! taking a batch from a queue ([`take_batch`]), and the limits: devices,
+//! divergences reduced per form, how long narrowing a failure may take.
+
+use crate::cli::FuzzArgs;
+use crate::engines::EngineSet;
+use crate::fuzz::case;
+use crate::outln;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use warp_core::engine::Engine;
+use warp_core::gen::{Stats, TestCase};
+use warp_core::interp::Interp;
+use warp_core::oracle::{Divergence, ENGINE_FAILED};
+use warp_gpu::device::Timing;
+
+/// The most GPUs a fuzzing run spreads over.
+pub const MAX_DEVICES: usize = 16;
+
+/// With --keep-going, divergences of one engine on one form that are
+/// reduced and recorded; later ones are only counted.
+pub const REDUCE_PER_FORM: u64 = 3;
+
+/// How long narrowing a GPU failure down may go on after the run's end.
+pub const NARROW_GRACE: Duration = Duration::from_secs(30);
+
+/// How long narrowing a GPU failure down may take at most.
+pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
+
+/// A run's settings, resolved from the command line.
+pub struct Run {
+    /// The arguments.
+    pub args: FuzzArgs,
+    /// The seed (given or from the clock).
+    pub seed: u64,
+    /// The engines, the reference first (external ones started).
+    pub engines: EngineSet,
+    /// Where divergences are written.
+    pub corpus: PathBuf,
+    /// When the run started.
+    pub start: Instant,
+}
+
+impl Run {
+    /// When the run's time is up.
+    pub fn end(&self) -> Instant {
+        self.start + Duration::from_secs(self.args.seconds)
+    }
+
+    /// Whether the run's time is up.
+    pub fn over(&self) -> bool {
+        Instant::now() >= self.end()
+    }
+
+    /// Every engine besides the reference, each for one case at a time:
+    /// what the reducer checks candidates on.
+    pub fn all_engines(&self) -> Vec<Box<dyn Engine>> {
+        self.engines
+            .others(warp_jit::Limits::default(), |_| true, true)
+    }
+}
+
+/// The counters and findings every thread of a run shares.
+#[derive(Default)]
+pub struct Shared {
+    /// Cases generated and checked on the CPU engines.
+    pub execs: AtomicU64,
+    /// Cases whose reference run had undefined behaviour.
+    pub ub: AtomicU64,
+    /// Cases the reference could not finish (fuel).
+    pub rejected: AtomicU64,
+    /// Divergences found (every one, reduced or only counted).
+    pub divergences: AtomicU64,
+    /// Engine failures among them (kind `engine-failed`, hangs, faults).
+    pub engine_failures: AtomicU64,
+    /// Cases checked on a GPU.
+    pub gpu_checked: AtomicU64,
+    /// Of those, the ones that agreed.
+    pub gpu_agreed: AtomicU64,
+    /// Set to stop every thread (the first divergence without
+    /// `--keep-going`).
+    pub stop: AtomicBool,
+    /// The generator's counters, merged from every worker at its end.
+    pub stats: Mutex<Stats>,
+    /// One line per recorded finding.
+    pub found: Mutex<Vec<String>>,
+    /// Skips by engine and reason class (never counted as agreement).
+    pub skipped: Mutex<BTreeMap<String, u64>>,
+    /// Where the GPU time went.
+    pub gpu_timing: Mutex<Timing>,
+    /// Set once every GPU is off: workers stop offering cases.
+    pub gpu_off: AtomicBool,
+    /// Divergences per "engine on form".
+    pub per_form: Mutex<BTreeMap<String, u64>>,
+    /// Cases checked per GPU (by ordinal).
+    pub per_device: [AtomicU64; MAX_DEVICES],
+    /// GPUs not switched off yet.
+    pub gpus_alive: AtomicUsize,
+    /// Reduced findings by distinct bug: the known idiom they show, else
+    /// engine, class and form.
+    pub distinct: Mutex<BTreeMap<String, u64>>,
+    /// CPU workers still generating.
+    pub workers_alive: AtomicUsize,
+    /// The wrapping sum of every generated case's FNV-1a hash (of its
+    /// printed text): the same seed and `--cases` give the same digest,
+    /// whatever the number of jobs' interleaving.
+    pub digest: AtomicU64,
+    /// Threads of the run still working (workers, GPU and external-engine
+    /// threads).
+    pub busy: AtomicUsize,
+    /// Threads that panicked (each caught and reported).
+    pub internal_errors: AtomicU64,
+}
+
+impl Shared {
+    /// Counts a skip of `engine` with `reason` (by its class: the text
+    /// before the first `:`).
+    pub fn skip(&self, engine: &str, reason: &str) {
+        let class = warp_gpu::batch::skip_class(reason);
+        *self
+            .skipped
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(format!("{engine}: {class}"))
+            .or_default() += 1;
+    }
+
+    /// Prints and keeps a finding's line.
+    pub fn found(&self, msg: String) {
+        outln!("{msg}");
+        self.found
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(msg);
+    }
+}
+
+/// Counts a finding of `engine` on `form` (stopping the run unless
+/// `--keep-going`); returns how many of that engine and form the run has
+/// seen, this one included.
+pub fn count_finding(r: &Run, sh: &Shared, engine: &str, form: &str) -> u64 {
+    sh.divergences.fetch_add(1, Ordering::Relaxed);
+    if form == ENGINE_FAILED {
+        sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+    }
+    if !r.args.keep_going {
+        sh.stop.store(true, Ordering::Relaxed);
+    }
+    let mut per = sh.per_form.lock().unwrap_or_else(|p| p.into_inner());
+    let n = per.entry(format!("{engine} on {form}")).or_default();
+    *n += 1;
+    *n
+}
+
+/// Reduces a divergence, writes it into the corpus and prints a line.
+pub fn report(
+    r: &Run,
+    sh: &Shared,
+    job: usize,
+    case_seed: u64,
+    tc: &TestCase,
+    d: Box<Divergence>,
+    others: &[&dyn Engine],
+) {
+    let found_after = r.start.elapsed().as_secs_f64();
+    // With --keep-going, one engine and form can diverge thousands of
+    // times (a compiler bug, a convergence difference): reduce the first
+    // few, count the rest, so the loop keeps fuzzing.
+    if count_finding(r, sh, d.engine, &d.form) > REDUCE_PER_FORM {
+        return;
+    }
+    // An engine that answers only at its deadline (a hang) makes every
+    // candidate slow: the reduction has a deadline of its own.
+    let until = (Instant::now() + NARROW_BUDGET).min(r.end().max(Instant::now()) + NARROW_GRACE);
+    let (small, secs) = case::reduce_until(tc, &d, others, case_seed, Some(until));
+    let (small, d2, unstable) = case::settle(tc, small, d, others);
+    let mut notes = vec![
+        format!(
+            "Found by `warpdiff fuzz --seed {:#x}` (job {job}, case seed {case_seed:#x}) at {}, {found_after:.1} s into the run.",
+            r.seed,
+            case::now_utc()
+        ),
+        format!(
+            "Reduced from {} to {} instructions in {secs:.2} s.",
+            tc.program.insts.len(),
+            small.program.insts.len()
+        ),
+    ];
+    notes.extend(unstable);
+    notes.extend(r.engines.notes(d2.engine));
+    let key = triage(&small, &d2, &mut notes);
+    *sh.distinct
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .entry(key)
+        .or_default() += 1;
+    let msg = match case::record(&r.corpus, &small, &d2, notes) {
+        Ok(w) => format!(
+            "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}",
+            d2.engine,
+            d2.form,
+            tc.program.insts.len(),
+            small.program.insts.len(),
+            match w {
+                warp_core::corpus::Written::New(_) => "wrote",
+                warp_core::corpus::Written::Exists(_) => "already in corpus:",
+            },
+            w.path().display()
+        ),
+        Err(e) => format!(
+            "divergence: {} on {}; could not write it: {e}",
+            d2.engine, d2.form
+        ),
+    };
+    sh.found(msg);
+}
+
+/// What a reduced divergence is: for the GPU, its class by optimisation
+/// level ([`crate::fuzz::levels`]; the real GPU only); the idioms of known
+/// compiler bugs it shows ([`warp_core::idioms`]). Adds both to `notes`;
+/// returns the key it counts under among distinct findings.
+fn triage(small: &TestCase, d: &Divergence, notes: &mut Vec<String>) -> String {
+    let mut class = String::new();
+    if d.engine == "gpu" && warp_gpu::engine::config().simulate.is_none() {
+        let reference = Interp::new(&small.program)
+            .with_fuel(case::FUZZ_FUEL)
+            .run(&small.inputs);
+        if let Ok(reference) = reference {
+            let (c, per) =
+                crate::fuzz::levels::sweep(small, &reference, warp_gpu::engine::config());
+            notes.push(c.header(&per));
+            class = format!("{} ", c.name());
+        }
+    }
+    let known = warp_core::idioms::idioms(&small.program);
+    for i in &known {
+        notes.push(format!(
+            "known idiom: {} (warp_core::idioms; `warpdiff fuzz --avoid {}` keeps it out)",
+            i.name(),
+            i.name()
+        ));
+    }
+    match known.first() {
+        Some(i) => format!("known idiom {}", i.name()),
+        None => format!("{} {class}on {}", d.engine, d.form),
+    }
+}
+
+/// Takes the next batch, of at most `max` items, from a queue that batching
+/// threads share: waits for a first item (looking every 100 ms whether the
+/// run is over or stopping), then takes what arrives within 20 ms more.
+/// `None` when the run is over or stopping, or every sender is gone and
+/// the queue is empty. The lock is held while one batch fills.
+pub fn take_batch<T>(r: &Run, sh: &Shared, rx: &Mutex<Receiver<T>>, max: usize) -> Option<Vec<T>> {
+    loop {
+        if r.over() || (sh.stop.load(Ordering::Relaxed) && !r.args.keep_going) {
+            return None;
+        }
+        let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
+        let first = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(x) => x,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return None,
+        };
+        let mut batch = vec![first];
+        let t = Instant::now();
+        let fill = Duration::from_millis(r.args.batch_fill_ms);
+        while batch.len() < max {
+            match rx.recv_timeout(fill.saturating_sub(t.elapsed())) {
+                Ok(x) => batch.push(x),
+                Err(_) => break,
+            }
+        }
+        return Some(batch);
+    }
+}

@@ -1,0 +1,184 @@
+//! What `warpdiff fuzz` ends with: the summary (the generator's coverage
+//! and blind spots, the counts, divergences by engine and form, skips by
+//! reason, each external engine's and GPU's figures) and the exit status.
+
+use crate::fuzz::external::Lane;
+use crate::fuzz::run::{Run, Shared, MAX_DEVICES, REDUCE_PER_FORM};
+use crate::outln;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use warp_core::gen::Stats;
+use warp_gpu::device::Device;
+
+/// The exit status of a run: 1 if a divergence was found, else 2 if a
+/// thread of the run failed (an internal error), else 0.
+pub fn exit_status(sh: &Shared) -> u8 {
+    if sh.divergences.load(Ordering::Relaxed) > 0 {
+        1
+    } else if sh.internal_errors.load(Ordering::Relaxed) > 0 {
+        2
+    } else {
+        0
+    }
+}
+
+/// The blind-spot report: per context, the forms no usable case executed
+/// there (the first few named).
+fn blind_spots(stats: &Stats) {
+    const NAMED: usize = 8;
+    let spots = stats.blind_spots();
+    let all = warp_core::gen::all_forms().len();
+    let counts: Vec<String> = spots
+        .iter()
+        .map(|(c, never)| format!("{c} {}", never.len()))
+        .collect();
+    outln!(
+        "blind spots (of {all} forms, never executed): {}",
+        counts.join(", ")
+    );
+    for (c, never) in spots.iter().filter(|(_, n)| !n.is_empty()) {
+        let more = never.len().saturating_sub(NAMED);
+        outln!(
+            "  never {c}: {}{}",
+            never[..never.len().min(NAMED)].join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// The summary after the run: the generator's coverage table, the counts,
+/// divergences by engine and form, skips by reason, the GPU's figures.
+pub fn summary(r: &Run, sh: &Shared, gpus: &[Arc<dyn Device>], lanes: &[Lane]) {
+    let secs = r.start.elapsed().as_secs_f64();
+    let stats = sh.stats.lock().unwrap_or_else(|p| p.into_inner());
+    let execs = sh.execs.load(Ordering::Relaxed);
+    outln!("\n{stats}");
+    let missing = stats.missing_forms();
+    let all = warp_core::gen::all_forms().len();
+    outln!(
+        "{execs} cases in {secs:.1} s ({:.0} execs/s); usable {:.2}%; UB {}; rejected {}; divergences {} (engine failures {}); forms generated {}/{all}{}",
+        execs as f64 / secs,
+        100.0 * stats.usable_share(),
+        sh.ub.load(Ordering::Relaxed),
+        sh.rejected.load(Ordering::Relaxed),
+        sh.divergences.load(Ordering::Relaxed),
+        sh.engine_failures.load(Ordering::Relaxed),
+        all - missing.len(),
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!(" (missing: {})", missing.join(", "))
+        }
+    );
+    blind_spots(&stats);
+    outln!(
+        "cases digest {:016x} (seed {:#x}; the same seed and --cases give the same digest)",
+        sh.digest.load(Ordering::Relaxed),
+        r.seed
+    );
+    let distinct = sh.distinct.lock().unwrap_or_else(|p| p.into_inner());
+    if !distinct.is_empty() {
+        outln!(
+            "distinct findings reduced: {} (by known idiom, else engine, class and form): {}",
+            distinct.len(),
+            distinct
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let per_form = sh.per_form.lock().unwrap_or_else(|p| p.into_inner());
+    if !per_form.is_empty() {
+        outln!(
+            "divergences by engine and form (the first {REDUCE_PER_FORM} of each reduced into the corpus): {}",
+            per_form
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let helpers = warp_jit::outline::stats();
+    if helpers.hits + helpers.misses + helpers.inlined > 0 {
+        outln!(
+            "JIT helpers (fast-compile tier): {} instruction shapes compiled, {} call sites served from the cache, {} lowered inline (cache full)",
+            helpers.misses,
+            helpers.hits,
+            helpers.inlined
+        );
+    }
+    let skipped = sh.skipped.lock().unwrap_or_else(|p| p.into_inner());
+    if skipped.is_empty() {
+        outln!("skipped (cannot run here): none");
+    } else {
+        for (reason, n) in skipped.iter() {
+            outln!("skipped (cannot run here) {n}: {reason}");
+        }
+    }
+    for lane in lanes {
+        outln!("{}", lane_summary(lane, secs));
+    }
+    if let Some(g) = gpus.first() {
+        let t = sh.gpu_timing.lock().unwrap_or_else(|p| p.into_inner());
+        for d in gpus {
+            outln!(
+                "GPU {} ({}): {} cases checked{}",
+                d.ordinal(),
+                d.description(),
+                sh.per_device[d.ordinal().min(MAX_DEVICES - 1)].load(Ordering::Relaxed),
+                if d.is_dead() {
+                    ", then switched off"
+                } else {
+                    ""
+                }
+            );
+        }
+        outln!(
+            "GPU {}: {} cases checked ({} agree), {} modules, {} kernels; emit {:.1} s (summed over threads), emit+compile {:.1} s, launch {:.1} s, wait {:.1} s, read back {:.1} s",
+            g.description(),
+            sh.gpu_checked.load(Ordering::Relaxed),
+            sh.gpu_agreed.load(Ordering::Relaxed),
+            t.modules,
+            t.kernels,
+            t.emit.as_secs_f64(),
+            t.load.as_secs_f64(),
+            t.launch.as_secs_f64(),
+            t.wait.as_secs_f64(),
+            t.copy.as_secs_f64()
+        );
+    }
+}
+
+/// An external engine's line of the summary: cases, requests, jobs per
+/// request, failures.
+fn lane_summary(lane: &Lane, secs: f64) -> String {
+    let e = &lane.engine;
+    let c = e.counters();
+    let requests = lane.requests.load(Ordering::Relaxed);
+    let checked = lane.checked.load(Ordering::Relaxed);
+    format!(
+        "{} {} (external): {checked} cases checked ({} agree), {:.1} cases/s; {requests} requests of the fuzz loop, {:.1} jobs per request, and {} more for narrowing and reducing; {:.1} s waiting for answers; {} requests failed as a whole, {} restarts{}{}",
+        e.name(),
+        e.version(),
+        lane.agreed.load(Ordering::Relaxed),
+        checked as f64 / secs.max(1e-9),
+        lane.jobs.load(Ordering::Relaxed) as f64 / requests.max(1) as f64,
+        c.requests.load(Ordering::Relaxed).saturating_sub(requests),
+        c.busy_us.load(Ordering::Relaxed) as f64 / 1e6,
+        c.failed_requests.load(Ordering::Relaxed),
+        c.restarts.load(Ordering::Relaxed),
+        match lane.passed_by.load(Ordering::Relaxed) {
+            0 => String::new(),
+            n => format!("; {n} cases passed it by (off or busy with a failure)"),
+        },
+        match e.off() {
+            Some(why) => format!("; switched off: {why}"),
+            None => String::new(),
+        }
+    )
+}
