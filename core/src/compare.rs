@@ -4,7 +4,7 @@
 //! ([`Outcome::nan_open`]), which any NaN matches — the exited-lane
 //! mask, and where a bounded run (`.fuel`) stopped.
 
-use crate::interp::Outcome;
+use crate::outcome::Outcome;
 use crate::ir::{Program, Reg};
 use crate::text::{format_bits, format_value};
 use std::fmt;

@@ -975,7 +975,7 @@ pub struct Inputs {
     pub lanes: Vec<(Reg, [u64; WARP])>,
     /// `.fuel N`: the run is *bounded* to `N` warp steps, and running out
     /// is an outcome (the state where it stopped, and the instruction it
-    /// stopped before: [`Outcome::stop`](crate::interp::Outcome::stop)),
+    /// stopped before: [`Outcome::stop`](crate::outcome::Outcome::stop)),
     /// compared between engines like any other. `None`: the engine's own
     /// fuel, and running out is an error.
     pub fuel: Option<u64>,

@@ -26,7 +26,7 @@
 //! out: ffffffbe ffffffbe ...
 //! ```
 
-use crate::interp::Ub;
+use crate::ub::Ub;
 use crate::ir::{Kernel, Module};
 use std::fmt;
 use std::path::Path;

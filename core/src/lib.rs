@@ -31,9 +31,11 @@ pub mod ir;
 pub mod kernel_corpus;
 pub mod launch;
 pub mod oracle;
+pub mod outcome;
 pub mod phases;
 pub mod reduce;
 #[cfg(feature = "replay")]
 pub mod replay;
 pub mod rng;
 pub mod text;
+pub mod ub;

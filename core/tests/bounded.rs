@@ -6,8 +6,9 @@
 
 use warp_core::blame::{first_difference, FirstDifference};
 use warp_core::check::{check_expect, check_stop};
-use warp_core::engine::{CompileError, Compiled, Engine};
-use warp_core::interp::{Interp, Outcome, RunError};
+use warp_core::engine::{CompileError, Compiled, Engine, RunError};
+use warp_core::interp::Interp;
+use warp_core::outcome::Outcome;
 use warp_core::ir::{BinOp, Glue, Inputs, Op, Program};
 use warp_core::oracle::{check, Verdict};
 use warp_core::text::{parse, print};
@@ -112,7 +113,7 @@ impl AddIsSub {
 
 impl Compiled for AddIsSub {
     fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
-        Interp::new(&self.0).run(inputs)
+        Ok(Interp::new(&self.0).run(inputs)?)
     }
 }
 

@@ -18,7 +18,8 @@
 use super::emit::Gen;
 use super::probe::PROBE_FUEL;
 use super::values;
-use crate::interp::{Interp, UbRule};
+use crate::interp::Interp;
+use crate::ub::UbRule;
 use crate::ir::*;
 use arbitrary::Result;
 

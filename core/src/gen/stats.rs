@@ -5,7 +5,9 @@
 //! its inputs were wasted; these say so from the first run.
 
 use super::shapes::{loops, shapes, SHAPES};
-use crate::interp::{Outcome, RunError, Seen, UbRule};
+use crate::interp::OutOfFuel;
+use crate::outcome::{Outcome, Seen};
+use crate::ub::UbRule;
 use crate::ir::all_forms;
 use crate::ir::{Inputs, Program};
 use crate::phases::Phases;
@@ -175,7 +177,7 @@ impl Stats {
 
     /// Counts the interpreter's run of a case; returns whether it was
     /// usable (finished without undefined behaviour).
-    pub fn record_run(&mut self, run: &Result<Outcome, RunError>) -> bool {
+    pub fn record_run(&mut self, run: &Result<Outcome, OutOfFuel>) -> bool {
         self.runs += 1;
         match run {
             Ok(Outcome { ub: None, .. }) => {

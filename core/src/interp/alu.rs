@@ -18,7 +18,7 @@
 //! NaN bits: the ISA pages this project implements fix no NaN bits for the
 //! f32 glue, and the H200 showed two answers (canonical `0x7fffffff` at run
 //! time, the operand's own bits where `ptxas` folded immediates), so a NaN
-//! result of an f32 op is *open* ([`Outcome::nan_open`](super::Outcome::nan_open)):
+//! result of an f32 op is *open* ([`Outcome::nan_open`](crate::outcome::Outcome::nan_open)):
 //! computed as canonical NaN, compared as "is a NaN". `mov` and `selp` copy
 //! the mark, f32 ops and `setp.f32` read an open NaN as the NaN it is, and
 //! any other use of its bits (integer and bit ops, `setp` on a bit type)

@@ -32,9 +32,10 @@
 //! own instruction.
 
 use super::schedule::Lane;
-use super::{lanes, lanes_where, matching, redux, shfl, vote, Step, Ub, UbRule, Warp};
+use super::{lanes, lanes_where, matching, redux, shfl, vote, Step, Warp};
 use crate::ir::{Op, WARP};
 use crate::text::inst_text;
+use crate::ub::{Ub, UbRule};
 
 /// A lane's arrival at a `.sync` collective (at its pc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,9 +27,10 @@
 //!   undefined.
 
 use super::bits::Val;
-use super::{lanes, Step, Ub, UbRule, Warp};
+use super::{lanes, Step, Warp};
 use crate::ir::{windows, Address, Operand, Space, Thread, ThreadKind, Type};
 use crate::text::inst_text;
+use crate::ub::{Ub, UbRule};
 
 /// Who accessed a byte: CTA (+1, 0 = nobody), warp in the CTA, barrier
 /// epoch of that CTA.

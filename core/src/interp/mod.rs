@@ -43,7 +43,9 @@ pub mod alu;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;
+mod engine;
 mod float;
+mod fuel;
 mod grid;
 mod matching;
 pub mod memory;
@@ -52,166 +54,18 @@ pub(crate) mod schedule;
 mod shfl;
 mod target;
 pub mod thread;
-mod ub;
 mod vote;
 
+pub use engine::InterpEngine;
+pub use fuel::{OutOfFuel, DEFAULT_FUEL};
 pub use grid::{prepare, run_launch};
-pub use ub::{Ub, UbRule};
 
 use crate::ir::*;
+use crate::outcome::{Outcome, Seen};
+use crate::ub::Ub;
 use bits::Val;
 use converge::{Convergence, Trace};
 use schedule::Lane;
-use std::fmt;
-
-/// Default fuel: warp steps (instructions executed by a converged group).
-pub const DEFAULT_FUEL: u64 = 1_000_000;
-
-/// The final state of a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Final value of every declared register on every lane (bits, masked
-    /// to the register's width; `.pred` is 0 or 1).
-    pub values: Vec<[u64; WARP]>,
-    /// Per register, the mask of lanes whose value is defined on every bit.
-    pub defined: Vec<u32>,
-    /// Per register and lane, the defined bits (the reference's; engines
-    /// that do not track definedness leave it empty, and then `defined`
-    /// says it per lane).
-    pub defined_bits: Vec<[u64; WARP]>,
-    /// Per register, the defined lanes whose value is a NaN whose bits PTX
-    /// leaves open (see [`Outcome::nan_open`]); another engine matches
-    /// there with any NaN. Empty for engines that do not track it.
-    pub open: Vec<u32>,
-    /// Lanes that executed `exit`.
-    pub exited: u32,
-    /// Set when the program hit undefined behaviour; then `values` are the
-    /// state when it happened and mean nothing.
-    pub ub: Option<Ub>,
-    /// Warp steps executed.
-    pub steps: u64,
-    /// Per register and lane, which instruction wrote the final value:
-    /// its index in `Program::insts` plus one, or 0 for an input or a
-    /// register never written. Empty for engines that do not track it.
-    pub writer: Vec<[u32; WARP]>,
-    /// Where a bounded run ([`Inputs::fuel`]) ran out of fuel; `None` when
-    /// it ran to its end. The state above is the state at the stop.
-    pub stop: Option<Stop>,
-    /// Per instruction, how it was executed in this run: [`Seen`] flags
-    /// (for the fuzzer's report of what it never exercised). Empty for
-    /// engines that do not track it.
-    pub seen: Vec<Seen>,
-}
-
-/// How an instruction was executed during a run: a set of flags.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Seen(pub u8);
-
-impl Seen {
-    /// A group of lanes executed it (guarded off or not).
-    pub const RAN: Seen = Seen(1);
-    /// ... with every lane that had not exited or finished in the group.
-    pub const CONVERGED: Seen = Seen(2);
-    /// ... with some lane that had not exited or finished elsewhere.
-    pub const DIVERGENT: Seen = Seen(4);
-    /// ... after some lane had exited.
-    pub const AFTER_EXIT: Seen = Seen(8);
-
-    /// Whether every flag of `f` is set.
-    pub fn has(self, f: Seen) -> bool {
-        self.0 & f.0 == f.0
-    }
-}
-
-/// Where a bounded run stopped: its fuel was spent with lanes still to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stop {
-    /// Index in `Program::insts` of the instruction that would run next
-    /// (the lowest pc among the lanes that can run).
-    pub pc: usize,
-    /// Its source line.
-    pub line: u32,
-}
-
-impl Outcome {
-    /// The value of register `r` on `lane`, or `None` unless every bit is
-    /// defined.
-    pub fn get(&self, r: Reg, lane: usize) -> Option<u64> {
-        (self.defined[r.index()] >> lane & 1 == 1).then_some(self.values[r.index()][lane])
-    }
-
-    /// Register `r` on `lane` with its defined bits.
-    pub fn bits(&self, r: Reg, lane: usize) -> Bits {
-        let v = self.values[r.index()][lane];
-        match self.defined_bits.get(r.index()) {
-            Some(d) => Bits::new(v, d[lane]),
-            None if self.defined[r.index()] >> lane & 1 == 1 => Bits::new(v, u64::MAX),
-            None => Bits::UNDEFINED,
-        }
-    }
-
-    /// Whether register `r` holds on `lane` a NaN whose bits PTX does not
-    /// fix: the result of an f32 `add/sub/mul/min/max/neg/abs` that is NaN,
-    /// or a copy of one (`mov`, `selp`, `shfl`). On an H200 such results
-    /// were canonical `0x7fffffff` at run time but kept the operand's bits
-    /// when `ptxas` folded immediate operands (`abs.f32 %f, 0f7fc00000`
-    /// gave `0x7fc00000`), so only "is a NaN" is compared there. The
-    /// interpreter computes canonical NaN as their value.
-    pub fn nan_open(&self, r: Reg, lane: usize) -> bool {
-        self.open.get(r.index()).is_some_and(|m| m >> lane & 1 == 1)
-    }
-
-    /// An outcome of an engine that reports every lane as defined (the
-    /// JIT, a GPU): `values` as read back, `exited` as reported.
-    pub fn all_defined(values: Vec<[u64; WARP]>, exited: u32) -> Outcome {
-        let n = values.len();
-        Outcome {
-            values,
-            defined: vec![u32::MAX; n],
-            defined_bits: Vec::new(),
-            open: Vec::new(),
-            exited,
-            ub: None,
-            steps: 0,
-            writer: Vec::new(),
-            stop: None,
-            seen: Vec::new(),
-        }
-    }
-}
-
-/// An interpreter error: the run could not produce an [`Outcome`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RunError {
-    /// The fuel ran out (the program may loop forever).
-    OutOfFuel {
-        /// Steps executed.
-        steps: u64,
-        /// Source line of the next instruction to run.
-        line: u32,
-    },
-    /// An engine other than the interpreter failed on the program (a GPU
-    /// driver error, hang or fault; a panic): a finding, with its message.
-    Engine(String),
-    /// An engine other than the interpreter cannot run the program now
-    /// (the GPU was switched off by an earlier hang): a skip, not a finding.
-    Unavailable(crate::engine::Skip),
-}
-
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::OutOfFuel { steps, line } => write!(
-                f,
-                "out of fuel after {steps} warp steps at line {line} (does the program loop forever?)"
-            ),
-            RunError::Engine(m) => f.write_str(m),
-            RunError::Unavailable(s) => write!(f, "not run: {s}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
 
 /// The reference interpreter for one program.
 #[derive(Clone, Debug)]
@@ -249,19 +103,19 @@ impl<'p> Interp<'p> {
     /// Runs one warp on `inputs`. With [`Inputs::fuel`] the run is bounded
     /// to that many warp steps and stopping is an outcome
     /// ([`Outcome::stop`]); without, the fuel is this interpreter's and
-    /// running out is [`RunError::OutOfFuel`].
+    /// running out is [`OutOfFuel`].
     ///
     /// When the first run leaves values defined only in part for want of
     /// knowing which lanes come to an instruction later (see
     /// [`converge`]), a second run, taking the same path, knows it (unless
     /// the answers show nothing more certain than the first run assumed).
-    pub fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
+    pub fn run(&self, inputs: &Inputs) -> Result<Outcome, OutOfFuel> {
         Ok(self.run_keeping(inputs)?.0)
     }
 
     /// [`Interp::run`], also returning what its second run knew (when the
     /// run had no undefined behaviour), for [`Interp::run_reusing`].
-    pub fn run_keeping(&self, inputs: &Inputs) -> Result<(Outcome, Option<Answers>), RunError> {
+    pub fn run_keeping(&self, inputs: &Inputs) -> Result<(Outcome, Option<Answers>), OutOfFuel> {
         let trace = if self.second_pass {
             Trace::default()
         } else {
@@ -295,7 +149,7 @@ impl<'p> Interp<'p> {
     /// questions with the same answers. The run's path fingerprint is
     /// checked against the earlier run's; where they differ (inputs that
     /// do not agree after all), the full [`Interp::run`] answers instead.
-    pub fn run_reusing(&self, inputs: &Inputs, answers: &Answers) -> Result<Outcome, RunError> {
+    pub fn run_reusing(&self, inputs: &Inputs, answers: &Answers) -> Result<Outcome, OutOfFuel> {
         let trace = answers
             .trace
             .as_ref()
@@ -306,7 +160,7 @@ impl<'p> Interp<'p> {
         }
     }
 
-    fn run_once(&self, inputs: &Inputs, trace: Trace) -> Result<(Outcome, Trace), RunError> {
+    fn run_once(&self, inputs: &Inputs, trace: Trace) -> Result<(Outcome, Trace), OutOfFuel> {
         let prog = self.prog;
         let mut w = Warp::new(prog, trace);
         for (r, v) in &inputs.lanes {

@@ -14,14 +14,17 @@
 //! The run ends when no lane can run: finished if nobody waits, else
 //! undefined behaviour `sync-deadlock` (members that finished the program
 //! without exiting, or that wait at a collective the others never reach).
-//! Running out of fuel is [`RunError::OutOfFuel`], unless lanes wait: then
+//! Running out of fuel is [`OutOfFuel`], unless lanes wait: then
 //! the members they wait for spin forever, which is `sync-deadlock` too.
 
 use super::converge::Trace;
 use super::{activemask, alu, collective, lanes, lanes_where, memory, shfl, thread, vote};
-use super::{Outcome, RunError, Seen, Step, Ub, UbRule, Warp};
+use super::fuel::OutOfFuel;
+use super::{Step, Warp};
 use crate::ir::{Control, Op, ThreadKind, WARP};
+use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
+use crate::ub::{Ub, UbRule};
 
 /// Where a lane stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +61,7 @@ pub(crate) enum Advance {
 /// waiting at a collective then are no deadlock: the run is cut short).
 /// A lone warp's `bar.sync` (a one-warp CTA) completes when every lane
 /// that has not exited waits there.
-pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Trace), RunError> {
+pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Trace), OutOfFuel> {
     let mut steps = 0;
     loop {
         match advance(&mut w, &mut steps, fuel, bounded)? {
@@ -66,7 +69,7 @@ pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Tra
             Advance::Stopped(pc) => {
                 let line = w.prog().insts[pc].line;
                 let (mut out, trace) = w.finish(None, steps);
-                out.stop = Some(super::Stop { pc, line });
+                out.stop = Some(Stop { pc, line });
                 return Ok((out, trace));
             }
             Advance::Barrier => {
@@ -122,7 +125,7 @@ pub(crate) fn advance(
     steps: &mut u64,
     fuel: u64,
     bounded: bool,
-) -> Result<Advance, RunError> {
+) -> Result<Advance, OutOfFuel> {
     let n = w.prog().insts.len();
     loop {
         // One pass over the lanes: who runs (and the lowest pc), who
@@ -169,7 +172,7 @@ pub(crate) fn advance(
             if waiting != 0 {
                 return Ok(Advance::Finished(Some(deadlock(w, waiting, Some(pc)))));
             }
-            return Err(RunError::OutOfFuel {
+            return Err(OutOfFuel {
                 steps: *steps,
                 line: w.prog().insts[pc].line,
             });

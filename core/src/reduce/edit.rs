@@ -4,7 +4,8 @@
 //! the IR's to say ([`Op::sources_mut`], [`Op::dests_mut`]).
 
 use crate::gen::TestCase;
-use crate::interp::{Interp, Outcome};
+use crate::interp::Interp;
+use crate::outcome::Outcome;
 use crate::ir::*;
 
 /// The case keeping only the instructions with `keep_inst[i]` and the

@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! fn main() {
-//!     warp_core::replay::main(|| Box::new(warp_core::engine::InterpEngine));
+//!     warp_core::replay::main(|| Box::new(warp_core::interp::InterpEngine));
 //! }
 //! ```
 //!
@@ -47,8 +47,9 @@ mod bless;
 
 use crate::check::{check_expect, check_stop, MismatchReport};
 use crate::compare::{compare, DiffReport};
-use crate::engine::{CompileError, Engine, Skip};
-use crate::interp::{Interp, Outcome, RunError, DEFAULT_FUEL};
+use crate::engine::{CompileError, Engine, RunError, Skip};
+use crate::interp::{Interp, DEFAULT_FUEL};
+use crate::outcome::Outcome;
 use crate::ir::{Case, Expect, Reg};
 use crate::oracle::compile_guarded;
 use crate::text::parse;

@@ -7,7 +7,7 @@ use super::device::{Device, GpuError, Timing};
 use super::emit::Job;
 use warp_core::engine::unbounded_only;
 use warp_core::gen::TestCase;
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 use warp_core::oracle::{diverges, Divergence};
 
 /// A case ready for the GPU: the interpreter ran it without UB.

@@ -8,7 +8,7 @@ use crate::emit::Job;
 use std::fmt;
 use std::time::Duration;
 use warp_core::engine::Skip;
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 
 /// Why a job produced no outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]

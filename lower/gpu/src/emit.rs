@@ -48,7 +48,7 @@
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use warp_core::engine::Skip;
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 use warp_core::ir::{
     BinOp, Control, Dest, Glue, Inputs, Inst, Label, Op, Operand, Program, Redux, Refusal, Reg,
     RegDecl, Requirement, Target, Type, Version, WARP,

@@ -25,7 +25,7 @@ use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 use warp_core::ir::{Program, Target, Version};
 
 /// A chunk gets at least this many jobs before the batch is cut into more

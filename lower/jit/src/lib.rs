@@ -95,8 +95,9 @@ use layout::{read_word, wide, write_word, Layout};
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
-use warp_core::engine::{CompileError, Compiled, Engine, Skip};
-use warp_core::interp::{Outcome, RunError, Stop, DEFAULT_FUEL};
+use warp_core::engine::{CompileError, Compiled, Engine, RunError, Skip};
+use warp_core::interp::DEFAULT_FUEL;
+use warp_core::outcome::{Outcome, Stop};
 use warp_core::ir::{Inputs, Program, Reg, WARP};
 
 /// Why a program was not compiled.

@@ -8,8 +8,8 @@ use crate::engines::{flatten, EngineSet, ENGINES};
 use crate::run::read_case;
 use crate::{errln, outln};
 use warp_core::compare::{compare, DiffReport};
-use warp_core::engine::CompileError;
-use warp_core::interp::{Interp, RunError};
+use warp_core::engine::{CompileError, RunError};
+use warp_core::interp::Interp;
 use warp_core::oracle::compile_guarded;
 
 /// Runs `diff` over the files; returns the exit status: 1 if any engine

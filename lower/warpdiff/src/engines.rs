@@ -3,7 +3,8 @@
 //! command runs ([`EngineSet`]).
 
 use crate::external::{External, Options};
-use warp_core::engine::{Engine, InterpEngine};
+use warp_core::engine::Engine;
+use warp_core::interp::InterpEngine;
 use warp_gpu::engine::GpuEngine;
 use warp_jit::{JitEngine, Limits};
 

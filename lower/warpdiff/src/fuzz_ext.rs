@@ -30,7 +30,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::TestCase;
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 use warp_core::oracle::{diverges, Disagreement, Divergence, ENGINE_FAILED};
 use warp_gpu::emit::Job;
 

@@ -18,7 +18,7 @@ use warp_core::gen::{
     control_regs, data_inputs, generate_with_stats, vary_inputs, Config, Stats, TestCase,
 };
 use warp_core::idioms::Idiom;
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 use warp_core::ir::Inputs;
 use warp_core::oracle::{check, check_inputs, Divergence, DivergenceCase, Verdict};
 use warp_core::reduce::Reducer;
@@ -479,8 +479,9 @@ pub fn parse_target(data: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use warp_core::engine::{CompileError, Compiled, InterpEngine};
-    use warp_core::interp::{Outcome, RunError};
+    use warp_core::engine::{CompileError, Compiled, RunError};
+    use warp_core::interp::InterpEngine;
+    use warp_core::outcome::Outcome;
     use warp_core::ir::{Inputs, Program};
 
     /// Where an engine built on the interpreter reads one more in lane 0.

@@ -12,7 +12,8 @@
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use warp_core::interp::{Outcome, Ub};
+use warp_core::outcome::Outcome;
+use warp_core::ub::Ub;
 use warp_core::ir::{Program, Reg, WARP};
 
 /// Every register of a run, in declaration order.
