@@ -26,7 +26,8 @@
 
 use super::bits::{binary_defined, combine, compare_defined, select, unary_defined, Val};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Operand, Reg, Type, UnOp};
 
 fn f32_result(x: f32) -> u64 {

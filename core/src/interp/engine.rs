@@ -3,7 +3,7 @@
 //! is the engines' [`RunError::OutOfFuel`].
 
 use super::fuel::OutOfFuel;
-use super::Interp;
+use super::run::Interp;
 use crate::engine::{CompileError, Compiled, Engine, RunError};
 use crate::ir::{Inputs, Program};
 use crate::outcome::Outcome;

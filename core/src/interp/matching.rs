@@ -15,7 +15,8 @@
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
-use super::{lanes, Warp};
+use super::lanes::lanes;
+use super::warp::Warp;
 use crate::ir::{Match, MatchMode, Op};
 
 /// Whether lanes holding `a` and `b` match on the `width` bits: `Some`

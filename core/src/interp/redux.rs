@@ -18,7 +18,8 @@
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
-use super::{lanes, Warp};
+use super::lanes::lanes;
+use super::warp::Warp;
 use crate::ir::{Op, ReduxOp, Signedness};
 
 /// The f32 min or max of `xs` per the page's rules.

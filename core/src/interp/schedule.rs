@@ -17,34 +17,16 @@
 //! Running out of fuel is [`OutOfFuel`], unless lanes wait: then
 //! the members they wait for spin forever, which is `sync-deadlock` too.
 
+use super::collective::{self, Rendezvous};
 use super::converge::Trace;
-use super::{activemask, alu, collective, lanes, lanes_where, memory, shfl, thread, vote};
 use super::fuel::OutOfFuel;
-use super::{Step, Warp};
+use super::lanes::{lanes, lanes_where};
+use super::warp::{Lane, Step, Warp};
+use super::{activemask, alu, matching, memory_ops, redux, shfl, thread, vote};
 use crate::ir::{Control, Op, ThreadKind, WARP};
 use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
-
-/// Where a lane stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lane {
-    /// It runs when its pc is the lowest.
-    Running,
-    /// It has arrived at the `.sync` collective at its pc and waits for
-    /// the other members.
-    Waiting(collective::Arrival),
-    /// It ran off the end of the program (without `exit`).
-    Done,
-    /// It executed `exit`.
-    Exited,
-    /// It executed `bar.sync` at its pc and waits for the CTA.
-    AtBarrier,
-    /// It does not exist: a launch whose block is not a multiple of 32
-    /// leaves the last warp's upper lanes out. It never runs, is not waited
-    /// for, and is not an exited lane.
-    Absent,
-}
 
 /// Where [`advance`] stopped.
 pub(crate) enum Advance {
@@ -257,7 +239,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
         }
         Op::Thread(x) => match x.kind {
             ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Cvta { .. } => {
-                memory::exec(w, &s, x)?;
+                memory_ops::exec(w, &s, x)?;
                 w.clobber(pc, maybe);
             }
             ThreadKind::Bar => {
@@ -298,7 +280,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
         }
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
             // Arrivals wait; predicated-off lanes move on (done there).
-            return collective::arrive(w, &s, pc);
+            return collective::arrive(w, &s, pc, run_collective);
         }
         Op::Control(Control::Bra { target }) => {
             let to = prog.label_target(*target);
@@ -321,13 +303,30 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 w.pc[l] = next;
             }
             // Lanes waiting for these members may go on now.
-            return collective::complete_ready(w);
+            return collective::complete_ready(w, run_collective);
         }
     }
     for l in lanes(conv) {
         w.pc[l] = next;
     }
     Ok(())
+}
+
+/// Runs the collective of a completed rendezvous (its family from any
+/// participant's instruction: they share the qualifiers).
+fn run_collective(w: &mut Warp, rv: &Rendezvous) {
+    let first = lanes(rv.lanes)
+        .next()
+        .expect("a rendezvous has a participant");
+    match &w.prog().insts[rv.pc[first]].op {
+        Op::Shfl(_) => shfl::exec_sync(w, rv),
+        Op::Vote(_) => vote::exec_sync(w, rv),
+        Op::Match(_) => matching::exec(w, rv),
+        Op::Redux(_) => redux::exec(w, rv),
+        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => {
+            unreachable!("only .sync collectives arrive")
+        }
+    }
 }
 
 /// The `sync-deadlock` diagnostic: who waits where, for whom, and why

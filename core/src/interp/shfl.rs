@@ -25,7 +25,8 @@
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{Op, Shfl, ShflMode, Type};
 
 /// The source lane `j` and `pval` of the spec's formula for `lane`.

@@ -19,7 +19,8 @@
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{Op, Vote, VoteMode};
 
 /// The predicates of `who`, split into defined trues, defined falses and
