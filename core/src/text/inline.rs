@@ -23,6 +23,7 @@
 //! differs is "not supported yet" or an error, at the call's line and
 //! column.
 
+use super::error::ParseError;
 use super::lex::{Kind, Token};
 use super::parse::{err, PResult, Parser, Raw};
 use crate::ir::{Address, Control, Dest, Guard, Inst, Kernel, Label, LabelId, Op, Operand, Reg};
@@ -169,7 +170,7 @@ impl Parser {
                     target: LabelId(target.0 + label0),
                 }),
                 Op::Thread(x) => Op::Thread(redirect(x, map, reg).map_err(|m| {
-                    super::ParseError::new(
+                    ParseError::new(
                         opt.line,
                         opt.col,
                         format!("inlining `{}`: {m}", callee.name),

@@ -2,7 +2,8 @@
 
 use super::lex::{lex, Kind, Token};
 use super::value::{parse_value, Place};
-use super::ParseError;
+use super::error::ParseError;
+use super::scope::Scope;
 use crate::ir::*;
 
 pub(super) type PResult<T> = Result<T, ParseError>;
@@ -65,7 +66,7 @@ pub(super) struct Parser {
     /// file" is reported.
     pub(super) eof: (u32, u32),
     /// In a PTX module: its symbols, and the thread-level instructions.
-    pub(super) module: Option<super::module::Scope>,
+    pub(super) module: Option<Scope>,
 }
 
 pub(super) fn err<T>(t: &Token, msg: impl Into<String>) -> PResult<T> {
