@@ -11,7 +11,8 @@
 
 use super::layout::write_word;
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
-use super::{JitProgram, Limits, Tuning};
+use super::isa::Tuning;
+use super::{JitProgram, Limits};
 use std::sync::{Arc, Mutex};
 use warp_core::interp::thread::WarpPlace;
 use warp_core::interp::{prepare, DEFAULT_FUEL};

@@ -38,7 +38,9 @@
 
 use super::builder::{mf, Emitter};
 use super::layout::{wide, Layout};
-use super::{shared, JitError, Tuning};
+use super::error::JitError;
+use super::isa::Tuning;
+use super::shared;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

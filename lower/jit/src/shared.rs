@@ -12,7 +12,8 @@
 
 use super::builder::{mf, Emitter};
 use super::layout::Layout;
-use super::{isa, machine_code, JitError, Tuning};
+use super::error::JitError;
+use super::isa::{isa, machine_code, Tuning};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{
