@@ -15,7 +15,8 @@
 //! - `ir/warp_ops.rs`: the warp instructions (`shfl`, `vote`, `match`,
 //!   `redux`, `activemask`);
 //! - `ir/glue.rs`: `mov`, the ALU operations, `setp`, `selp`;
-//! - `ir/thread.rs`: the thread-level instructions of PTX modules;
+//! - `ir/lane_ops.rs`: the lane-level (PTX's thread-level, non-warp)
+//!   instructions of PTX modules;
 //! - `ir/inst.rs`: an instruction ([`Op`] by family, [`Inst`]);
 //! - `ir/program.rs`: the program, its inputs and expectations, the case;
 //! - `ir/module.rs`: PTX modules (kernels, parameters, variables);
@@ -32,12 +33,12 @@
 mod forms;
 mod glue;
 mod inst;
+mod lane_ops;
 mod module;
 mod operands;
 mod program;
 mod regs;
 mod requirement;
-mod thread;
 mod types;
 mod warp_ops;
 
@@ -49,7 +50,7 @@ pub use operands::{DestMut, Role, SourceMut};
 pub use program::{Bits, Case, Expect, Inputs, Program, Target, Version};
 pub use regs::{Dest, Guard, Label, LabelId, Operand, Reg, RegDecl};
 pub use requirement::{Refusal, Requirement};
-pub use thread::{Address, Axis, FloatOp, IntOp, Rounding, Space, Special, Thread, ThreadKind};
+pub use lane_ops::{Address, Axis, FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Space, Special};
 pub use types::{Type, WARP};
 pub use warp_ops::{
     Activemask, Match, MatchMode, Redux, ReduxOp, Shfl, ShflMode, Signedness, Vote, VoteMode,

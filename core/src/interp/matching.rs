@@ -43,7 +43,7 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a match.sync rendezvous pairs match.sync only")
         }
     };

@@ -7,7 +7,7 @@ use super::bits::Val;
 use super::lanes::lanes;
 use super::memory::{access, region, Fault, Place};
 use super::warp::{Step, Warp};
-use crate::ir::{windows, Address, Operand, Space, Thread, ThreadKind, Type};
+use crate::ir::{windows, Address, Operand, Space, LaneOp, LaneOpKind, Type};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
 
@@ -28,7 +28,7 @@ fn address(w: &Warp, a: Address, lane: usize) -> Result<u64, Fault> {
 }
 
 /// Executes `ld`, `st` or `cvta` on the lanes of `s.exec`.
-pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
+pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
     let fail = |w: &Warp, lane: usize, (rule, msg): Fault| {
         let tid = w.kernel.as_ref().map_or([0; 3], |k| k.place.tid[lane]);
         Ub::new(
@@ -45,7 +45,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
         )
     };
     match x.kind {
-        ThreadKind::Ld(space) => {
+        LaneOpKind::Ld(space) => {
             let ty = x.dests[0].1;
             let size = (ty.bits() as u64).div_ceil(8);
             let n = x.dests.len() as u64;
@@ -75,7 +75,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
             }
             Ok(())
         }
-        ThreadKind::St(space) => {
+        LaneOpKind::St(space) => {
             let ty = x.srcs[0].1;
             let size = (ty.bits() as u64).div_ceil(8);
             let n = x.srcs.len() as u64;
@@ -113,7 +113,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
             }
             Ok(())
         }
-        ThreadKind::Cvta { space, to } => {
+        LaneOpKind::Cvta { space, to } => {
             let (d, ty) = x.dests[0];
             let (a, _) = x.srcs[0];
             let base = match space {
@@ -143,14 +143,14 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) -> Result<(), Ub> {
             w.write_all(d, &results);
             Ok(())
         }
-        ThreadKind::Special(_)
-        | ThreadKind::Cvt { .. }
-        | ThreadKind::Int(_)
-        | ThreadKind::Float { .. }
-        | ThreadKind::FSetp(_)
-        | ThreadKind::Pack
-        | ThreadKind::Unpack
-        | ThreadKind::Bar => unreachable!("memory::exec runs ld, st and cvta"),
+        LaneOpKind::Special(_)
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::Int(_)
+        | LaneOpKind::Float { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Bar => unreachable!("memory::exec runs ld, st and cvta"),
     }
 }
 

@@ -47,6 +47,7 @@ mod engine;
 mod float;
 mod fuel;
 mod grid;
+pub mod lane_ops;
 mod lanes;
 mod matching;
 pub mod memory;
@@ -57,7 +58,6 @@ mod run;
 pub(crate) mod schedule;
 mod shfl;
 mod target;
-pub mod thread;
 mod vote;
 mod warp;
 

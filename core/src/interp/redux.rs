@@ -80,7 +80,7 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a redux.sync rendezvous pairs redux.sync only")
         }
     };

@@ -22,8 +22,8 @@ use super::converge::Trace;
 use super::fuel::OutOfFuel;
 use super::lanes::{lanes, lanes_where};
 use super::warp::{Lane, Step, Warp};
-use super::{activemask, alu, matching, memory_ops, redux, shfl, thread, vote};
-use crate::ir::{Control, Op, ThreadKind, WARP};
+use super::{activemask, alu, lane_ops, matching, memory_ops, redux, shfl, vote};
+use crate::ir::{Control, Op, LaneOpKind, WARP};
 use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
@@ -210,7 +210,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
     // memory holds, or who waits, could not be known.
     let decides = match &inst.op {
         Op::Glue(_) | Op::Activemask(_) => false,
-        Op::Thread(x) => matches!(x.kind, ThreadKind::St(_) | ThreadKind::Bar),
+        Op::LaneOp(x) => matches!(x.kind, LaneOpKind::St(_) | LaneOpKind::Bar),
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Control(_) => true,
     };
     if decides && maybe != 0 {
@@ -225,8 +225,8 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 prog.decl(g.reg).name,
                 match &inst.op {
                     Op::Control(_) => "control flow",
-                    Op::Thread(x) if x.kind == ThreadKind::Bar => "who waits at the barrier",
-                    Op::Thread(_) => "what memory holds",
+                    Op::LaneOp(x) if x.kind == LaneOpKind::Bar => "who waits at the barrier",
+                    Op::LaneOp(_) => "what memory holds",
                     _ => "who takes part in the collective",
                 }
             ),
@@ -237,12 +237,12 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             alu::exec(w, &s, x);
             w.clobber(pc, maybe);
         }
-        Op::Thread(x) => match x.kind {
-            ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Cvta { .. } => {
+        Op::LaneOp(x) => match x.kind {
+            LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } => {
                 memory_ops::exec(w, &s, x)?;
                 w.clobber(pc, maybe);
             }
-            ThreadKind::Bar => {
+            LaneOpKind::Bar => {
                 for l in lanes(exec) {
                     w.lane[l] = Lane::AtBarrier;
                 }
@@ -252,14 +252,14 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 w.conv.split(conv, exec);
                 return Ok(());
             }
-            ThreadKind::Special(_)
-            | ThreadKind::Cvt { .. }
-            | ThreadKind::Int(_)
-            | ThreadKind::Float { .. }
-            | ThreadKind::FSetp(_)
-            | ThreadKind::Pack
-            | ThreadKind::Unpack => {
-                thread::exec(w, &s, x);
+            LaneOpKind::Special(_)
+            | LaneOpKind::Cvt { .. }
+            | LaneOpKind::Int(_)
+            | LaneOpKind::Float { .. }
+            | LaneOpKind::FSetp(_)
+            | LaneOpKind::Pack
+            | LaneOpKind::Unpack => {
+                lane_ops::exec(w, &s, x);
                 w.clobber(pc, maybe);
             }
         },
@@ -323,7 +323,7 @@ fn run_collective(w: &mut Warp, rv: &Rendezvous) {
         Op::Vote(_) => vote::exec_sync(w, rv),
         Op::Match(_) => matching::exec(w, rv),
         Op::Redux(_) => redux::exec(w, rv),
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => {
+        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => {
             unreachable!("only .sync collectives arrive")
         }
     }

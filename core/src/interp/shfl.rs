@@ -79,7 +79,7 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a shfl.sync rendezvous pairs shfl.sync only")
         }
     };

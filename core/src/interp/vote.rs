@@ -64,7 +64,7 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a vote.sync rendezvous pairs vote.sync only")
         }
     };

@@ -4,7 +4,7 @@
 
 use super::glue::Glue;
 use super::regs::{Guard, LabelId, Operand};
-use super::thread::Thread;
+use super::lane_ops::LaneOp;
 use super::warp_ops::{Activemask, Match, Redux, ReduxOp, Shfl, Signedness, Vote};
 
 /// Control flow: where straight-line segments end. The interpreter and the
@@ -41,8 +41,8 @@ pub enum Op {
     /// `bra` and `exit`.
     Control(Control),
     /// The thread-level instructions of PTX modules: memory, conversions,
-    /// barriers, `ret` ... (see [`Thread`]).
-    Thread(Thread),
+    /// barriers, `ret` ... (see [`LaneOp`]).
+    LaneOp(LaneOp),
 }
 
 impl Op {
@@ -51,7 +51,7 @@ impl Op {
     pub fn is_control_flow(&self) -> bool {
         match self {
             Op::Control(_) => true,
-            Op::Thread(_)
+            Op::LaneOp(_)
             | Op::Shfl(_)
             | Op::Vote(_)
             | Op::Match(_)
@@ -86,7 +86,7 @@ impl Op {
                     ReduxOp::FMax { abs, nan } => 13 + 2 * abs as u32 + nan as u32,
                 },
             ),
-            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => None,
+            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => None,
         }
     }
 
@@ -98,7 +98,7 @@ impl Op {
             Op::Vote(x) => x.membermask,
             Op::Match(x) => Some(x.membermask),
             Op::Redux(x) => Some(x.membermask),
-            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => None,
+            Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => None,
         }
     }
 
@@ -107,7 +107,7 @@ impl Op {
         match self {
             Op::Control(Control::Bra { target }) => Some(*target),
             Op::Control(Control::Exit)
-            | Op::Thread(_)
+            | Op::LaneOp(_)
             | Op::Shfl(_)
             | Op::Vote(_)
             | Op::Match(_)

@@ -213,7 +213,7 @@ impl Op {
             Op::Match(_) => Requirement::MATCH,
             Op::Redux(x) => x.op.requirement(),
             Op::Activemask(_) => Requirement::ACTIVEMASK,
-            Op::Glue(_) | Op::Control(_) | Op::Thread(_) => Requirement::Any,
+            Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => Requirement::Any,
         }
     }
 }

@@ -27,7 +27,7 @@ use super::error::ParseError;
 use super::lex::{Kind, Token};
 use super::parse::{err, PResult, Parser, Raw};
 use crate::ir::{Address, Control, Dest, Guard, Inst, Kernel, Label, LabelId, Op, Operand, Reg};
-use crate::ir::{RegDecl, Space, Thread, ThreadKind};
+use crate::ir::{RegDecl, Space, LaneOp, LaneOpKind};
 
 impl Parser {
     /// Inlines `call{.uni} (ret...), name, (args...);` at `opt`.
@@ -169,7 +169,7 @@ impl Parser {
                 Op::Control(Control::Bra { target }) => Op::Control(Control::Bra {
                     target: LabelId(target.0 + label0),
                 }),
-                Op::Thread(x) => Op::Thread(redirect(x, map, reg).map_err(|m| {
+                Op::LaneOp(x) => Op::LaneOp(redirect(x, map, reg).map_err(|m| {
                     ParseError::new(
                         opt.line,
                         opt.col,
@@ -194,10 +194,10 @@ impl Parser {
 /// A callee's thread-level instruction with its address register renamed
 /// and its `.param` accesses sent to the call site's local storage.
 fn redirect(
-    mut x: Thread,
+    mut x: LaneOp,
     map: &[(u64, u64, u64)],
     reg: impl Fn(Reg) -> Reg,
-) -> Result<Thread, String> {
+) -> Result<LaneOp, String> {
     let (Some(a), Some((space, load))) = (x.addr, x.access()) else {
         return Ok(x);
     };
@@ -222,9 +222,9 @@ fn redirect(
         offset: (local + (off - p)) as i64,
     });
     x.kind = if load {
-        ThreadKind::Ld(Space::Local)
+        LaneOpKind::Ld(Space::Local)
     } else {
-        ThreadKind::St(Space::Local)
+        LaneOpKind::St(Space::Local)
     };
     Ok(x)
 }

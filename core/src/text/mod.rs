@@ -17,12 +17,12 @@
 
 mod error;
 mod inline;
+mod lane_ops;
 mod lex;
 mod module;
 mod parse;
 mod print;
 mod scope;
-mod thread;
 mod value;
 
 pub use error::ParseError;

@@ -6,8 +6,8 @@
 //!
 //! Bodies reuse the case format's parser ([`super::parse`]): registers,
 //! labels, guards and every warp and glue instruction are read by the same
-//! code; the thread-level instructions (`ld`, `st`, `cvt`, ...) are read by
-//! [`super::thread`]. Every error names its line and column.
+//! code; the lane ops (PTX's thread-level instructions: `ld`, `st`, `cvt`,
+//! ...) are read by `lane_ops.rs`. Every error names its line and column.
 
 use super::lex::{lex, Kind, Token};
 use super::parse::{err, PResult, Parser};

@@ -649,7 +649,7 @@ fn emit_kernel(
         };
         let sleeps = match op {
             Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Activemask(_) => true,
-            Op::Glue(_) | Op::Control(_) | Op::Thread(_) => false,
+            Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => false,
         };
         if let (Some(_), true) = (perturb, sleeps) {
             let _ = writeln!(
@@ -686,7 +686,7 @@ fn emit_kernel(
             | Op::Vote(_)
             | Op::Match(_)
             | Op::Activemask(_)
-            | Op::Thread(_)
+            | Op::LaneOp(_)
             | Op::Control(Control::Bra { .. })) => {
                 let _ = writeln!(s, "    {guard}{}", text(op));
             }

@@ -14,8 +14,7 @@ use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
 use super::isa::Tuning;
 use super::{JitProgram, Limits};
 use std::sync::{Arc, Mutex};
-use warp_core::interp::thread::WarpPlace;
-use warp_core::interp::{prepare, DEFAULT_FUEL};
+use warp_core::interp::{prepare, WarpPlace, DEFAULT_FUEL};
 use warp_core::ir::{Module, Special, WARP};
 use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
 

@@ -12,7 +12,8 @@
 //!
 //! One file per instruction family, named as in `warp-core`'s interpreter
 //! (`shfl.rs`, `vote.rs`, `matching.rs`, `redux.rs`, `activemask.rs`,
-//! `alu.rs` for the glue); the driver `emit.rs`, which walks the
+//! `alu.rs` for the glue, `lane_ops.rs` for the lane ops of PTX modules:
+//! PTX's thread-level instructions); the driver `emit.rs`, which walks the
 //! instructions, runs control flow and hands each other instruction to its
 //! family; `builder.rs`, the `Emitter` the families lower with (state
 //! memory, lane masks, operand access); `layout.rs` (where each register
@@ -20,7 +21,11 @@
 //! `rendezvous.rs` (which `.sync` collectives pair, and the registers of a
 //! rendezvous whose members stand at different instructions), `code.rs`
 //! (executable memory), `parts.rs` (a program's functions and their
-//! dispatcher) and `inject.rs` (bugs planted on purpose).
+//! dispatcher), `isa.rs` ([`Tuning`], the Cranelift target each tuning
+//! compiles for, and the last compile step), `error.rs` ([`JitError`]),
+//! `runtime.rs` (what compiled code calls back: memory, barriers, scalar
+//! semantics), `launch.rs` (kernel launches) and `inject.rs` (bugs planted
+//! on purpose).
 //!
 //! # Two tiers
 //!
@@ -32,7 +37,7 @@
 //! (`outline.rs`: the same families' lowering, compiled once per
 //! instruction shape), and the driver's run-time work (a guard's lanes,
 //! recording a `membermask`, completing a rendezvous) as calls of the
-//! helpers of `shared.rs`, compiled once per process.
+//! helpers of `sched_helpers.rs`, compiled once per process.
 //!
 //! # Big programs in parts
 //!
@@ -44,22 +49,26 @@
 //! them (and is the scheduler). The results are the same as one
 //! function's.
 //!
-//! Imports go one way, with no circle:
+//! Imports go one way, with no circle: each file imports only files
+//! listed below it.
 //!
 //! ```text
-//! lib.rs ──> parts.rs ──> emit.rs (its return codes), code.rs
-//! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
-//!   │           │  │                         │
-//!   │           │  ├──> rendezvous.rs, inject.rs, outline.rs ──> shared.rs
-//!   │           │  │                                │              │
-//!   │           └──┴────────────────────────────────┴──────────────┴──> builder.rs ──> layout.rs
-//!   └──> layout.rs, code.rs, inject.rs, rendezvous.rs, outline.rs, shared.rs
+//! launch.rs        ──> lib.rs (JitProgram), runtime.rs, layout.rs, isa.rs
+//! lib.rs           ──> parts.rs, emit.rs, outline.rs, sched_helpers.rs,
+//!                      rendezvous.rs, inject.rs, layout.rs, isa.rs, code.rs
+//! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
+//! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
+//!                      inject.rs, runtime.rs, builder.rs, layout.rs, error.rs
+//! the families     ──> builder.rs, inject.rs (lane_ops.rs: runtime.rs, layout.rs)
+//! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
+//! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
+//! builder.rs       ──> layout.rs
+//! isa.rs           ──> code.rs, error.rs
 //! ```
 //!
-//! (`outline.rs` and `shared.rs` reach the ISA settings and the final
-//! compile step of `lib.rs`; a helper's body is a family's lowering, which
-//! `emit.rs` hands to `outline.rs` as a function, so `outline.rs` imports
-//! no family.)
+//! (`outline.rs` and `sched_helpers.rs` compile their helpers with
+//! `isa.rs`; a helper's body is a family's lowering, which `emit.rs` hands
+//! to `outline.rs` as a function, so `outline.rs` imports no family.)
 //! A family imports `builder.rs` (and `inject.rs`), never `emit.rs` nor
 //! another family; `builder.rs` imports no family.
 
@@ -74,6 +83,7 @@ mod emit;
 mod error;
 pub mod inject;
 mod isa;
+mod lane_ops;
 pub mod launch;
 mod layout;
 mod matching;
@@ -82,9 +92,8 @@ mod parts;
 mod redux;
 mod rendezvous;
 pub mod runtime;
-mod shared;
+mod sched_helpers;
 mod shfl;
-mod thread;
 mod vote;
 
 pub use error::JitError;
@@ -152,7 +161,7 @@ fn compile_unit(
     layout: &Layout,
     masks: &emit::Masks,
     stepped: bool,
-    helpers: shared::Helpers,
+    helpers: sched_helpers::Helpers,
     sites: &mut outline::Sites,
     outline: bool,
     unit: emit::Unit<'_>,
@@ -307,7 +316,7 @@ impl JitProgram {
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
-        let helpers = shared::Helpers::get()?;
+        let helpers = sched_helpers::Helpers::get()?;
         let mut sites = outline::Sites::default();
         let cut = (prog.insts.len() > part_insts).then_some(part_insts);
         let points = emit::Masks::points_of(&plan, cut);
@@ -770,7 +779,7 @@ const _: () = assert!(WARP == 32);
 /// Refuses a program with an instruction the JIT does not lower: glue
 /// (`add`, `setp`, ...) on the 8-bit and `.f64` types, which the glue's
 /// lowering does not handle (`mov` and `selp`, which copy bits, excepted;
-/// 16-bit glue goes through `thread::emit_glue`; the module front end
+/// 16-bit glue goes through `lane_ops::emit_glue`; the module front end
 /// reads `.f64` arithmetic and comparisons as thread-level instructions,
 /// and no 8-bit glue form, so this only guards IR built by hand). The
 /// message names the instruction and its line.
