@@ -45,14 +45,13 @@ mod warp_ops;
 pub use forms::all_forms;
 pub use glue::{BinOp, BoolOp, CmpOp, Glue, UnOp};
 pub use inst::{Control, Inst, Op};
+pub use lane_ops::{Address, Axis, FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Space, Special};
 pub use module::{windows, Kernel, Module, Param, Variable};
 pub use operands::{DestMut, Role, SourceMut};
 pub use program::{Bits, Case, Expect, Inputs, Program, Target, Version};
 pub use regs::{Dest, Guard, Label, LabelId, Operand, Reg, RegDecl};
 pub use requirement::{Refusal, Requirement};
-pub use lane_ops::{Address, Axis, FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Space, Special};
 pub use types::{Type, WARP};
 pub use warp_ops::{
     Activemask, Match, MatchMode, Redux, ReduxOp, Shfl, ShflMode, Signedness, Vote, VoteMode,
 };
-

@@ -5,13 +5,13 @@
 
 use crate::blame::first_difference;
 use crate::compare::{compare, Diff, DiffReport};
-use crate::engine::{CompileError, Compiled, Engine, Skip};
+use crate::engine::{CompileError, Compiled, Engine, RunError, Skip};
 use crate::gen::control_regs;
 use crate::interp::{Interp, OutOfFuel};
-use crate::outcome::Outcome;
-use crate::ub::Ub;
 use crate::ir::{Case, Expect, Inputs, Program, Reg, WARP};
+use crate::outcome::Outcome;
 use crate::phases::{timed, Phases};
+use crate::ub::Ub;
 use std::fmt;
 
 /// The form a divergence is blamed on when an engine failed on a valid

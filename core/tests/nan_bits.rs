@@ -11,8 +11,8 @@
 
 use warp_core::compare::{compare, Diff};
 use warp_core::interp::Interp;
-use warp_core::outcome::Outcome;
 use warp_core::ir::{Case, WARP};
+use warp_core::outcome::Outcome;
 use warp_core::text::parse;
 
 fn run(src: &str) -> (Case, Outcome) {

@@ -3,10 +3,10 @@
 //! (line numbers count from the first line of each source string).
 
 use warp_core::interp::Interp;
-use warp_core::outcome::Outcome;
-use warp_core::ub::{Ub, UbRule};
 use warp_core::ir::Case;
+use warp_core::outcome::Outcome;
 use warp_core::text::parse;
+use warp_core::ub::{Ub, UbRule};
 
 fn run(src: &str) -> (Case, Outcome) {
     let case = parse(src).unwrap_or_else(|e| panic!("test program does not parse: {e}"));

@@ -19,8 +19,8 @@ use super::emit::Gen;
 use super::probe::PROBE_FUEL;
 use super::values;
 use crate::interp::Interp;
-use crate::ub::UbRule;
 use crate::ir::*;
+use crate::ub::UbRule;
 use arbitrary::Result;
 
 /// Tries a few points of the finished program; returns the rule broken, or

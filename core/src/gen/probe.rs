@@ -24,8 +24,8 @@
 //! to the lines of the printed case.
 
 use crate::interp::{Interp, OutOfFuel};
-use crate::outcome::Outcome;
 use crate::ir::*;
+use crate::outcome::Outcome;
 
 /// Fuel of a probe run: far more than any generated program needs (loops
 /// are bounded by small trip counts: of 3,000 generated cases the longest

@@ -6,11 +6,11 @@
 
 use super::shapes::{loops, shapes, SHAPES};
 use crate::interp::OutOfFuel;
-use crate::outcome::{Outcome, Seen};
-use crate::ub::UbRule;
 use crate::ir::all_forms;
 use crate::ir::{Inputs, Program};
+use crate::outcome::{Outcome, Seen};
 use crate::phases::Phases;
+use crate::ub::UbRule;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;

@@ -11,9 +11,9 @@
 //! schedule.
 
 use super::converge::Trace;
-use super::memory::{Ctx, Memory, Region};
 use super::fuel::DEFAULT_FUEL;
 use super::lanes::lanes;
+use super::memory::{Ctx, Memory, Region};
 use super::place::WarpPlace;
 use super::schedule::{advance, release_barrier, Advance};
 use super::target;

@@ -21,7 +21,7 @@ use super::alu::{compare, signed};
 use super::bits::Val;
 use super::lanes::lanes;
 use super::warp::{Step, Warp};
-use crate::ir::{FloatOp, IntOp, Rounding, LaneOp, LaneOpKind, Type};
+use crate::ir::{FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Type};
 
 /// `x` (bits of a `ty` value) as an exact integer.
 fn int_of(x: u64, ty: Type) -> i128 {

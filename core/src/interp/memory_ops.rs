@@ -7,7 +7,7 @@ use super::bits::Val;
 use super::lanes::lanes;
 use super::memory::{access, region, Fault, Place};
 use super::warp::{Step, Warp};
-use crate::ir::{windows, Address, Operand, Space, LaneOp, LaneOpKind, Type};
+use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Space, Type};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
 

@@ -10,9 +10,9 @@
 //! lowest program counter execute the next instruction together (they are
 //! *converged* there) — and decides with the rules below which programs are
 //! legal and which results every legal execution shares. See
-//! [`schedule`] for the scheduler and the rendezvous of `.sync`
-//! collectives, [`converge`] for what is certain about which lanes run
-//! together, and [`bits`] for definedness below the lane.
+//! `schedule.rs` for the scheduler, `collective.rs` for the rendezvous of
+//! `.sync` collectives, `converge.rs` for what is certain about which
+//! lanes run together, and `bits.rs` for definedness below the lane.
 //!
 //! - A `.sync` collective is a **rendezvous**: "`shfl.sync` will cause
 //!   executing thread to wait until all non-exited threads corresponding to
@@ -37,6 +37,30 @@
 //!
 //! The semantics of each instruction family live in their own file and
 //! follow the PTX ISA pages' formulas.
+//!
+//! # Files
+//!
+//! This file only declares the others and re-exports what is public.
+//! Imports go one way: the scheduler calls the families, the families use
+//! the rendezvous mechanism and the warp's state, and those use the leaves.
+//! - `run.rs`: [`Interp`], a run of one warp program (its two passes, the
+//!   [`Answers`] it leaves); `engine.rs`: [`InterpEngine`], the interpreter
+//!   as an engine; `fuel.rs`: [`DEFAULT_FUEL`] and [`OutOfFuel`];
+//! - `schedule.rs`: the min-PC scheduler, which runs each instruction's
+//!   family;
+//! - the families: `alu.rs` (the glue), `shfl.rs`, `vote.rs`,
+//!   `matching.rs`, `redux.rs`, `activemask.rs`, and for PTX modules
+//!   `lane_ops.rs` (PTX's thread-level instructions) and `memory_ops.rs`
+//!   (`ld`, `st`, `cvta`);
+//! - `collective.rs`: the rendezvous of `.sync` collectives;
+//! - `warp.rs`: the warp's state, and what one step sees;
+//! - `converge.rs` (which lanes certainly run together), `bits.rs`
+//!   (definedness below the lane), `float.rs` (f32 bit patterns),
+//!   `lanes.rs` (lane masks as sets), `target.rs` (`.target`/`.version`
+//!   gating);
+//! - kernels: `grid.rs` (a whole launch, [`run_launch`]), `memory.rs` (the
+//!   memory and its access rules), `place.rs` ([`WarpPlace`], a warp's
+//!   place in the launch).
 
 mod activemask;
 pub mod alu;

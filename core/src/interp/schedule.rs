@@ -23,7 +23,7 @@ use super::fuel::OutOfFuel;
 use super::lanes::{lanes, lanes_where};
 use super::warp::{Lane, Step, Warp};
 use super::{activemask, alu, lane_ops, matching, memory_ops, redux, shfl, vote};
-use crate::ir::{Control, Op, LaneOpKind, WARP};
+use crate::ir::{Control, LaneOpKind, Op, WARP};
 use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};

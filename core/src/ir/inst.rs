@@ -3,8 +3,8 @@
 //! of PTX modules), with its guard and source line ([`Inst`]).
 
 use super::glue::Glue;
-use super::regs::{Guard, LabelId, Operand};
 use super::lane_ops::LaneOp;
+use super::regs::{Guard, LabelId, Operand};
 use super::warp_ops::{Activemask, Match, Redux, ReduxOp, Shfl, Signedness, Vote};
 
 /// Control flow: where straight-line segments end. The interpreter and the

@@ -26,6 +26,7 @@
 //! - `activemask`: PTX 6.2, sm_30.
 
 use super::*;
+use std::fmt;
 
 /// What an instruction needs of the program's `.version` and `.target`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

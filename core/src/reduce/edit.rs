@@ -5,8 +5,8 @@
 
 use crate::gen::TestCase;
 use crate::interp::Interp;
-use crate::outcome::Outcome;
 use crate::ir::*;
+use crate::outcome::Outcome;
 
 /// The case keeping only the instructions with `keep_inst[i]` and the
 /// labels with `keep_label[l]`. Labels move with the instructions (a label

@@ -27,7 +27,7 @@ use super::error::ParseError;
 use super::lex::{Kind, Token};
 use super::parse::{err, PResult, Parser, Raw};
 use crate::ir::{Address, Control, Dest, Guard, Inst, Kernel, Label, LabelId, Op, Operand, Reg};
-use crate::ir::{RegDecl, Space, LaneOp, LaneOpKind};
+use crate::ir::{LaneOp, LaneOpKind, RegDecl, Space};
 
 impl Parser {
     /// Inlines `call{.uni} (ret...), name, (args...);` at `opt`.

@@ -9,11 +9,11 @@
 //! code; the lane ops (PTX's thread-level instructions: `ld`, `st`, `cvt`,
 //! ...) are read by `lane_ops.rs`. Every error names its line and column.
 
+use super::error::ParseError;
 use super::lex::{lex, Kind, Token};
 use super::parse::{err, PResult, Parser};
-use super::value::{parse_value, Place};
-use super::error::ParseError;
 use super::scope::Scope;
+use super::value::{parse_value, Place};
 use crate::ir::{windows, Case, Kernel, Module, Param, Space, Type, Variable};
 
 /// Parses a whole PTX module.

@@ -1,9 +1,9 @@
 //! Parser of the `.ptx` case format into a type-checked [`Case`].
 
-use super::lex::{lex, Kind, Token};
-use super::value::{parse_value, Place};
 use super::error::ParseError;
+use super::lex::{lex, Kind, Token};
 use super::scope::Scope;
+use super::value::{parse_value, Place};
 use crate::ir::*;
 
 pub(super) type PResult<T> = Result<T, ParseError>;

@@ -48,11 +48,11 @@
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use warp_core::engine::Skip;
-use warp_core::outcome::Outcome;
 use warp_core::ir::{
     BinOp, Control, Dest, Glue, Inputs, Inst, Label, Op, Operand, Program, Redux, Refusal, Reg,
     RegDecl, Requirement, Target, Type, Version, WARP,
 };
+use warp_core::outcome::Outcome;
 use warp_core::text::{inst_text, print_program};
 
 /// The `.version` of modules for the GPUs here (sm_90): the H200 driver

@@ -10,8 +10,8 @@ use super::emit::Job;
 use super::run::Gpu;
 use std::sync::{Arc, OnceLock};
 use warp_core::engine::{unbounded_only, CompileError, Compiled, Engine, RunError, Skip};
-use warp_core::outcome::Outcome;
 use warp_core::ir::{Inputs, Program};
+use warp_core::outcome::Outcome;
 
 static CONFIG: OnceLock<GpuConfig> = OnceLock::new();
 

@@ -11,8 +11,8 @@ use super::device::{Device, GpuError, Timing};
 use super::emit::{module_target, Job};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use warp_core::interp::{Interp, DEFAULT_FUEL};
-use warp_core::outcome::Outcome;
 use warp_core::ir::Program;
+use warp_core::outcome::Outcome;
 
 /// The simulated GPU.
 pub struct SimGpu {

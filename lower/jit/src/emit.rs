@@ -60,12 +60,12 @@
 //! and the runaway bound live in the state, as the lane masks do.
 
 use super::builder::Emitter;
+use super::error::JitError;
 use super::inject::{self, Bug};
 use super::layout::Layout;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
 use super::sched_helpers::{self, Helpers};
-use super::error::JitError;
 use super::{activemask, alu, lane_ops, matching, redux, runtime, shfl, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
@@ -886,7 +886,9 @@ impl Driver<'_, '_> {
                     return;
                 }
                 Op::LaneOp(x) if x.is_barrier() => self.bar(inst, pc),
-                Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
+                Op::Glue(g) if lane_ops::narrow_glue(g) => {
+                    lane_ops::emit_glue(e, inst.guard, g, pc)
+                }
                 Op::LaneOp(x) => lane_ops::emit(e, inst.guard, x, pc),
                 op => {
                     let wrong = inject::rewrite(prog, pc);

@@ -95,7 +95,11 @@ pub(crate) fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
 
 /// Compiles the function in `ctx` for `isa` into executable memory (`what`
 /// names it in errors: a program or a helper).
-pub(crate) fn machine_code(ctx: &mut Context, isa: &OwnedTargetIsa, what: &str) -> Result<Code, JitError> {
+pub(crate) fn machine_code(
+    ctx: &mut Context,
+    isa: &OwnedTargetIsa,
+    what: &str,
+) -> Result<Code, JitError> {
     let compiled = ctx
         .compile(&**isa, &mut Default::default())
         .map_err(|e| JitError::Failed(format!("cranelift ({what}): {:?}", e.inner)))?;

@@ -22,8 +22,8 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F64, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{
-    windows, Dest, FloatOp, Glue, Guard, IntOp, Op, Operand, Rounding, Space, Special, LaneOp,
-    LaneOpKind, Type,
+    windows, Dest, FloatOp, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Rounding, Space,
+    Special, Type,
 };
 
 /// Lowers one lane op (not `bar.sync`) at `pc`.

@@ -9,9 +9,9 @@
 //! those. An access out of bounds, misaligned or to read-only memory ends
 //! the launch with an error naming lane, `%tid`, instruction and address.
 
+use super::isa::Tuning;
 use super::layout::write_word;
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
-use super::isa::Tuning;
 use super::{JitProgram, Limits};
 use std::sync::{Arc, Mutex};
 use warp_core::interp::{prepare, WarpPlace, DEFAULT_FUEL};

@@ -2,7 +2,7 @@
 //! works on. All offsets are fixed per program, so every access is
 //! `state + constant` (or `+ lane * size` with the lane masked to 0..31).
 
-use warp_core::ir::{Op, Program, Special, LaneOpKind, Type, WARP};
+use warp_core::ir::{LaneOpKind, Op, Program, Special, Type, WARP};
 
 /// Byte offsets into the state buffer.
 #[derive(Clone, Debug)]

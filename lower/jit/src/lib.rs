@@ -100,20 +100,19 @@ pub use error::JitError;
 pub use isa::Tuning;
 
 use code::Code;
-use isa::{isa, machine_code};
 use cranelift_codegen::ir::{types, AbiParam, Signature, UserFuncName};
 use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
-use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use isa::{isa, machine_code};
 use layout::{read_word, wide, write_word, Layout};
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
 use warp_core::engine::{CompileError, Compiled, Engine, RunError, Skip};
 use warp_core::interp::DEFAULT_FUEL;
-use warp_core::outcome::{Outcome, Stop};
 use warp_core::ir::{Inputs, Program, Reg, WARP};
+use warp_core::outcome::{Outcome, Stop};
 
 /// Size limits of one compile, so that a huge program gets a clear error
 /// in well under a second instead of minutes and gigabytes: compile time

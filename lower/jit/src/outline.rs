@@ -37,9 +37,9 @@
 //! compile).
 
 use super::builder::{mf, Emitter};
-use super::layout::{wide, Layout};
 use super::error::JitError;
 use super::isa::Tuning;
+use super::layout::{wide, Layout};
 use super::sched_helpers;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};

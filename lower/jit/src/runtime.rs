@@ -19,7 +19,7 @@
 use std::cell::RefCell;
 use std::sync::{Arc, Condvar, Mutex};
 use warp_core::interp::memory::{resolve, Memory};
-use warp_core::ir::{Op, Program, Space, LaneOpKind, WARP};
+use warp_core::ir::{LaneOpKind, Op, Program, Space, WARP};
 use warp_core::text::inst_text;
 
 /// Memory every warp of a CTA shares.
