@@ -10,10 +10,10 @@
 //! than the register width N are clamped to N". `setp` on `.f32` uses the
 //! ordered comparisons: false when either operand is NaN.
 //!
-//! Definedness is bit by bit ([`bits`](super::bits)): the bit ops, shifts
-//! and the low bits of `add`/`sub`/`mul.lo` follow their inputs' defined
-//! bits; `selp` with a defined selector copies the chosen operand;
-//! everything else is defined when all its input bits are.
+//! Definedness is bit by bit (`bits.rs`): the bit ops, shifts and the low
+//! bits of `add`/`sub`/`mul.lo` follow their inputs' defined bits; `selp`
+//! with a defined selector copies the chosen operand; everything else is
+//! defined when all its input bits are.
 //!
 //! NaN bits: the ISA pages this project implements fix no NaN bits for the
 //! f32 glue, and the H200 showed two answers (canonical `0x7fffffff` at run
@@ -184,8 +184,8 @@ pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
 }
 
 /// The values one lane computes for glue instruction `g` from its
-/// sources' bits (in [`Op::sources`] order), one per destination (`setp`:
-/// `p`, then `q`). The reference's semantics, for engines that call it
+/// sources' bits (in [`Op::sources`](crate::ir::Op::sources) order), one
+/// per destination (`setp`: `p`, then `q`). The reference's semantics, for engines that call it
 /// rather than lower a form themselves (the JIT's 16-bit glue).
 pub fn eval(g: &Glue, args: &[u64]) -> [u64; 2] {
     let arg = |i: usize| args.get(i).copied().unwrap_or(0);

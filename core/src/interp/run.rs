@@ -1,7 +1,7 @@
 //! [`Interp`], the reference interpreter of one warp program: its fuel,
 //! its two passes (the second knowing which lanes come to an instruction
-//! later, see [`converge`](super::converge)(super::converge)), and the [`Answers`] a run
-//! leaves for runs of the same program on other data.
+//! later, see `converge.rs`), and the [`Answers`] a run leaves for runs of
+//! the same program on other data.
 
 use super::converge::Trace;
 use super::fuel::{OutOfFuel, DEFAULT_FUEL};
@@ -29,7 +29,7 @@ impl<'p> Interp<'p> {
     }
 
     /// Runs once only: values whose definedness needs the second run
-    /// (which lanes come to an instruction later, see [`converge`](super::converge)) stay
+    /// (which lanes come to an instruction later, see `converge.rs`) stay
     /// undefined on those bits. Cheaper; what the generator's probes use,
     /// as they only need the path and a safe view of what is defined.
     pub fn single_pass(mut self) -> Self {
@@ -50,7 +50,7 @@ impl<'p> Interp<'p> {
     ///
     /// When the first run leaves values defined only in part for want of
     /// knowing which lanes come to an instruction later (see
-    /// [`converge`](super::converge)), a second run, taking the same path, knows it (unless
+    /// `converge.rs`), a second run, taking the same path, knows it (unless
     /// the answers show nothing more certain than the first run assumed).
     pub fn run(&self, inputs: &Inputs) -> Result<Outcome, OutOfFuel> {
         Ok(self.run_keeping(inputs)?.0)
@@ -118,7 +118,7 @@ impl<'p> Interp<'p> {
 }
 
 /// What a run learnt about which lanes are certainly absent where (see
-/// [`converge`](super::converge)), with its path fingerprint: [`Interp::run_reusing`] runs
+/// `converge.rs`), with its path fingerprint: [`Interp::run_reusing`] runs
 /// the same program on inputs that differ only in data in one pass.
 #[derive(Clone, Debug)]
 pub struct Answers {

@@ -35,7 +35,7 @@
 //! outcome instead of checking them: the registers the file already expects
 //! (every declared register when it expects none), with `_` on undefined
 //! lanes. Everything else in the file stays byte for byte as written (see
-//! [`bless`]); files are written atomically and listed at the end. Under
+//! `bless.rs`); files are written atomically and listed at the end. Under
 //! `BLESS` other engines check the expectations being blessed, so a blessed
 //! run still fails where they disagree with the interpreter. A program with
 //! undefined behaviour or that runs out of fuel is never blessed. Review

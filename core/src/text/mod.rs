@@ -12,7 +12,7 @@
 //! .expect Ry = _ 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30;
 //! ```
 //!
-//! [`parse`] reads it into a [`Case`](crate::ir::Case), [`print`] writes it
+//! [`parse`] reads it into a [`Case`](crate::ir::Case), [`print()`] writes it
 //! back; `parse(print(c)) == c` for every case.
 
 mod error;

@@ -2,7 +2,7 @@
 //! of jobs and says, per job, the outcome or why there is none
 //! ([`GpuError`]), and where the time went ([`Timing`]). The real hardware
 //! ([`crate::run::Gpu`]) and, in fault-injection builds, a simulated GPU
-//! ([`crate::sim`]) implement it.
+//! (`sim.rs`) implement it.
 
 use crate::emit::Job;
 use std::fmt;

@@ -178,7 +178,7 @@ pub fn out_words(program: &Program) -> usize {
 /// Which `.version`/`.target` to emit `program` with, or why the GPU (sm_90)
 /// must skip it.
 ///
-/// Decided by each instruction's [`Requirement`](warp_core::ir::Requirement):
+/// Decided by each instruction's [`Requirement`]:
 /// - `.f32` `redux.sync` (with or without `.abs`/`.NaN`) needs sm_100a: skip.
 /// - the deprecated non-`.sync` `shfl`/`vote`: ([`LEGACY_VERSION`],
 ///   [`LEGACY_TARGET`]), unless the program also has an instruction those

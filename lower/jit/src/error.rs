@@ -6,8 +6,8 @@ use std::fmt;
 /// Why a program was not compiled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JitError {
-    /// The program is over a size limit ([`Limits`]): not a bug, a choice;
-    /// the message says which limit and how to raise it.
+    /// The program is over a size limit ([`Limits`](crate::Limits)): not a
+    /// bug, a choice; the message says which limit and how to raise it.
     TooBig(String),
     /// The lowering or Cranelift failed on it (a bug in the JIT), or the
     /// host has no native ISA or executable memory.
