@@ -18,8 +18,8 @@
 //! `fuel-in-loops` injected bug: a back edge charged twice).
 
 use crate::compare::compare;
-use crate::engine::Compiled;
-use crate::interp::{Interp, RunError};
+use crate::engine::{Compiled, RunError};
+use crate::interp::Interp;
 use crate::ir::{Inputs, Program};
 
 /// The step at which the states first differ, and the instruction the

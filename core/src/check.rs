@@ -1,8 +1,8 @@
 //! Checking an [`Outcome`] against a case's `.expect` lines.
 
 use crate::compare::is_nan_bits;
-use crate::interp::Outcome;
 use crate::ir::{Bits, Expect, Program, Reg, WARP};
+use crate::outcome::Outcome;
 use crate::text::format_bits;
 use std::fmt;
 

@@ -4,8 +4,8 @@
 //! ([`Outcome::nan_open`]), which any NaN matches — the exited-lane
 //! mask, and where a bounded run (`.fuel`) stopped.
 
-use crate::interp::Outcome;
 use crate::ir::{Program, Reg};
+use crate::outcome::Outcome;
 use crate::text::{format_bits, format_value};
 use std::fmt;
 

@@ -14,14 +14,15 @@
 //!   it as a divergence of kind `engine-failed`, reduced and recorded like
 //!   any other.
 //!
-//! The reference interpreter implements it here; the Cranelift JIT and the
-//! GPU runner implement it in `warp-jit` and `warp-gpu`. Only the interpreter knows
+//! The reference interpreter implements it in [`crate::interp`] (its
+//! `InterpEngine`); the Cranelift JIT and the GPU runner implement it in
+//! `warp-jit` and `warp-gpu`. Only the interpreter knows
 //! definedness and undefined behaviour: other engines report every lane as
 //! defined, and their outcomes are compared on the interpreter's defined
 //! lanes.
 
-use crate::interp::{Interp, Outcome, RunError};
 use crate::ir::{Inputs, Program};
+use crate::outcome::Outcome;
 use std::fmt;
 
 /// Why an engine does not run a program (e.g. the GPU lacks sm_100a for
@@ -61,6 +62,42 @@ impl From<Skip> for CompileError {
         CompileError::Skip(s)
     }
 }
+
+/// Why a run gave no [`Outcome`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// The fuel ran out (the program may loop forever): an unbounded run
+    /// ([`Inputs::fuel`] not set) of an engine that counts warp steps (the
+    /// interpreter, the JIT).
+    OutOfFuel {
+        /// Steps executed.
+        steps: u64,
+        /// Source line of the next instruction to run.
+        line: u32,
+    },
+    /// An engine other than the interpreter failed on the program (a GPU
+    /// driver error, hang or fault; a JIT's runaway code; a panic): a
+    /// finding, with its message.
+    Engine(String),
+    /// An engine other than the interpreter cannot run the program now
+    /// (the GPU was switched off by an earlier hang): a skip, not a finding.
+    Unavailable(Skip),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::OutOfFuel { steps, line } => write!(
+                f,
+                "out of fuel after {steps} warp steps at line {line} (does the program loop forever?)"
+            ),
+            RunError::Engine(m) => f.write_str(m),
+            RunError::Unavailable(s) => write!(f, "not run: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
 
 /// The skip of an engine that cannot stop a run after a number of warp
 /// steps (a GPU, an external engine) for `inputs`, when they ask for a
@@ -115,39 +152,5 @@ pub trait Engine {
     ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
         let _ = bounded;
         self.compile(prog, fuel)
-    }
-}
-
-/// The reference interpreter as an [`Engine`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InterpEngine;
-
-struct Interpreted<'p> {
-    interp: Interp<'p>,
-}
-
-impl Compiled for Interpreted<'_> {
-    fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
-        self.interp.run(inputs)
-    }
-}
-
-impl Engine for InterpEngine {
-    fn name(&self) -> &'static str {
-        "interp"
-    }
-
-    fn bounded_runs(&self) -> bool {
-        true
-    }
-
-    fn compile<'p>(
-        &self,
-        prog: &'p Program,
-        fuel: u64,
-    ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
-        Ok(Box::new(Interpreted {
-            interp: Interp::new(prog).with_fuel(fuel),
-        }))
     }
 }

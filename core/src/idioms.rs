@@ -106,7 +106,7 @@ pub fn idioms(prog: &Program) -> Vec<Idiom> {
 fn is_collective(op: &Op) -> bool {
     match op {
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => true,
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => false,
+        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => false,
     }
 }
 

@@ -26,8 +26,8 @@
 //! out: ffffffbe ffffffbe ...
 //! ```
 
-use crate::interp::Ub;
 use crate::ir::{Kernel, Module};
+use crate::ub::Ub;
 use std::fmt;
 use std::path::Path;
 

@@ -14,6 +14,46 @@
 //! let ry = case.program.reg("Ry").unwrap();
 //! assert_eq!(out.get(ry, 5), Some(7));
 //! ```
+//!
+//! # Modules
+//!
+//! The vocabulary every engine shares:
+//! - [`ir`]: the warp IR (types, registers, instructions, programs, cases,
+//!   PTX modules);
+//! - [`outcome`]: what a run of one warp produces, whichever engine ran it;
+//! - [`ub`]: undefined behaviour, its rules and its diagnostic;
+//! - [`engine`]: the `Engine` and `Compiled` traits, skips, compile and
+//!   run errors;
+//! - [`launch`]: kernel launches (grid, block, buffers, parameters) and what
+//!   they leave in the buffers.
+//!
+//! Text formats:
+//! - [`text`]: the `.ptx` case format (parse and print) and the PTX module
+//!   front end.
+//!
+//! The reference:
+//! - [`interp`]: the reference interpreter, one warp or a kernel's grid,
+//!   with definedness and undefined behaviour;
+//! - [`fxhash`]: the fast hasher of the interpreter's and the JIT's tables.
+//!
+//! Generator and reducer:
+//! - [`gen`]: random cases valid by construction, and what they exercised;
+//! - [`reduce`]: the test-case reducer;
+//! - [`idioms`]: shapes of known GPU-compiler bugs, which the fuzzer can
+//!   avoid;
+//! - [`rng`]: the one seeded pseudo-random number generator.
+//!
+//! Oracle and corpus:
+//! - [`oracle`]: the differential oracle (the reference first, then every
+//!   other engine on its defined lanes);
+//! - [`compare`]: an engine's outcome against the reference's;
+//! - [`blame`]: the first warp step where a bounded run differs;
+//! - [`check`]: an outcome against a case's `.expect` lines;
+//! - [`phases`]: where the fuzz loop's time goes;
+//! - [`corpus`]: writing regression cases into `corpus/`;
+//! - [`kernel_corpus`]: the kernel corpus, `corpus/kernels/`;
+//! - `replay` (feature `replay`): the corpus replay harness every engine's
+//!   tests run.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -31,9 +71,11 @@ pub mod ir;
 pub mod kernel_corpus;
 pub mod launch;
 pub mod oracle;
+pub mod outcome;
 pub mod phases;
 pub mod reduce;
 #[cfg(feature = "replay")]
 pub mod replay;
 pub mod rng;
 pub mod text;
+pub mod ub;

@@ -5,11 +5,13 @@
 
 use crate::blame::first_difference;
 use crate::compare::{compare, Diff, DiffReport};
-use crate::engine::{CompileError, Compiled, Engine, Skip};
+use crate::engine::{CompileError, Compiled, Engine, RunError, Skip};
 use crate::gen::control_regs;
-use crate::interp::{Interp, Outcome, RunError, Ub};
+use crate::interp::{Interp, OutOfFuel};
 use crate::ir::{Case, Expect, Inputs, Program, Reg, WARP};
+use crate::outcome::Outcome;
 use crate::phases::{timed, Phases};
+use crate::ub::Ub;
 use std::fmt;
 
 /// The form a divergence is blamed on when an engine failed on a valid
@@ -81,7 +83,7 @@ pub enum Verdict {
     /// The reference found undefined behaviour: nothing was compared.
     Ub(Ub),
     /// The reference could not run it (out of fuel): nothing was compared.
-    Rejected(RunError),
+    Rejected(OutOfFuel),
     /// An engine diverged (the first one found).
     Diverge(Box<Divergence>),
 }
@@ -169,7 +171,7 @@ fn no_compiles<'p>(n: usize) -> Compiles<'p> {
 fn check_one<'p>(
     program: &'p Program,
     inputs: &Inputs,
-    reference: impl FnOnce() -> Result<Outcome, RunError>,
+    reference: impl FnOnce() -> Result<Outcome, OutOfFuel>,
     others: &[&dyn Engine],
     compiled: &mut Compiles<'p>,
     fuel: u64,

@@ -6,10 +6,11 @@
 
 use warp_core::blame::{first_difference, FirstDifference};
 use warp_core::check::{check_expect, check_stop};
-use warp_core::engine::{CompileError, Compiled, Engine};
-use warp_core::interp::{Interp, Outcome, RunError};
+use warp_core::engine::{CompileError, Compiled, Engine, RunError};
+use warp_core::interp::Interp;
 use warp_core::ir::{BinOp, Glue, Inputs, Op, Program};
 use warp_core::oracle::{check, Verdict};
+use warp_core::outcome::Outcome;
 use warp_core::text::{parse, print};
 
 /// Lines 1-5 directives, 6 the label, 7-10 the body.
@@ -112,7 +113,7 @@ impl AddIsSub {
 
 impl Compiled for AddIsSub {
     fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
-        Interp::new(&self.0).run(inputs)
+        Ok(Interp::new(&self.0).run(inputs)?)
     }
 }
 
@@ -197,10 +198,10 @@ impl Compiled for BackEdgeCostsTwo {
                 lanes: inputs.lanes.clone(),
                 fuel: Some(j),
             };
-            Interp::new(&self.0).run(&run)
+            Interp::new(&self.0).run(&run).map_err(RunError::from)
         };
         let Some(mut fuel) = inputs.fuel else {
-            return Interp::new(&self.0).run(inputs);
+            return Ok(Interp::new(&self.0).run(inputs)?);
         };
         let mut j = 0;
         loop {

@@ -10,8 +10,9 @@
 //! values below are worked out by hand.
 
 use warp_core::compare::{compare, Diff};
-use warp_core::interp::{Interp, Outcome};
+use warp_core::interp::Interp;
 use warp_core::ir::{Case, WARP};
+use warp_core::outcome::Outcome;
 use warp_core::text::parse;
 
 fn run(src: &str) -> (Case, Outcome) {

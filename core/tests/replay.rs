@@ -2,5 +2,5 @@
 //! test per file (see `warp_core::replay`); `BLESS=1` rewrites `.expect`.
 
 fn main() {
-    warp_core::replay::main(|| Box::new(warp_core::engine::InterpEngine));
+    warp_core::replay::main(|| Box::new(warp_core::interp::InterpEngine));
 }

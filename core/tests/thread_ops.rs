@@ -1,8 +1,8 @@
-//! The thread-level instructions of PTX modules, one lane at a time
-//! (`interp::thread::eval`), against the values `data/thread_ops.txt`
-//! works out by hand from the PTX ISA pages.
+//! The lane ops (PTX's thread-level instructions) of PTX modules, one lane
+//! at a time (`interp::lane_ops::eval`), against the values
+//! `data/thread_ops.txt` works out by hand from the PTX ISA pages.
 
-use warp_core::interp::thread::eval;
+use warp_core::interp::lane_ops::eval;
 use warp_core::ir::{Dest, Op, Operand};
 use warp_core::text::parse_module;
 
@@ -37,7 +37,7 @@ fn thread_level_instructions_compute_what_the_isa_pages_say() {
     let insts = &m.kernels[0].program.insts;
     let mut fails = Vec::new();
     for (i, (text, want)) in cases.iter().enumerate() {
-        let Op::Thread(x) = &insts[i].op else {
+        let Op::LaneOp(x) = &insts[i].op else {
             panic!("`{text}` is not a thread-level instruction");
         };
         let mut args = [0u64; 4];

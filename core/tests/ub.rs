@@ -2,9 +2,11 @@
 //! Expected lanes and lines are worked out by hand from the programs below
 //! (line numbers count from the first line of each source string).
 
-use warp_core::interp::{Interp, Outcome, Ub, UbRule};
+use warp_core::interp::Interp;
 use warp_core::ir::Case;
+use warp_core::outcome::Outcome;
 use warp_core::text::parse;
+use warp_core::ub::{Ub, UbRule};
 
 fn run(src: &str) -> (Case, Outcome) {
     let case = parse(src).unwrap_or_else(|e| panic!("test program does not parse: {e}"));
@@ -484,7 +486,7 @@ fn fuel_stops_an_endless_loop() {
         .expect_err("must run out of fuel");
     assert_eq!(
         err,
-        warp_core::interp::RunError::OutOfFuel {
+        warp_core::interp::OutOfFuel {
             steps: 1000,
             line: 4
         }

@@ -18,8 +18,9 @@
 use super::emit::Gen;
 use super::probe::PROBE_FUEL;
 use super::values;
-use crate::interp::{Interp, UbRule};
+use crate::interp::Interp;
 use crate::ir::*;
+use crate::ub::UbRule;
 use arbitrary::Result;
 
 /// Tries a few points of the finished program; returns the rule broken, or

@@ -23,8 +23,9 @@
 //! diagnostic names the instruction to remove; [`Builder::finish`] renumbers
 //! to the lines of the printed case.
 
-use crate::interp::{Interp, Outcome, RunError};
+use crate::interp::{Interp, OutOfFuel};
 use crate::ir::*;
+use crate::outcome::Outcome;
 
 /// Fuel of a probe run: far more than any generated program needs (loops
 /// are bounded by small trip counts: of 3,000 generated cases the longest
@@ -251,7 +252,7 @@ impl Builder {
                     self.remove(ub.line as usize - 1);
                     self.repairs += 1;
                 }
-                Err(RunError::OutOfFuel { line, .. }) => {
+                Err(OutOfFuel { line, .. }) => {
                     let backward =
                         self.prog
                             .insts
@@ -264,9 +265,6 @@ impl Builder {
                             });
                     self.remove(backward.unwrap_or((line as usize).saturating_sub(1)));
                     self.repairs += 1;
-                }
-                Err(e @ (RunError::Engine(_) | RunError::Unavailable(_))) => {
-                    unreachable!("the interpreter is no other engine: {e}")
                 }
             }
         }

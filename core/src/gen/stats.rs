@@ -5,10 +5,12 @@
 //! its inputs were wasted; these say so from the first run.
 
 use super::shapes::{loops, shapes, SHAPES};
-use crate::interp::{Outcome, RunError, Seen, UbRule};
+use crate::interp::OutOfFuel;
 use crate::ir::all_forms;
 use crate::ir::{Inputs, Program};
+use crate::outcome::{Outcome, Seen};
 use crate::phases::Phases;
+use crate::ub::UbRule;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
@@ -175,7 +177,7 @@ impl Stats {
 
     /// Counts the interpreter's run of a case; returns whether it was
     /// usable (finished without undefined behaviour).
-    pub fn record_run(&mut self, run: &Result<Outcome, RunError>) -> bool {
+    pub fn record_run(&mut self, run: &Result<Outcome, OutOfFuel>) -> bool {
         self.runs += 1;
         match run {
             Ok(Outcome { ub: None, .. }) => {

@@ -40,7 +40,7 @@ use arbitrary::Unstructured;
 /// modules have them, the generator never emits one) keeps every
 /// register, since memory carries values between its instructions.
 pub fn control_regs(program: &Program) -> Vec<bool> {
-    if program.insts.iter().any(|i| matches!(i.op, Op::Thread(_))) {
+    if program.insts.iter().any(|i| matches!(i.op, Op::LaneOp(_))) {
         return vec![true; program.regs.len()];
     }
     let mut control = vec![false; program.regs.len()];
@@ -52,7 +52,7 @@ pub fn control_regs(program: &Program) -> Vec<bool> {
             | Op::Match(_)
             | Op::Redux(_)
             | Op::Activemask(_) => true,
-            Op::Glue(_) | Op::Thread(_) => false,
+            Op::Glue(_) | Op::LaneOp(_) => false,
         };
         if let (true, Some(g)) = (guard_is_root, inst.guard) {
             mark(&mut control, Operand::Reg(g.reg));

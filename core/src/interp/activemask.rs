@@ -12,7 +12,8 @@
 //! defined 0. The value on the other bits is min-PC's.
 
 use super::bits::Val;
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{Activemask, WARP};
 
 /// Executes `x` for the lanes of `s`.

@@ -10,15 +10,15 @@
 //! than the register width N are clamped to N". `setp` on `.f32` uses the
 //! ordered comparisons: false when either operand is NaN.
 //!
-//! Definedness is bit by bit ([`bits`](super::bits)): the bit ops, shifts
-//! and the low bits of `add`/`sub`/`mul.lo` follow their inputs' defined
-//! bits; `selp` with a defined selector copies the chosen operand;
-//! everything else is defined when all its input bits are.
+//! Definedness is bit by bit (`bits.rs`): the bit ops, shifts and the low
+//! bits of `add`/`sub`/`mul.lo` follow their inputs' defined bits; `selp`
+//! with a defined selector copies the chosen operand; everything else is
+//! defined when all its input bits are.
 //!
 //! NaN bits: the ISA pages this project implements fix no NaN bits for the
 //! f32 glue, and the H200 showed two answers (canonical `0x7fffffff` at run
 //! time, the operand's own bits where `ptxas` folded immediates), so a NaN
-//! result of an f32 op is *open* ([`Outcome::nan_open`](super::Outcome::nan_open)):
+//! result of an f32 op is *open* ([`Outcome::nan_open`](crate::outcome::Outcome::nan_open)):
 //! computed as canonical NaN, compared as "is a NaN". `mov` and `selp` copy
 //! the mark, f32 ops and `setp.f32` read an open NaN as the NaN it is, and
 //! any other use of its bits (integer and bit ops, `setp` on a bit type)
@@ -26,7 +26,8 @@
 
 use super::bits::{binary_defined, combine, compare_defined, select, unary_defined, Val};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Operand, Reg, Type, UnOp};
 
 fn f32_result(x: f32) -> u64 {
@@ -183,8 +184,8 @@ pub(crate) fn compare(cmp: CmpOp, ty: Type, a: u64, b: u64) -> bool {
 }
 
 /// The values one lane computes for glue instruction `g` from its
-/// sources' bits (in [`Op::sources`] order), one per destination (`setp`:
-/// `p`, then `q`). The reference's semantics, for engines that call it
+/// sources' bits (in [`Op::sources`](crate::ir::Op::sources) order), one
+/// per destination (`setp`: `p`, then `q`). The reference's semantics, for engines that call it
 /// rather than lower a form themselves (the JIT's 16-bit glue).
 pub fn eval(g: &Glue, args: &[u64]) -> [u64; 2] {
     let arg = |i: usize| args.get(i).copied().unwrap_or(0);

@@ -30,24 +30,20 @@
 //! The collective then runs once over its participants (every non-exited
 //! member), each reading its operands from, and writing its result to, its
 //! own instruction.
+//!
+//! This is the mechanism only: the families' files (`shfl.rs`, `vote.rs`,
+//! `matching.rs`, `redux.rs`) compute a completed [`Rendezvous`], and the
+//! scheduler, which knows them, says which one runs it ([`RunFamily`]).
 
-use super::schedule::Lane;
-use super::{lanes, lanes_where, matching, redux, shfl, vote, Step, Ub, UbRule, Warp};
+use super::lanes::{lanes, lanes_where};
+use super::warp::{Arrival, Lane, Step, Warp};
 use crate::ir::{Op, WARP};
 use crate::text::inst_text;
+use crate::ub::{Ub, UbRule};
 
-/// A lane's arrival at a `.sync` collective (at its pc).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Arrival {
-    /// The collective's qualifiers ([`key`]).
-    pub key: u32,
-    /// Its `membermask` value (the bits this schedule gives).
-    pub mask: u32,
-    /// Some bits of the `membermask` were undefined (it came from
-    /// `activemask` after a divergence): who takes part depends on the
-    /// schedule, so the results are undefined.
-    pub unsure: bool,
-}
+/// Runs the collective of a completed rendezvous: its family's semantics,
+/// given by the scheduler.
+pub(crate) type RunFamily = fn(&mut Warp, &Rendezvous);
 
 /// The participants of one completed rendezvous.
 pub(crate) struct Rendezvous {
@@ -62,8 +58,9 @@ pub(crate) struct Rendezvous {
 /// The lanes of `s.exec` execute the `.sync` collective at `pc`: checks
 /// the `membermask` rules, then (sm_70+) records their arrival, moves the
 /// predicated-off lanes on and completes every rendezvous that can; on
-/// sm_6x and below it runs at once over the converged members.
-pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize) -> Result<(), Ub> {
+/// sm_6x and below it runs at once over the converged members. `run`
+/// runs a completed rendezvous.
+pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize, run: RunFamily) -> Result<(), Ub> {
     let prog = w.prog();
     let text = || inst_text(prog, s.inst);
     let fail = |rule, lanes: u32, what: String| Err(Ub::new(rule, s.inst, lanes, what));
@@ -185,11 +182,12 @@ pub(crate) fn arrive(w: &mut Warp, s: &Step, pc: usize) -> Result<(), Ub> {
         w.pc[l] = next;
     }
     w.conv.split(s.conv, s.exec);
-    complete_ready(w)
+    complete_ready(w, run)
 }
 
-/// Completes every rendezvous whose members have all arrived or exited.
-pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
+/// Completes every rendezvous whose members have all arrived or exited,
+/// each run by `run`.
+pub(crate) fn complete_ready(w: &mut Warp, run: RunFamily) -> Result<(), Ub> {
     // Lanes that do not exist (a partial warp) are not waited for, as
     // exited ones are not. One pass over the lanes finds them and the
     // waiting ones (this runs after every arrival and exit).
@@ -247,23 +245,6 @@ pub(crate) fn complete_ready(w: &mut Warp) -> Result<(), Ub> {
         // Running the collective moves no other lane.
         waiting &= !participants;
         w.conv.synced(participants, unsure);
-    }
-}
-
-/// Runs the collective of a completed rendezvous (its family from any
-/// participant's instruction: they share the qualifiers).
-fn run(w: &mut Warp, rv: &Rendezvous) {
-    let first = lanes(rv.lanes)
-        .next()
-        .expect("a rendezvous has a participant");
-    match &w.prog().insts[rv.pc[first]].op {
-        Op::Shfl(_) => shfl::exec_sync(w, rv),
-        Op::Vote(_) => vote::exec_sync(w, rv),
-        Op::Match(_) => matching::exec(w, rv),
-        Op::Redux(_) => redux::exec(w, rv),
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::Thread(_) => {
-            unreachable!("only .sync collectives arrive")
-        }
     }
 }
 

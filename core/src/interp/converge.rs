@@ -55,7 +55,7 @@
 //! For `.target sm_6x` and below the warp runs in lockstep: min-PC is the
 //! hardware's schedule, so every converged lane is certain.
 
-use super::lanes;
+use super::lanes::lanes;
 use crate::fxhash::FxHashMap as HashMap;
 use crate::ir::{Target, WARP};
 use std::sync::Arc;

@@ -11,10 +11,13 @@
 //! schedule.
 
 use super::converge::Trace;
+use super::fuel::DEFAULT_FUEL;
+use super::lanes::lanes;
 use super::memory::{Ctx, Memory, Region};
-use super::schedule::{advance, release_barrier, Advance, Lane};
-use super::thread::WarpPlace;
-use super::{target, Warp, DEFAULT_FUEL};
+use super::place::WarpPlace;
+use super::schedule::{advance, release_barrier, Advance};
+use super::target;
+use super::warp::{Lane, Warp};
 use crate::ir::{windows, Kernel, Module, WARP};
 use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
 
@@ -134,7 +137,7 @@ fn pass(
                         let mut w = Warp::new(prog, trace);
                         let place = WarpPlace::new(launch, [x, y, z], wi);
                         let absent = place.absent;
-                        for l in super::lanes(absent) {
+                        for l in lanes(absent) {
                             w.lane[l] = Lane::Absent;
                         }
                         if absent != 0 {

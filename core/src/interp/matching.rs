@@ -15,7 +15,8 @@
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
-use super::{lanes, Warp};
+use super::lanes::lanes;
+use super::warp::Warp;
 use crate::ir::{Match, MatchMode, Op};
 
 /// Whether lanes holding `a` and `b` match on the `width` bits: `Some`
@@ -42,7 +43,7 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a match.sync rendezvous pairs match.sync only")
         }
     };

@@ -10,9 +10,9 @@
 //! lowest program counter execute the next instruction together (they are
 //! *converged* there) — and decides with the rules below which programs are
 //! legal and which results every legal execution shares. See
-//! [`schedule`] for the scheduler and the rendezvous of `.sync`
-//! collectives, [`converge`] for what is certain about which lanes run
-//! together, and [`bits`] for definedness below the lane.
+//! `schedule.rs` for the scheduler, `collective.rs` for the rendezvous of
+//! `.sync` collectives, `converge.rs` for what is certain about which
+//! lanes run together, and `bits.rs` for definedness below the lane.
 //!
 //! - A `.sync` collective is a **rendezvous**: "`shfl.sync` will cause
 //!   executing thread to wait until all non-exited threads corresponding to
@@ -37,574 +37,56 @@
 //!
 //! The semantics of each instruction family live in their own file and
 //! follow the PTX ISA pages' formulas.
+//!
+//! # Files
+//!
+//! This file only declares the others and re-exports what is public.
+//! Imports go one way: the scheduler calls the families, the families use
+//! the rendezvous mechanism and the warp's state, and those use the leaves.
+//! - `run.rs`: [`Interp`], a run of one warp program (its two passes, the
+//!   [`Answers`] it leaves); `engine.rs`: [`InterpEngine`], the interpreter
+//!   as an engine; `fuel.rs`: [`DEFAULT_FUEL`] and [`OutOfFuel`];
+//! - `schedule.rs`: the min-PC scheduler, which runs each instruction's
+//!   family;
+//! - the families: `alu.rs` (the glue), `shfl.rs`, `vote.rs`,
+//!   `matching.rs`, `redux.rs`, `activemask.rs`, and for PTX modules
+//!   `lane_ops.rs` (PTX's thread-level instructions) and `memory_ops.rs`
+//!   (`ld`, `st`, `cvta`);
+//! - `collective.rs`: the rendezvous of `.sync` collectives;
+//! - `warp.rs`: the warp's state, and what one step sees;
+//! - `converge.rs` (which lanes certainly run together), `bits.rs`
+//!   (definedness below the lane), `float.rs` (f32 bit patterns),
+//!   `lanes.rs` (lane masks as sets), `target.rs` (`.target`/`.version`
+//!   gating);
+//! - kernels: `grid.rs` (a whole launch, [`run_launch`]), `memory.rs` (the
+//!   memory and its access rules), `place.rs` ([`WarpPlace`], a warp's
+//!   place in the launch).
 
 mod activemask;
 pub mod alu;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;
+mod engine;
 mod float;
+mod fuel;
 mod grid;
+pub mod lane_ops;
+mod lanes;
 mod matching;
 pub mod memory;
+mod memory_ops;
+mod place;
 mod redux;
+mod run;
 pub(crate) mod schedule;
 mod shfl;
 mod target;
-pub mod thread;
-mod ub;
 mod vote;
+mod warp;
 
+pub use engine::InterpEngine;
+pub use fuel::{OutOfFuel, DEFAULT_FUEL};
 pub use grid::{prepare, run_launch};
-pub use ub::{Ub, UbRule};
-
-use crate::ir::*;
-use bits::Val;
-use converge::{Convergence, Trace};
-use schedule::Lane;
-use std::fmt;
-
-/// Default fuel: warp steps (instructions executed by a converged group).
-pub const DEFAULT_FUEL: u64 = 1_000_000;
-
-/// The final state of a run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Final value of every declared register on every lane (bits, masked
-    /// to the register's width; `.pred` is 0 or 1).
-    pub values: Vec<[u64; WARP]>,
-    /// Per register, the mask of lanes whose value is defined on every bit.
-    pub defined: Vec<u32>,
-    /// Per register and lane, the defined bits (the reference's; engines
-    /// that do not track definedness leave it empty, and then `defined`
-    /// says it per lane).
-    pub defined_bits: Vec<[u64; WARP]>,
-    /// Per register, the defined lanes whose value is a NaN whose bits PTX
-    /// leaves open (see [`Outcome::nan_open`]); another engine matches
-    /// there with any NaN. Empty for engines that do not track it.
-    pub open: Vec<u32>,
-    /// Lanes that executed `exit`.
-    pub exited: u32,
-    /// Set when the program hit undefined behaviour; then `values` are the
-    /// state when it happened and mean nothing.
-    pub ub: Option<Ub>,
-    /// Warp steps executed.
-    pub steps: u64,
-    /// Per register and lane, which instruction wrote the final value:
-    /// its index in `Program::insts` plus one, or 0 for an input or a
-    /// register never written. Empty for engines that do not track it.
-    pub writer: Vec<[u32; WARP]>,
-    /// Where a bounded run ([`Inputs::fuel`]) ran out of fuel; `None` when
-    /// it ran to its end. The state above is the state at the stop.
-    pub stop: Option<Stop>,
-    /// Per instruction, how it was executed in this run: [`Seen`] flags
-    /// (for the fuzzer's report of what it never exercised). Empty for
-    /// engines that do not track it.
-    pub seen: Vec<Seen>,
-}
-
-/// How an instruction was executed during a run: a set of flags.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Seen(pub u8);
-
-impl Seen {
-    /// A group of lanes executed it (guarded off or not).
-    pub const RAN: Seen = Seen(1);
-    /// ... with every lane that had not exited or finished in the group.
-    pub const CONVERGED: Seen = Seen(2);
-    /// ... with some lane that had not exited or finished elsewhere.
-    pub const DIVERGENT: Seen = Seen(4);
-    /// ... after some lane had exited.
-    pub const AFTER_EXIT: Seen = Seen(8);
-
-    /// Whether every flag of `f` is set.
-    pub fn has(self, f: Seen) -> bool {
-        self.0 & f.0 == f.0
-    }
-}
-
-/// Where a bounded run stopped: its fuel was spent with lanes still to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stop {
-    /// Index in `Program::insts` of the instruction that would run next
-    /// (the lowest pc among the lanes that can run).
-    pub pc: usize,
-    /// Its source line.
-    pub line: u32,
-}
-
-impl Outcome {
-    /// The value of register `r` on `lane`, or `None` unless every bit is
-    /// defined.
-    pub fn get(&self, r: Reg, lane: usize) -> Option<u64> {
-        (self.defined[r.index()] >> lane & 1 == 1).then_some(self.values[r.index()][lane])
-    }
-
-    /// Register `r` on `lane` with its defined bits.
-    pub fn bits(&self, r: Reg, lane: usize) -> Bits {
-        let v = self.values[r.index()][lane];
-        match self.defined_bits.get(r.index()) {
-            Some(d) => Bits::new(v, d[lane]),
-            None if self.defined[r.index()] >> lane & 1 == 1 => Bits::new(v, u64::MAX),
-            None => Bits::UNDEFINED,
-        }
-    }
-
-    /// Whether register `r` holds on `lane` a NaN whose bits PTX does not
-    /// fix: the result of an f32 `add/sub/mul/min/max/neg/abs` that is NaN,
-    /// or a copy of one (`mov`, `selp`, `shfl`). On an H200 such results
-    /// were canonical `0x7fffffff` at run time but kept the operand's bits
-    /// when `ptxas` folded immediate operands (`abs.f32 %f, 0f7fc00000`
-    /// gave `0x7fc00000`), so only "is a NaN" is compared there. The
-    /// interpreter computes canonical NaN as their value.
-    pub fn nan_open(&self, r: Reg, lane: usize) -> bool {
-        self.open.get(r.index()).is_some_and(|m| m >> lane & 1 == 1)
-    }
-
-    /// An outcome of an engine that reports every lane as defined (the
-    /// JIT, a GPU): `values` as read back, `exited` as reported.
-    pub fn all_defined(values: Vec<[u64; WARP]>, exited: u32) -> Outcome {
-        let n = values.len();
-        Outcome {
-            values,
-            defined: vec![u32::MAX; n],
-            defined_bits: Vec::new(),
-            open: Vec::new(),
-            exited,
-            ub: None,
-            steps: 0,
-            writer: Vec::new(),
-            stop: None,
-            seen: Vec::new(),
-        }
-    }
-}
-
-/// An interpreter error: the run could not produce an [`Outcome`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RunError {
-    /// The fuel ran out (the program may loop forever).
-    OutOfFuel {
-        /// Steps executed.
-        steps: u64,
-        /// Source line of the next instruction to run.
-        line: u32,
-    },
-    /// An engine other than the interpreter failed on the program (a GPU
-    /// driver error, hang or fault; a panic): a finding, with its message.
-    Engine(String),
-    /// An engine other than the interpreter cannot run the program now
-    /// (the GPU was switched off by an earlier hang): a skip, not a finding.
-    Unavailable(crate::engine::Skip),
-}
-
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::OutOfFuel { steps, line } => write!(
-                f,
-                "out of fuel after {steps} warp steps at line {line} (does the program loop forever?)"
-            ),
-            RunError::Engine(m) => f.write_str(m),
-            RunError::Unavailable(s) => write!(f, "not run: {s}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-/// The reference interpreter for one program.
-#[derive(Clone, Debug)]
-pub struct Interp<'p> {
-    prog: &'p Program,
-    fuel: u64,
-    second_pass: bool,
-}
-
-impl<'p> Interp<'p> {
-    /// An interpreter for `prog` with [`DEFAULT_FUEL`].
-    pub fn new(prog: &'p Program) -> Self {
-        Interp {
-            prog,
-            fuel: DEFAULT_FUEL,
-            second_pass: true,
-        }
-    }
-
-    /// Runs once only: values whose definedness needs the second run
-    /// (which lanes come to an instruction later, see [`converge`]) stay
-    /// undefined on those bits. Cheaper; what the generator's probes use,
-    /// as they only need the path and a safe view of what is defined.
-    pub fn single_pass(mut self) -> Self {
-        self.second_pass = false;
-        self
-    }
-
-    /// Sets the fuel (maximum warp steps).
-    pub fn with_fuel(mut self, fuel: u64) -> Self {
-        self.fuel = fuel;
-        self
-    }
-
-    /// Runs one warp on `inputs`. With [`Inputs::fuel`] the run is bounded
-    /// to that many warp steps and stopping is an outcome
-    /// ([`Outcome::stop`]); without, the fuel is this interpreter's and
-    /// running out is [`RunError::OutOfFuel`].
-    ///
-    /// When the first run leaves values defined only in part for want of
-    /// knowing which lanes come to an instruction later (see
-    /// [`converge`]), a second run, taking the same path, knows it (unless
-    /// the answers show nothing more certain than the first run assumed).
-    pub fn run(&self, inputs: &Inputs) -> Result<Outcome, RunError> {
-        Ok(self.run_keeping(inputs)?.0)
-    }
-
-    /// [`Interp::run`], also returning what its second run knew (when the
-    /// run had no undefined behaviour), for [`Interp::run_reusing`].
-    pub fn run_keeping(&self, inputs: &Inputs) -> Result<(Outcome, Option<Answers>), RunError> {
-        let trace = if self.second_pass {
-            Trace::default()
-        } else {
-            Trace::one_pass()
-        };
-        let (first, trace) = self.run_once(inputs, trace)?;
-        if !self.second_pass || first.ub.is_some() {
-            return Ok((first, None));
-        }
-        let exact = |path| Some(Answers { trace: None, path });
-        if !trace.has_questions() {
-            return Ok((first, exact(trace.path())));
-        }
-        let answered = trace.answered();
-        if !answered.knows_more() {
-            return Ok((first, exact(trace.path())));
-        }
-        let (second, again) = self.run_once(inputs, answered.share())?;
-        let answers = second.ub.is_none().then(|| Answers {
-            trace: Some(answered),
-            path: again.path(),
-        });
-        Ok((second, answers))
-    }
-
-    /// Runs `inputs` in one pass with the answers of an earlier run of
-    /// this program ([`Interp::run_keeping`]) on inputs that agree with
-    /// these on every register that can reach control flow, a collective's
-    /// participation or a `membermask` ([`crate::gen::control_regs`]): such
-    /// runs take the same path for the scheduler, so they ask the same
-    /// questions with the same answers. The run's path fingerprint is
-    /// checked against the earlier run's; where they differ (inputs that
-    /// do not agree after all), the full [`Interp::run`] answers instead.
-    pub fn run_reusing(&self, inputs: &Inputs, answers: &Answers) -> Result<Outcome, RunError> {
-        let trace = answers
-            .trace
-            .as_ref()
-            .map_or_else(Trace::default, Trace::share);
-        match self.run_once(inputs, trace) {
-            Ok((out, t)) if out.ub.is_none() && t.path() == answers.path => Ok(out),
-            _ => self.run(inputs),
-        }
-    }
-
-    fn run_once(&self, inputs: &Inputs, trace: Trace) -> Result<(Outcome, Trace), RunError> {
-        let prog = self.prog;
-        let mut w = Warp::new(prog, trace);
-        for (r, v) in &inputs.lanes {
-            let f = &mut w.regs[r.index()];
-            f.vals = v.map(|x| x & f.mask);
-            f.vbits = [f.mask; WARP];
-        }
-        if let Some(ub) = target::check(prog) {
-            return Ok(w.finish(Some(ub), 0));
-        }
-        match inputs.fuel {
-            Some(n) => schedule::run(w, n, true),
-            None => schedule::run(w, self.fuel, false),
-        }
-    }
-}
-
-/// What a run learnt about which lanes are certainly absent where (see
-/// [`converge`]), with its path fingerprint: [`Interp::run_reusing`] runs
-/// the same program on inputs that differ only in data in one pass.
-#[derive(Clone, Debug)]
-pub struct Answers {
-    /// The answered questions, when the run needed its second pass;
-    /// `None` when the first pass was exact.
-    trace: Option<Trace>,
-    /// The fingerprint of the pass whose outcome the run returned.
-    path: u64,
-}
-
-/// Iterates over the lane indices set in `mask`.
-pub(crate) fn lanes(mask: u32) -> Lanes {
-    Lanes(mask)
-}
-
-/// The lane indices set in a mask, lowest first (the order every caller
-/// relies on): [`lanes`]. It knows how many are left, so that collecting
-/// per-lane results allocates once.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Lanes(u32);
-
-impl Iterator for Lanes {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let l = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(l)
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Lanes {}
-
-/// The mask of the lanes of `mask` where `f` holds.
-pub(crate) fn lanes_where(mask: u32, mut f: impl FnMut(usize) -> bool) -> u32 {
-    lanes(mask).filter(|&l| f(l)).fold(0, |m, l| m | 1 << l)
-}
-
-/// One register of the warp, on every lane: what is read and written
-/// together, in one place (one bounds check and one cache neighbourhood
-/// per access: reading and writing registers was a fifth of a fuzzing
-/// run's interpretation, issue #14).
-struct RegFile {
-    /// Per lane, the value's bits (within `mask`).
-    vals: [u64; WARP],
-    /// Per lane, the defined bits (within `mask`).
-    vbits: [u64; WARP],
-    /// Per lane, which instruction wrote the value ([`Outcome::writer`]).
-    writer: [u32; WARP],
-    /// The lanes holding a NaN whose bits PTX leaves open
-    /// ([`Outcome::nan_open`]).
-    open: u32,
-    /// The register type's mask ([`Type::mask`]).
-    mask: u64,
-}
-
-/// The mutable state of the warp.
-pub(crate) struct Warp<'p> {
-    prog: &'p Program,
-    /// Per register, its lanes.
-    regs: Vec<RegFile>,
-    /// Each lane's program counter (where it resumes when it waits).
-    pub(crate) pc: [usize; WARP],
-    /// Each lane's scheduling state.
-    pub(crate) lane: [Lane; WARP],
-    /// Lanes that have exited.
-    pub(crate) exited: u32,
-    /// Index of the instruction being executed (for `writer`).
-    cur: usize,
-    /// What is certain about which lanes run together.
-    pub(crate) conv: Convergence,
-    /// Per instruction, how it was executed ([`Outcome::seen`]).
-    pub(crate) seen: Vec<Seen>,
-    /// A kernel's warp: its place in the launch and the memory.
-    pub(crate) kernel: Option<Box<memory::Ctx>>,
-}
-
-/// What one step sees: the instruction and which lanes are where.
-pub(crate) struct Step<'a> {
-    /// The instruction.
-    pub inst: &'a Inst,
-    /// Its index.
-    pub pc: usize,
-    /// Lanes converged at this instruction (executing or predicated off).
-    pub conv: u32,
-    /// Lanes executing it (converged and guard true and defined).
-    pub exec: u32,
-    /// Converged lanes whose guard is undefined: they may or may not
-    /// execute it.
-    pub maybe: u32,
-    /// The `.target` of the program.
-    pub target: Target,
-}
-
-impl<'p> Warp<'p> {
-    /// The initial state: every lane at the first instruction, nothing
-    /// defined, the whole warp certainly converged.
-    fn new(prog: &'p Program, trace: Trace) -> Self {
-        Warp {
-            prog,
-            regs: prog
-                .regs
-                .iter()
-                .map(|d| RegFile {
-                    vals: [0; WARP],
-                    vbits: [0; WARP],
-                    writer: [0; WARP],
-                    open: 0,
-                    mask: d.ty.mask(),
-                })
-                .collect(),
-            pc: [0; WARP],
-            lane: [Lane::Running; WARP],
-            exited: 0,
-            cur: 0,
-            conv: Convergence::new(prog.target, trace),
-            seen: vec![Seen::default(); prog.insts.len()],
-            kernel: None,
-        }
-    }
-
-    /// The run's result, and the trace for a second run.
-    pub(crate) fn finish(mut self, ub: Option<Ub>, steps: u64) -> (Outcome, Trace) {
-        let trace = std::mem::take(&mut self.conv.trace);
-        (self.outcome(ub, steps), trace)
-    }
-
-    /// The run's result.
-    fn outcome(self, ub: Option<Ub>, steps: u64) -> Outcome {
-        let regs = &self.regs;
-        Outcome {
-            values: regs.iter().map(|f| f.vals).collect(),
-            defined: regs
-                .iter()
-                .map(|f| lanes_where(u32::MAX, |l| f.vbits[l] & f.mask == f.mask))
-                .collect(),
-            defined_bits: regs.iter().map(|f| f.vbits).collect(),
-            open: regs.iter().map(|f| f.open).collect(),
-            exited: self.exited,
-            ub,
-            steps,
-            writer: regs.iter().map(|f| f.writer).collect(),
-            stop: None,
-            seen: self.seen,
-        }
-    }
-
-    /// The program.
-    pub(crate) fn prog(&self) -> &'p Program {
-        self.prog
-    }
-
-    /// Reads operand `o` on `lane` for an instruction that uses its bits: a
-    /// NaN whose bits PTX leaves open ([`Outcome::nan_open`]) reads as
-    /// undefined, since the result would depend on bits no rule fixes.
-    #[inline]
-    pub(crate) fn read(&self, o: Operand, lane: usize) -> Val {
-        let v = self.read_keep_nan(o, lane);
-        v.only_if(!self.is_open(o, lane))
-    }
-
-    /// Whether operand `o` is, on `lane`, a NaN whose bits PTX leaves open.
-    #[inline]
-    pub(crate) fn is_open(&self, o: Operand, lane: usize) -> bool {
-        match o {
-            Operand::Reg(r) => self.regs[r.index()].open >> lane & 1 == 1,
-            Operand::NotPred(_) | Operand::Imm(_) | Operand::LaneId => false,
-        }
-    }
-
-    /// Reads operand `o` on `lane` for an instruction that only copies its
-    /// bits or looks at them as an f32 (where every NaN acts alike): an
-    /// open NaN stays defined (pair with [`Warp::is_open`]).
-    #[inline]
-    pub(crate) fn read_keep_nan(&self, o: Operand, lane: usize) -> Val {
-        match o {
-            Operand::Reg(r) => {
-                let f = &self.regs[r.index()];
-                Val {
-                    v: f.vals[lane],
-                    d: f.vbits[lane],
-                }
-            }
-            Operand::NotPred(r) => {
-                let f = &self.regs[r.index()];
-                Val {
-                    v: !f.vals[lane] & 1,
-                    d: f.vbits[lane],
-                }
-            }
-            Operand::Imm(v) => Val::known(v),
-            Operand::LaneId => Val::known(lane as u64),
-        }
-    }
-
-    /// Whether `lane` of `r` was never written: no `.lanes` input and no
-    /// instruction has written it. The PTX compiler treats such a register
-    /// as a fresh unknown at every read (it read one never-written `setp`
-    /// operand from two different predicate registers on the H200:
-    /// `corpus/cases/never-written-read-twice-h200.ptx`), so what is
-    /// computed from it is undefined even where the other operand would
-    /// decide the result.
-    #[inline]
-    pub(crate) fn never_written(&self, r: Reg, lane: usize) -> bool {
-        let f = &self.regs[r.index()];
-        f.writer[lane] == 0 && f.vbits[lane] == 0
-    }
-
-    /// Writes a fully undefined value computed from a never-written
-    /// register: it counts as never written itself (see
-    /// [`Warp::never_written`]).
-    pub(crate) fn write_wild(&mut self, d: Dest, lane: usize) {
-        self.write(d, lane, Val::unknown());
-        if let Dest::Reg(r) = d {
-            self.regs[r.index()].writer[lane] = 0;
-        }
-    }
-
-    /// Writes `v` to `d` on `lane` (value and defined bits masked to the
-    /// register's width).
-    #[inline]
-    pub(crate) fn write(&mut self, d: Dest, lane: usize, v: Val) {
-        if let Dest::Reg(r) = d {
-            let writer = self.cur as u32 + 1;
-            let f = &mut self.regs[r.index()];
-            f.vals[lane] = v.v & f.mask;
-            f.vbits[lane] = v.d & f.mask;
-            f.writer[lane] = writer;
-            f.open &= !(1 << lane);
-        }
-    }
-
-    /// [`Warp::write`], marking the value a NaN whose bits PTX leaves open
-    /// when `open` (and it is fully defined).
-    #[inline]
-    pub(crate) fn write_nan(&mut self, d: Dest, lane: usize, v: Val, open: bool) {
-        self.write(d, lane, v);
-        if let (Dest::Reg(r), true) = (d, open) {
-            if v.full(self.prog.decl(r).ty) {
-                self.regs[r.index()].open |= 1 << lane;
-            }
-        }
-    }
-
-    /// Writes per-lane results computed before any write (so that a
-    /// destination may alias a source).
-    pub(crate) fn write_all(&mut self, d: Dest, results: &[(usize, Val)]) {
-        for &(l, v) in results {
-            self.write(d, l, v);
-        }
-    }
-
-    /// Marks every destination of the instruction at `pc` undefined on
-    /// `mask` (a guard that is undefined there: the lane may or may not
-    /// have written it).
-    pub(crate) fn clobber(&mut self, pc: usize, mask: u32) {
-        if mask == 0 {
-            return;
-        }
-        let inst = &self.prog.insts[pc];
-        self.cur = pc;
-        for (d, _) in inst.op.dests() {
-            for l in lanes(mask) {
-                self.write(d, l, Val::unknown());
-            }
-        }
-    }
-
-    /// Sets the instruction whose writes follow (for `writer`).
-    pub(crate) fn at(&mut self, pc: usize) {
-        self.cur = pc;
-    }
-}
+pub use place::WarpPlace;
+pub use run::{Answers, Interp};

@@ -18,7 +18,8 @@
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
 use super::float::{is_nan, order_key, CANONICAL_NAN};
-use super::{lanes, Warp};
+use super::lanes::lanes;
+use super::warp::Warp;
 use crate::ir::{Op, ReduxOp, Signedness};
 
 /// The f32 min or max of `xs` per the page's rules.
@@ -79,7 +80,7 @@ pub(crate) fn exec(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a redux.sync rendezvous pairs redux.sync only")
         }
     };

@@ -14,34 +14,19 @@
 //! The run ends when no lane can run: finished if nobody waits, else
 //! undefined behaviour `sync-deadlock` (members that finished the program
 //! without exiting, or that wait at a collective the others never reach).
-//! Running out of fuel is [`RunError::OutOfFuel`], unless lanes wait: then
+//! Running out of fuel is [`OutOfFuel`], unless lanes wait: then
 //! the members they wait for spin forever, which is `sync-deadlock` too.
 
+use super::collective::{self, Rendezvous};
 use super::converge::Trace;
-use super::{activemask, alu, collective, lanes, lanes_where, memory, shfl, thread, vote};
-use super::{Outcome, RunError, Seen, Step, Ub, UbRule, Warp};
-use crate::ir::{Control, Op, ThreadKind, WARP};
+use super::fuel::OutOfFuel;
+use super::lanes::{lanes, lanes_where};
+use super::warp::{Lane, Step, Warp};
+use super::{activemask, alu, lane_ops, matching, memory_ops, redux, shfl, vote};
+use crate::ir::{Control, LaneOpKind, Op, WARP};
+use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
-
-/// Where a lane stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Lane {
-    /// It runs when its pc is the lowest.
-    Running,
-    /// It has arrived at the `.sync` collective at its pc and waits for
-    /// the other members.
-    Waiting(collective::Arrival),
-    /// It ran off the end of the program (without `exit`).
-    Done,
-    /// It executed `exit`.
-    Exited,
-    /// It executed `bar.sync` at its pc and waits for the CTA.
-    AtBarrier,
-    /// It does not exist: a launch whose block is not a multiple of 32
-    /// leaves the last warp's upper lanes out. It never runs, is not waited
-    /// for, and is not an exited lane.
-    Absent,
-}
+use crate::ub::{Ub, UbRule};
 
 /// Where [`advance`] stopped.
 pub(crate) enum Advance {
@@ -58,7 +43,7 @@ pub(crate) enum Advance {
 /// waiting at a collective then are no deadlock: the run is cut short).
 /// A lone warp's `bar.sync` (a one-warp CTA) completes when every lane
 /// that has not exited waits there.
-pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Trace), RunError> {
+pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Trace), OutOfFuel> {
     let mut steps = 0;
     loop {
         match advance(&mut w, &mut steps, fuel, bounded)? {
@@ -66,7 +51,7 @@ pub(crate) fn run(mut w: Warp, fuel: u64, bounded: bool) -> Result<(Outcome, Tra
             Advance::Stopped(pc) => {
                 let line = w.prog().insts[pc].line;
                 let (mut out, trace) = w.finish(None, steps);
-                out.stop = Some(super::Stop { pc, line });
+                out.stop = Some(Stop { pc, line });
                 return Ok((out, trace));
             }
             Advance::Barrier => {
@@ -122,7 +107,7 @@ pub(crate) fn advance(
     steps: &mut u64,
     fuel: u64,
     bounded: bool,
-) -> Result<Advance, RunError> {
+) -> Result<Advance, OutOfFuel> {
     let n = w.prog().insts.len();
     loop {
         // One pass over the lanes: who runs (and the lowest pc), who
@@ -169,7 +154,7 @@ pub(crate) fn advance(
             if waiting != 0 {
                 return Ok(Advance::Finished(Some(deadlock(w, waiting, Some(pc)))));
             }
-            return Err(RunError::OutOfFuel {
+            return Err(OutOfFuel {
                 steps: *steps,
                 line: w.prog().insts[pc].line,
             });
@@ -225,7 +210,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
     // memory holds, or who waits, could not be known.
     let decides = match &inst.op {
         Op::Glue(_) | Op::Activemask(_) => false,
-        Op::Thread(x) => matches!(x.kind, ThreadKind::St(_) | ThreadKind::Bar),
+        Op::LaneOp(x) => matches!(x.kind, LaneOpKind::St(_) | LaneOpKind::Bar),
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Control(_) => true,
     };
     if decides && maybe != 0 {
@@ -240,8 +225,8 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 prog.decl(g.reg).name,
                 match &inst.op {
                     Op::Control(_) => "control flow",
-                    Op::Thread(x) if x.kind == ThreadKind::Bar => "who waits at the barrier",
-                    Op::Thread(_) => "what memory holds",
+                    Op::LaneOp(x) if x.kind == LaneOpKind::Bar => "who waits at the barrier",
+                    Op::LaneOp(_) => "what memory holds",
                     _ => "who takes part in the collective",
                 }
             ),
@@ -252,12 +237,12 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             alu::exec(w, &s, x);
             w.clobber(pc, maybe);
         }
-        Op::Thread(x) => match x.kind {
-            ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Cvta { .. } => {
-                memory::exec(w, &s, x)?;
+        Op::LaneOp(x) => match x.kind {
+            LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } => {
+                memory_ops::exec(w, &s, x)?;
                 w.clobber(pc, maybe);
             }
-            ThreadKind::Bar => {
+            LaneOpKind::Bar => {
                 for l in lanes(exec) {
                     w.lane[l] = Lane::AtBarrier;
                 }
@@ -267,14 +252,14 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 w.conv.split(conv, exec);
                 return Ok(());
             }
-            ThreadKind::Special(_)
-            | ThreadKind::Cvt { .. }
-            | ThreadKind::Int(_)
-            | ThreadKind::Float { .. }
-            | ThreadKind::FSetp(_)
-            | ThreadKind::Pack
-            | ThreadKind::Unpack => {
-                thread::exec(w, &s, x);
+            LaneOpKind::Special(_)
+            | LaneOpKind::Cvt { .. }
+            | LaneOpKind::Int(_)
+            | LaneOpKind::Float { .. }
+            | LaneOpKind::FSetp(_)
+            | LaneOpKind::Pack
+            | LaneOpKind::Unpack => {
+                lane_ops::exec(w, &s, x);
                 w.clobber(pc, maybe);
             }
         },
@@ -295,7 +280,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
         }
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
             // Arrivals wait; predicated-off lanes move on (done there).
-            return collective::arrive(w, &s, pc);
+            return collective::arrive(w, &s, pc, run_collective);
         }
         Op::Control(Control::Bra { target }) => {
             let to = prog.label_target(*target);
@@ -318,13 +303,30 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 w.pc[l] = next;
             }
             // Lanes waiting for these members may go on now.
-            return collective::complete_ready(w);
+            return collective::complete_ready(w, run_collective);
         }
     }
     for l in lanes(conv) {
         w.pc[l] = next;
     }
     Ok(())
+}
+
+/// Runs the collective of a completed rendezvous (its family from any
+/// participant's instruction: they share the qualifiers).
+fn run_collective(w: &mut Warp, rv: &Rendezvous) {
+    let first = lanes(rv.lanes)
+        .next()
+        .expect("a rendezvous has a participant");
+    match &w.prog().insts[rv.pc[first]].op {
+        Op::Shfl(_) => shfl::exec_sync(w, rv),
+        Op::Vote(_) => vote::exec_sync(w, rv),
+        Op::Match(_) => matching::exec(w, rv),
+        Op::Redux(_) => redux::exec(w, rv),
+        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => {
+            unreachable!("only .sync collectives arrive")
+        }
+    }
 }
 
 /// The `sync-deadlock` diagnostic: who waits where, for whom, and why

@@ -25,7 +25,8 @@
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{Op, Shfl, ShflMode, Type};
 
 /// The source lane `j` and `pval` of the spec's formula for `lane`.
@@ -78,7 +79,7 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a shfl.sync rendezvous pairs shfl.sync only")
         }
     };

@@ -5,9 +5,9 @@
 //! ([`Op::requirement`](crate::ir::Op::requirement)); this file words the
 //! diagnostic.
 
-use super::{Ub, UbRule};
 use crate::ir::{Program, Refusal, Target, Version};
 use crate::text::inst_text;
+use crate::ub::{Ub, UbRule};
 
 /// Why `.version v` / `.target t` refuse an instruction, as a sentence.
 fn message(why: Refusal, t: Target, v: Version) -> String {

@@ -19,7 +19,8 @@
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
-use super::{lanes, Step, Warp};
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
 use crate::ir::{Op, Vote, VoteMode};
 
 /// The predicates of `who`, split into defined trues, defined falses and
@@ -63,7 +64,7 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         | Op::Activemask(_)
         | Op::Glue(_)
         | Op::Control(_)
-        | Op::Thread(_) => {
+        | Op::LaneOp(_) => {
             unreachable!("a vote.sync rendezvous pairs vote.sync only")
         }
     };

@@ -342,7 +342,7 @@ impl Op {
             Op::Activemask(x) => x.opcode(),
             Op::Glue(x) => x.opcode(),
             Op::Control(x) => x.opcode(),
-            Op::Thread(x) => x.opcode.clone(),
+            Op::LaneOp(x) => x.opcode.clone(),
         }
     }
 }
@@ -369,7 +369,7 @@ impl Op {
             Op::Activemask(x) => x.form_name(),
             Op::Glue(x) => x.form_name(),
             Op::Control(x) => x.form_name(),
-            Op::Thread(x) => x.opcode.clone(),
+            Op::LaneOp(x) => x.opcode.clone(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A PTX module as compilers emit it (issue #13): `.entry` kernels with
 //! their `.param` lists, `.shared`/`.global`/`.const` variables, each
 //! kernel's body a [`Program`] of the same IR the case format uses, plus
-//! the thread-level instructions of [`super::Thread`].
+//! the lane ops of [`super::LaneOp`] (PTX's thread-level instructions).
 //!
 //! Symbols are resolved when the module is parsed: a `.param` name in
 //! `[name+8]` is an offset in the kernel's parameter space, a `.shared`

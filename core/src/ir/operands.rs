@@ -163,7 +163,7 @@ impl Op {
             Op::Activemask(x) => x.sources_mut(),
             Op::Glue(x) => x.sources_mut(),
             Op::Control(_) => Vec::new(),
-            Op::Thread(x) => x
+            Op::LaneOp(x) => x
                 .srcs
                 .iter_mut()
                 .map(|(o, t)| (o, *t, Role::Value))
@@ -191,7 +191,7 @@ impl Op {
             Op::Activemask(x) => x.dests_mut(),
             Op::Glue(x) => x.dests_mut(),
             Op::Control(_) => Vec::new(),
-            Op::Thread(x) => x.dests.iter_mut().map(|(d, t)| (d, *t)).collect(),
+            Op::LaneOp(x) => x.dests.iter_mut().map(|(d, t)| (d, *t)).collect(),
         }
     }
 

@@ -26,6 +26,7 @@
 //! - `activemask`: PTX 6.2, sm_30.
 
 use super::*;
+use std::fmt;
 
 /// What an instruction needs of the program's `.version` and `.target`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -213,7 +214,7 @@ impl Op {
             Op::Match(_) => Requirement::MATCH,
             Op::Redux(x) => x.op.requirement(),
             Op::Activemask(_) => Requirement::ACTIVEMASK,
-            Op::Glue(_) | Op::Control(_) | Op::Thread(_) => Requirement::Any,
+            Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => Requirement::Any,
         }
     }
 }

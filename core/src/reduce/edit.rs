@@ -4,8 +4,9 @@
 //! the IR's to say ([`Op::sources_mut`], [`Op::dests_mut`]).
 
 use crate::gen::TestCase;
-use crate::interp::{Interp, Outcome};
+use crate::interp::Interp;
 use crate::ir::*;
+use crate::outcome::Outcome;
 
 /// The case keeping only the instructions with `keep_inst[i]` and the
 /// labels with `keep_label[l]`. Labels move with the instructions (a label

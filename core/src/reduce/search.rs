@@ -124,7 +124,7 @@ pub(crate) fn body_cost(prog: &Program) -> u64 {
             },
             Op::Control(Control::Bra { .. }) => 10,
             Op::Control(Control::Exit) => 5,
-            Op::Thread(_) => 20,
+            Op::LaneOp(_) => 20,
         };
         for (o, _, _) in inst.op.sources() {
             cost += operand_cost(o);

@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! fn main() {
-//!     warp_core::replay::main(|| Box::new(warp_core::engine::InterpEngine));
+//!     warp_core::replay::main(|| Box::new(warp_core::interp::InterpEngine));
 //! }
 //! ```
 //!
@@ -35,7 +35,7 @@
 //! outcome instead of checking them: the registers the file already expects
 //! (every declared register when it expects none), with `_` on undefined
 //! lanes. Everything else in the file stays byte for byte as written (see
-//! [`bless`]); files are written atomically and listed at the end. Under
+//! `bless.rs`); files are written atomically and listed at the end. Under
 //! `BLESS` other engines check the expectations being blessed, so a blessed
 //! run still fails where they disagree with the interpreter. A program with
 //! undefined behaviour or that runs out of fuel is never blessed. Review
@@ -47,10 +47,11 @@ mod bless;
 
 use crate::check::{check_expect, check_stop, MismatchReport};
 use crate::compare::{compare, DiffReport};
-use crate::engine::{CompileError, Engine, Skip};
-use crate::interp::{Interp, Outcome, RunError, DEFAULT_FUEL};
+use crate::engine::{CompileError, Engine, RunError, Skip};
+use crate::interp::{Interp, DEFAULT_FUEL};
 use crate::ir::{Case, Expect, Reg};
 use crate::oracle::compile_guarded;
+use crate::outcome::Outcome;
 use crate::text::parse;
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use std::fmt::Write as _;

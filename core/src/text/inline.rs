@@ -23,10 +23,11 @@
 //! differs is "not supported yet" or an error, at the call's line and
 //! column.
 
+use super::error::ParseError;
 use super::lex::{Kind, Token};
 use super::parse::{err, PResult, Parser, Raw};
 use crate::ir::{Address, Control, Dest, Guard, Inst, Kernel, Label, LabelId, Op, Operand, Reg};
-use crate::ir::{RegDecl, Space, Thread, ThreadKind};
+use crate::ir::{LaneOp, LaneOpKind, RegDecl, Space};
 
 impl Parser {
     /// Inlines `call{.uni} (ret...), name, (args...);` at `opt`.
@@ -168,8 +169,8 @@ impl Parser {
                 Op::Control(Control::Bra { target }) => Op::Control(Control::Bra {
                     target: LabelId(target.0 + label0),
                 }),
-                Op::Thread(x) => Op::Thread(redirect(x, map, reg).map_err(|m| {
-                    super::ParseError::new(
+                Op::LaneOp(x) => Op::LaneOp(redirect(x, map, reg).map_err(|m| {
+                    ParseError::new(
                         opt.line,
                         opt.col,
                         format!("inlining `{}`: {m}", callee.name),
@@ -193,10 +194,10 @@ impl Parser {
 /// A callee's thread-level instruction with its address register renamed
 /// and its `.param` accesses sent to the call site's local storage.
 fn redirect(
-    mut x: Thread,
+    mut x: LaneOp,
     map: &[(u64, u64, u64)],
     reg: impl Fn(Reg) -> Reg,
-) -> Result<Thread, String> {
+) -> Result<LaneOp, String> {
     let (Some(a), Some((space, load))) = (x.addr, x.access()) else {
         return Ok(x);
     };
@@ -221,9 +222,9 @@ fn redirect(
         offset: (local + (off - p)) as i64,
     });
     x.kind = if load {
-        ThreadKind::Ld(Space::Local)
+        LaneOpKind::Ld(Space::Local)
     } else {
-        ThreadKind::St(Space::Local)
+        LaneOpKind::St(Space::Local)
     };
     Ok(x)
 }

@@ -1,6 +1,6 @@
 //! Tokens of the `.ptx` case format, each with its line and column.
 
-use super::ParseError;
+use super::error::ParseError;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,55 +12,21 @@
 //! .expect Ry = _ 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30;
 //! ```
 //!
-//! [`parse`] reads it into a [`Case`](crate::ir::Case), [`print`] writes it
+//! [`parse`] reads it into a [`Case`](crate::ir::Case), [`print()`] writes it
 //! back; `parse(print(c)) == c` for every case.
 
+mod error;
 mod inline;
+mod lane_ops;
 mod lex;
 mod module;
 mod parse;
 mod print;
-mod thread;
+mod scope;
 mod value;
 
+pub use error::ParseError;
 pub use module::parse_module;
 pub use parse::parse;
 pub use print::{inst_text, print, print_program};
 pub use value::{format_bits, format_value, parse_value};
-
-use std::fmt;
-
-/// A syntax or type error at a 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// 1-based line.
-    pub line: u32,
-    /// 1-based column.
-    pub col: u32,
-    /// What is wrong.
-    pub msg: String,
-}
-
-impl ParseError {
-    /// Builds an error.
-    pub fn new(line: u32, col: u32, msg: impl Into<String>) -> Self {
-        ParseError {
-            line,
-            col,
-            msg: msg.into(),
-        }
-    }
-
-    /// Formats as `FILE:LINE:COL: message`.
-    pub fn with_file(&self, file: &str) -> String {
-        format!("{file}:{}:{}: {}", self.line, self.col, self.msg)
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.line, self.col, self.msg)
-    }
-}
-
-impl std::error::Error for ParseError {}

@@ -6,46 +6,15 @@
 //!
 //! Bodies reuse the case format's parser ([`super::parse`]): registers,
 //! labels, guards and every warp and glue instruction are read by the same
-//! code; the thread-level instructions (`ld`, `st`, `cvt`, ...) are read by
-//! [`super::thread`]. Every error names its line and column.
+//! code; the lane ops (PTX's thread-level instructions: `ld`, `st`, `cvt`,
+//! ...) are read by `lane_ops.rs`. Every error names its line and column.
 
+use super::error::ParseError;
 use super::lex::{lex, Kind, Token};
 use super::parse::{err, PResult, Parser};
+use super::scope::Scope;
 use super::value::{parse_value, Place};
-use super::ParseError;
 use crate::ir::{windows, Case, Kernel, Module, Param, Space, Type, Variable};
-
-/// The symbols a body may name: `.param`s, variables and `WARP_SZ`.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Scope {
-    /// `(name, space, address)`: an offset in its space for `.param`,
-    /// `.shared` and `.local`, a generic address for `.global`/`.const`.
-    symbols: Vec<(String, Space, u64)>,
-    /// The `.func`s defined so far (a `call` inlines one).
-    pub(super) funcs: Vec<Kernel>,
-    /// Calls inlined so far (to name each copy's registers apart).
-    pub(super) calls: u32,
-}
-
-impl Scope {
-    /// A symbol's space and address.
-    pub(super) fn symbol(&self, name: &str) -> Option<(Space, u64)> {
-        self.symbols
-            .iter()
-            .rev()
-            .find(|(n, _, _)| n == name)
-            .map(|&(_, s, a)| (s, a))
-    }
-
-    /// The value a symbol stands for as an operand: a variable's address
-    /// (`mov.u32 %r1, smem;`), or `WARP_SZ` (32).
-    pub(super) fn constant(&self, name: &str) -> Option<u64> {
-        if name == "WARP_SZ" {
-            return Some(crate::ir::WARP as u64);
-        }
-        self.symbol(name).map(|(_, a)| a)
-    }
-}
 
 /// Parses a whole PTX module.
 ///

@@ -1,8 +1,9 @@
 //! Parser of the `.ptx` case format into a type-checked [`Case`].
 
+use super::error::ParseError;
 use super::lex::{lex, Kind, Token};
+use super::scope::Scope;
 use super::value::{parse_value, Place};
-use super::ParseError;
 use crate::ir::*;
 
 pub(super) type PResult<T> = Result<T, ParseError>;
@@ -65,7 +66,7 @@ pub(super) struct Parser {
     /// file" is reported.
     pub(super) eof: (u32, u32),
     /// In a PTX module: its symbols, and the thread-level instructions.
-    pub(super) module: Option<super::module::Scope>,
+    pub(super) module: Option<Scope>,
 }
 
 pub(super) fn err<T>(t: &Token, msg: impl Into<String>) -> PResult<T> {

@@ -138,8 +138,8 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
         None => String::new(),
     };
     let op = &inst.op;
-    if let Op::Thread(x) = op {
-        t.push_str(&thread_text(prog, x));
+    if let Op::LaneOp(x) = op {
+        t.push_str(&lane_op_text(prog, x));
         return t;
     }
     t.push_str(&op.opcode());
@@ -162,7 +162,7 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
 
 /// A thread-level instruction as PTX writes it: `ld.global.u32 %r5,
 /// [%rd5+4];`, `mov.b64 {%r1, %r2}, %fd1;`, `mov.u32 %r1, %tid.x;`.
-fn thread_text(prog: &Program, x: &Thread) -> String {
+fn lane_op_text(prog: &Program, x: &LaneOp) -> String {
     let addr = x.addr.map(|a| match a.base {
         Some(r) if a.offset != 0 => format!("[{}+{}]", reg_name(prog, r), a.offset),
         Some(r) => format!("[{}]", reg_name(prog, r)),
@@ -173,23 +173,23 @@ fn thread_text(prog: &Program, x: &Thread) -> String {
     let group = |v: &[String]| format!("{{{}}}", v.join(", "));
     let mut operands = Vec::new();
     match x.kind {
-        ThreadKind::Ld(_) if dests.len() > 1 => {
+        LaneOpKind::Ld(_) if dests.len() > 1 => {
             operands.extend([group(&dests)].into_iter().chain(addr))
         }
-        ThreadKind::Ld(_) => operands.extend(dests.into_iter().chain(addr)),
-        ThreadKind::St(_) if srcs.len() > 1 => {
+        LaneOpKind::Ld(_) => operands.extend(dests.into_iter().chain(addr)),
+        LaneOpKind::St(_) if srcs.len() > 1 => {
             operands.extend(addr.into_iter().chain([group(&srcs)]))
         }
-        ThreadKind::St(_) => operands.extend(addr.into_iter().chain(srcs)),
-        ThreadKind::Unpack => operands.extend([group(&dests)].into_iter().chain(srcs)),
-        ThreadKind::Pack => operands.extend(dests.into_iter().chain([group(&srcs)])),
-        ThreadKind::Special(s) => operands.extend(dests.into_iter().chain([s.name()])),
-        ThreadKind::Cvta { .. }
-        | ThreadKind::Cvt { .. }
-        | ThreadKind::Int(_)
-        | ThreadKind::Float { .. }
-        | ThreadKind::FSetp(_)
-        | ThreadKind::Bar => operands.extend(dests.into_iter().chain(srcs)),
+        LaneOpKind::St(_) => operands.extend(addr.into_iter().chain(srcs)),
+        LaneOpKind::Unpack => operands.extend([group(&dests)].into_iter().chain(srcs)),
+        LaneOpKind::Pack => operands.extend(dests.into_iter().chain([group(&srcs)])),
+        LaneOpKind::Special(s) => operands.extend(dests.into_iter().chain([s.name()])),
+        LaneOpKind::Cvta { .. }
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::Int(_)
+        | LaneOpKind::Float { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Bar => operands.extend(dests.into_iter().chain(srcs)),
     }
     if operands.is_empty() {
         format!("{};", x.opcode)

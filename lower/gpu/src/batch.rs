@@ -7,8 +7,8 @@ use super::device::{Device, GpuError, Timing};
 use super::emit::Job;
 use warp_core::engine::unbounded_only;
 use warp_core::gen::TestCase;
-use warp_core::interp::Outcome;
 use warp_core::oracle::{diverges, Divergence};
+use warp_core::outcome::Outcome;
 
 /// A case ready for the GPU: the interpreter ran it without UB.
 #[derive(Clone, Debug)]

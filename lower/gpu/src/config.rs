@@ -36,7 +36,7 @@ impl Compiler {
 }
 
 /// A fault the simulated GPU reports (fault-injection builds only; see
-/// [`crate::sim`]).
+/// `sim.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SimFault {
     /// Every batch from the `n`-th on faults (1-based), whatever it holds.

@@ -2,13 +2,13 @@
 //! of jobs and says, per job, the outcome or why there is none
 //! ([`GpuError`]), and where the time went ([`Timing`]). The real hardware
 //! ([`crate::run::Gpu`]) and, in fault-injection builds, a simulated GPU
-//! ([`crate::sim`]) implement it.
+//! (`sim.rs`) implement it.
 
 use crate::emit::Job;
 use std::fmt;
 use std::time::Duration;
 use warp_core::engine::Skip;
-use warp_core::interp::Outcome;
+use warp_core::outcome::Outcome;
 
 /// Why a job produced no outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -48,11 +48,11 @@
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use warp_core::engine::Skip;
-use warp_core::interp::Outcome;
 use warp_core::ir::{
     BinOp, Control, Dest, Glue, Inputs, Inst, Label, Op, Operand, Program, Redux, Refusal, Reg,
     RegDecl, Requirement, Target, Type, Version, WARP,
 };
+use warp_core::outcome::Outcome;
 use warp_core::text::{inst_text, print_program};
 
 /// The `.version` of modules for the GPUs here (sm_90): the H200 driver
@@ -178,7 +178,7 @@ pub fn out_words(program: &Program) -> usize {
 /// Which `.version`/`.target` to emit `program` with, or why the GPU (sm_90)
 /// must skip it.
 ///
-/// Decided by each instruction's [`Requirement`](warp_core::ir::Requirement):
+/// Decided by each instruction's [`Requirement`]:
 /// - `.f32` `redux.sync` (with or without `.abs`/`.NaN`) needs sm_100a: skip.
 /// - the deprecated non-`.sync` `shfl`/`vote`: ([`LEGACY_VERSION`],
 ///   [`LEGACY_TARGET`]), unless the program also has an instruction those
@@ -649,7 +649,7 @@ fn emit_kernel(
         };
         let sleeps = match op {
             Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Activemask(_) => true,
-            Op::Glue(_) | Op::Control(_) | Op::Thread(_) => false,
+            Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => false,
         };
         if let (Some(_), true) = (perturb, sleeps) {
             let _ = writeln!(
@@ -686,7 +686,7 @@ fn emit_kernel(
             | Op::Vote(_)
             | Op::Match(_)
             | Op::Activemask(_)
-            | Op::Thread(_)
+            | Op::LaneOp(_)
             | Op::Control(Control::Bra { .. })) => {
                 let _ = writeln!(s, "    {guard}{}", text(op));
             }

@@ -9,9 +9,9 @@ use super::driver::{self, NoGpu};
 use super::emit::Job;
 use super::run::Gpu;
 use std::sync::{Arc, OnceLock};
-use warp_core::engine::{unbounded_only, CompileError, Compiled, Engine, Skip};
-use warp_core::interp::{Outcome, RunError};
+use warp_core::engine::{unbounded_only, CompileError, Compiled, Engine, RunError, Skip};
 use warp_core::ir::{Inputs, Program};
+use warp_core::outcome::Outcome;
 
 static CONFIG: OnceLock<GpuConfig> = OnceLock::new();
 

@@ -25,8 +25,8 @@ use std::ffi::CString;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use warp_core::interp::Outcome;
 use warp_core::ir::{Program, Target, Version};
+use warp_core::outcome::Outcome;
 
 /// A chunk gets at least this many jobs before the batch is cut into more
 /// modules (a module per handful of jobs would cost more in launches and

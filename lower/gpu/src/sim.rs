@@ -10,8 +10,9 @@ use super::config::SimFault;
 use super::device::{Device, GpuError, Timing};
 use super::emit::{module_target, Job};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use warp_core::interp::{Interp, Outcome, DEFAULT_FUEL};
+use warp_core::interp::{Interp, DEFAULT_FUEL};
 use warp_core::ir::Program;
+use warp_core::outcome::Outcome;
 
 /// The simulated GPU.
 pub struct SimGpu {

@@ -38,8 +38,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use warp_core::compare::{compare, DiffReport};
 use warp_core::gen::{generate, Config};
-use warp_core::interp::{Interp, Outcome};
+use warp_core::interp::Interp;
 use warp_core::ir::{Control, Glue, Inputs, Op, Program, Target, Type, Version, WARP};
+use warp_core::outcome::Outcome;
 use warp_core::text::parse;
 use warp_gpu::{
     decode_outputs, emit_module, emit_module_with, encode_inputs, in_words, module_target,

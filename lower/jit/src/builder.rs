@@ -55,7 +55,7 @@ pub struct Emitter<'a, 'b> {
     /// driver's `arrive`), so unguarded writes need no blending.
     full: bool,
     /// The fast-compile tier: a guard's lanes come from this shared helper
-    /// (`shared.rs`: `(state, offset) -> mask`) rather than from inline
+    /// (`sched_helpers.rs`: `(state, offset) -> mask`) rather than from inline
     /// code.
     pub pred_mask: Option<usize>,
     /// The signatures imported so far, each once: Cranelift works out
@@ -797,7 +797,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.inst_results(call)[0]
     }
 
-    /// Calls the compiled function at `f` (a helper of `shared.rs` or
+    /// Calls the compiled function at `f` (a helper of `sched_helpers.rs` or
     /// `outline.rs`: the system-v calling convention, the parameters'
     /// types those of `args`) and returns its result, if it has one.
     pub fn call_fn(

@@ -60,12 +60,13 @@
 //! and the runaway bound live in the state, as the lane masks do.
 
 use super::builder::Emitter;
+use super::error::JitError;
 use super::inject::{self, Bug};
 use super::layout::Layout;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
-use super::shared::{self, Helpers};
-use super::{activemask, alu, matching, redux, runtime, shfl, thread, vote, JitError};
+use super::sched_helpers::{self, Helpers};
+use super::{activemask, alu, lane_ops, matching, redux, runtime, shfl, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
@@ -525,7 +526,7 @@ pub fn emit_function(
         charge_short: None,
         entries,
         runaway: None,
-        kernel: prog.insts.iter().any(|i| matches!(i.op, Op::Thread(_))),
+        kernel: prog.insts.iter().any(|i| matches!(i.op, Op::LaneOp(_))),
         outline,
         sites,
         error: None,
@@ -884,9 +885,11 @@ impl Driver<'_, '_> {
                     self.arrive(inst, pc, end);
                     return;
                 }
-                Op::Thread(x) if x.is_barrier() => self.bar(inst, pc),
-                Op::Glue(g) if thread::narrow_glue(g) => thread::emit_glue(e, inst.guard, g, pc),
-                Op::Thread(x) => thread::emit(e, inst.guard, x, pc),
+                Op::LaneOp(x) if x.is_barrier() => self.bar(inst, pc),
+                Op::Glue(g) if lane_ops::narrow_glue(g) => {
+                    lane_ops::emit_glue(e, inst.guard, g, pc)
+                }
+                Op::LaneOp(x) => lane_ops::emit(e, inst.guard, x, pc),
                 op => {
                     let wrong = inject::rewrite(prog, pc);
                     self.lower(inst.guard, wrong.as_ref().unwrap_or(op));
@@ -931,8 +934,8 @@ impl Driver<'_, '_> {
     /// as a pending helper call ([`Driver::pending`]).
     fn becomes_pending(&self, op: &Op) -> bool {
         match op {
-            Op::Control(_) | Op::Thread(_) => false,
-            Op::Glue(g) => !thread::narrow_glue(g),
+            Op::Control(_) | Op::LaneOp(_) => false,
+            Op::Glue(g) => !lane_ops::narrow_glue(g),
             Op::Activemask(_) => true,
             Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => {
                 op.rendezvous_key().is_none()
@@ -1492,7 +1495,7 @@ impl Driver<'_, '_> {
         }
         debug_assert_eq!(
             words.len(),
-            shared::GROUP_HEAD + shared::GROUP_PC * g.pcs.len()
+            sched_helpers::GROUP_HEAD + sched_helpers::GROUP_PC * g.pcs.len()
         );
         Ok(Some(sites.keep(words.into_boxed_slice())))
     }
@@ -1658,6 +1661,6 @@ fn collective_or_glue(e: &mut Emitter, guard: Option<Guard>, op: &Op) {
         Op::Activemask(x) => activemask::emit(e, guard, x),
         Op::Glue(x) => alu::emit(e, guard, x),
         Op::Control(_) => unreachable!("the driver lowers control flow"),
-        Op::Thread(_) => unreachable!("refused before lowering (`not_lowered` in lib.rs)"),
+        Op::LaneOp(_) => unreachable!("refused before lowering (`not_lowered` in lib.rs)"),
     }
 }

@@ -9,12 +9,12 @@
 //! those. An access out of bounds, misaligned or to read-only memory ends
 //! the launch with an error naming lane, `%tid`, instruction and address.
 
+use super::isa::Tuning;
 use super::layout::write_word;
 use super::runtime::{self, CtaBarrier, CtaMemory, WarpContext};
-use super::{JitProgram, Limits, Tuning};
+use super::{JitProgram, Limits};
 use std::sync::{Arc, Mutex};
-use warp_core::interp::thread::WarpPlace;
-use warp_core::interp::{prepare, DEFAULT_FUEL};
+use warp_core::interp::{prepare, WarpPlace, DEFAULT_FUEL};
 use warp_core::ir::{Module, Special, WARP};
 use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
 

@@ -2,7 +2,7 @@
 //! works on. All offsets are fixed per program, so every access is
 //! `state + constant` (or `+ lane * size` with the lane masked to 0..31).
 
-use warp_core::ir::{Op, Program, Special, ThreadKind, Type, WARP};
+use warp_core::ir::{LaneOpKind, Op, Program, Special, Type, WARP};
 
 /// Byte offsets into the state buffer.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ impl Layout {
     pub const FUEL: u32 = Self::EXITED + 8;
     /// A program compiled in parts (`parts.rs`): the running group when
     /// one part hands the run to another; and the running group an
-    /// `arrive` call that merged parked lanes gives back (`shared.rs`)
+    /// `arrive` call that merged parked lanes gives back (`sched_helpers.rs`)
     /// (u32).
     pub const CONV: u32 = Self::EXITED + 16;
     /// A program compiled in parts: the park point (its index among the
@@ -71,7 +71,7 @@ impl Layout {
         let reads_specials = prog
             .insts
             .iter()
-            .any(|i| matches!(&i.op, Op::Thread(x) if matches!(x.kind, ThreadKind::Special(_))));
+            .any(|i| matches!(&i.op, Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Special(_))));
         let specials = reads_specials.then_some(off);
         if reads_specials {
             off += (Special::ALL.len() * 4 * WARP) as u32;

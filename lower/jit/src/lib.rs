@@ -12,7 +12,8 @@
 //!
 //! One file per instruction family, named as in `warp-core`'s interpreter
 //! (`shfl.rs`, `vote.rs`, `matching.rs`, `redux.rs`, `activemask.rs`,
-//! `alu.rs` for the glue); the driver `emit.rs`, which walks the
+//! `alu.rs` for the glue, `lane_ops.rs` for the lane ops of PTX modules:
+//! PTX's thread-level instructions); the driver `emit.rs`, which walks the
 //! instructions, runs control flow and hands each other instruction to its
 //! family; `builder.rs`, the `Emitter` the families lower with (state
 //! memory, lane masks, operand access); `layout.rs` (where each register
@@ -20,7 +21,11 @@
 //! `rendezvous.rs` (which `.sync` collectives pair, and the registers of a
 //! rendezvous whose members stand at different instructions), `code.rs`
 //! (executable memory), `parts.rs` (a program's functions and their
-//! dispatcher) and `inject.rs` (bugs planted on purpose).
+//! dispatcher), `isa.rs` ([`Tuning`], the Cranelift target each tuning
+//! compiles for, and the last compile step), `error.rs` ([`JitError`]),
+//! `runtime.rs` (what compiled code calls back: memory, barriers, scalar
+//! semantics), `launch.rs` (kernel launches) and `inject.rs` (bugs planted
+//! on purpose).
 //!
 //! # Two tiers
 //!
@@ -32,7 +37,7 @@
 //! (`outline.rs`: the same families' lowering, compiled once per
 //! instruction shape), and the driver's run-time work (a guard's lanes,
 //! recording a `membermask`, completing a rendezvous) as calls of the
-//! helpers of `shared.rs`, compiled once per process.
+//! helpers of `sched_helpers.rs`, compiled once per process.
 //!
 //! # Big programs in parts
 //!
@@ -44,22 +49,26 @@
 //! them (and is the scheduler). The results are the same as one
 //! function's.
 //!
-//! Imports go one way, with no circle:
+//! Imports go one way, with no circle: each file imports only files
+//! listed below it.
 //!
 //! ```text
-//! lib.rs ──> parts.rs ──> emit.rs (its return codes), code.rs
-//! lib.rs ──> emit.rs ──> shfl, vote, matching, redux, activemask, alu ──> inject.rs
-//!   │           │  │                         │
-//!   │           │  ├──> rendezvous.rs, inject.rs, outline.rs ──> shared.rs
-//!   │           │  │                                │              │
-//!   │           └──┴────────────────────────────────┴──────────────┴──> builder.rs ──> layout.rs
-//!   └──> layout.rs, code.rs, inject.rs, rendezvous.rs, outline.rs, shared.rs
+//! launch.rs        ──> lib.rs (JitProgram), runtime.rs, layout.rs, isa.rs
+//! lib.rs           ──> parts.rs, emit.rs, outline.rs, sched_helpers.rs,
+//!                      rendezvous.rs, inject.rs, layout.rs, isa.rs, code.rs
+//! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
+//! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
+//!                      inject.rs, runtime.rs, builder.rs, layout.rs, error.rs
+//! the families     ──> builder.rs, inject.rs (lane_ops.rs: runtime.rs, layout.rs)
+//! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
+//! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
+//! builder.rs       ──> layout.rs
+//! isa.rs           ──> code.rs, error.rs
 //! ```
 //!
-//! (`outline.rs` and `shared.rs` reach the ISA settings and the final
-//! compile step of `lib.rs`; a helper's body is a family's lowering, which
-//! `emit.rs` hands to `outline.rs` as a function, so `outline.rs` imports
-//! no family.)
+//! (`outline.rs` and `sched_helpers.rs` compile their helpers with
+//! `isa.rs`; a helper's body is a family's lowering, which `emit.rs` hands
+//! to `outline.rs` as a function, so `outline.rs` imports no family.)
 //! A family imports `builder.rs` (and `inject.rs`), never `emit.rs` nor
 //! another family; `builder.rs` imports no family.
 
@@ -71,7 +80,10 @@ mod alu;
 mod builder;
 mod code;
 mod emit;
+mod error;
 pub mod inject;
+mod isa;
+mod lane_ops;
 pub mod launch;
 mod layout;
 mod matching;
@@ -80,43 +92,27 @@ mod parts;
 mod redux;
 mod rendezvous;
 pub mod runtime;
-mod shared;
+mod sched_helpers;
 mod shfl;
-mod thread;
 mod vote;
+
+pub use error::JitError;
+pub use isa::Tuning;
 
 use code::Code;
 use cranelift_codegen::ir::{types, AbiParam, Signature, UserFuncName};
 use cranelift_codegen::isa::{CallConv, OwnedTargetIsa};
-use cranelift_codegen::settings::{self, Configurable};
 use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use isa::{isa, machine_code};
 use layout::{read_word, wide, write_word, Layout};
 use std::cell::RefCell;
 use std::fmt;
 use std::sync::OnceLock;
-use warp_core::engine::{CompileError, Compiled, Engine, Skip};
-use warp_core::interp::{Outcome, RunError, Stop, DEFAULT_FUEL};
+use warp_core::engine::{CompileError, Compiled, Engine, RunError, Skip};
+use warp_core::interp::DEFAULT_FUEL;
 use warp_core::ir::{Inputs, Program, Reg, WARP};
-
-/// Why a program was not compiled.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JitError {
-    /// The program is over a size limit ([`Limits`]): not a bug, a choice;
-    /// the message says which limit and how to raise it.
-    TooBig(String),
-    /// The lowering or Cranelift failed on it (a bug in the JIT), or the
-    /// host has no native ISA or executable memory.
-    Failed(String),
-}
-
-impl fmt::Display for JitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JitError::TooBig(m) | JitError::Failed(m) => write!(f, "jit: {m}"),
-        }
-    }
-}
+use warp_core::outcome::{Outcome, Stop};
 
 /// Size limits of one compile, so that a huge program gets a clear error
 /// in well under a second instead of minutes and gigabytes: compile time
@@ -154,106 +150,6 @@ impl Default for Limits {
     }
 }
 
-impl std::error::Error for JitError {}
-
-/// What the compilation optimises for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Tuning {
-    /// The fastest code: Cranelift's backtracking register allocator. For
-    /// programs run many times (emulation, benchmarks).
-    #[default]
-    FastCode,
-    /// The fastest compile for slower code: every warp instruction is a
-    /// call of a helper shared by all programs (`outline.rs`: the same
-    /// lowering, compiled once per instruction shape), and the rest (control
-    /// flow, fuel, rendezvous) is compiled with the single-pass register
-    /// allocator and no Cranelift optimisation. For programs run once
-    /// (fuzzing).
-    FastCompile,
-    /// The fast-code lowering (every instruction inline) compiled as
-    /// fast-compile is: no optimisation, the single-pass allocator. Neither
-    /// the fastest code nor the fastest compile: what fuzzing uses on a
-    /// share of programs ([`JitEngine::inline_every`]) so that the inline
-    /// lowering is fuzzed too.
-    Inline,
-}
-
-impl Tuning {
-    /// Above this many instructions a program is compiled in parts of at
-    /// most this many (see [`JitProgram::compile_in_parts`]).
-    ///
-    /// Measured on mix200 repeated (issue #14, 2026-11-24): fast-compile
-    /// at 200,000 instructions took 1.3–1.5 s and a peak of 440–450 MiB as
-    /// one function, 1.0–1.4 s and 133 MiB in parts of 1,024 to 8,192
-    /// (two samples each, within noise of each other: 4,096 gave 1.02 and
-    /// 1.06 s); fast-code at 5,000 took 10.2 s and 644 MiB as one function,
-    /// 5.9 / 6.3 / 6.5 s and 252–271 MiB in parts of 256 / 512 / 1,024
-    /// (1.3 s in parts of 512 once big rendezvous groups were completed by
-    /// the shared helper), with the same run time. Parts of 512 keep every
-    /// bench program (at most 200 instructions) whole.
-    pub fn part_insts(self) -> usize {
-        match self {
-            Tuning::FastCode | Tuning::Inline => 512,
-            Tuning::FastCompile => 4096,
-        }
-    }
-}
-
-fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
-    static CODE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
-    static COMPILE: OnceLock<Result<OwnedTargetIsa, JitError>> = OnceLock::new();
-    let (cell, regalloc) = match tuning {
-        Tuning::FastCode => (&CODE, "backtracking"),
-        Tuning::FastCompile | Tuning::Inline => (&COMPILE, "single_pass"),
-    };
-    cell.get_or_init(|| {
-        let mut flags = settings::builder();
-        let set = |f: &mut settings::Builder, k: &str, v: &str| {
-            f.set(k, v)
-                .map_err(|e| JitError::Failed(format!("setting {k}={v}: {e}")))
-        };
-        let opt = match tuning {
-            Tuning::FastCode => "speed",
-            Tuning::FastCompile | Tuning::Inline => "none",
-        };
-        set(&mut flags, "opt_level", opt)?;
-        set(&mut flags, "regalloc_algorithm", regalloc)?;
-        // The verifier runs in debug builds (and so in tests), but not in
-        // cargo fuzz's builds (debug assertions on): there it took 13 % of
-        // `diff`'s time, and the fuzz loop it stands for (`warpdiff fuzz`,
-        // a release build) runs without it too.
-        let verify = if cfg!(debug_assertions) && !cfg!(fuzzing) {
-            "true"
-        } else {
-            "false"
-        };
-        set(&mut flags, "enable_verifier", verify)?;
-        // The code is called from Rust and never unwound through.
-        set(&mut flags, "unwind_info", "false")?;
-        let builder = cranelift_native::builder().map_err(|e| JitError::Failed(e.to_string()))?;
-        builder
-            .finish(settings::Flags::new(flags))
-            .map_err(|e| JitError::Failed(e.to_string()))
-    })
-    .as_ref()
-    .map_err(Clone::clone)
-}
-
-/// Compiles the function in `ctx` for `isa` into executable memory (`what`
-/// names it in errors: a program or a helper).
-fn machine_code(ctx: &mut Context, isa: &OwnedTargetIsa, what: &str) -> Result<Code, JitError> {
-    let compiled = ctx
-        .compile(&**isa, &mut Default::default())
-        .map_err(|e| JitError::Failed(format!("cranelift ({what}): {:?}", e.inner)))?;
-    if !compiled.buffer.relocs().is_empty() {
-        return Err(JitError::Failed(format!(
-            "the {what}'s code needs relocations"
-        )));
-    }
-    Code::new(compiled.code_buffer())
-        .map_err(|e| JitError::Failed(format!("executable memory: {e}")))
-}
-
 /// Lowers `unit` of `plan`'s program and compiles it, after `budget` has
 /// accepted its size in Cranelift instructions: the code and that size.
 #[allow(clippy::too_many_arguments)]
@@ -264,7 +160,7 @@ fn compile_unit(
     layout: &Layout,
     masks: &emit::Masks,
     stepped: bool,
-    helpers: shared::Helpers,
+    helpers: sched_helpers::Helpers,
     sites: &mut outline::Sites,
     outline: bool,
     unit: emit::Unit<'_>,
@@ -419,7 +315,7 @@ impl JitProgram {
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
-        let helpers = shared::Helpers::get()?;
+        let helpers = sched_helpers::Helpers::get()?;
         let mut sites = outline::Sites::default();
         let cut = (prog.insts.len() > part_insts).then_some(part_insts);
         let points = emit::Masks::points_of(&plan, cut);
@@ -882,7 +778,7 @@ const _: () = assert!(WARP == 32);
 /// Refuses a program with an instruction the JIT does not lower: glue
 /// (`add`, `setp`, ...) on the 8-bit and `.f64` types, which the glue's
 /// lowering does not handle (`mov` and `selp`, which copy bits, excepted;
-/// 16-bit glue goes through `thread::emit_glue`; the module front end
+/// 16-bit glue goes through `lane_ops::emit_glue`; the module front end
 /// reads `.f64` arithmetic and comparisons as thread-level instructions,
 /// and no 8-bit glue form, so this only guards IR built by hand). The
 /// message names the instruction and its line.

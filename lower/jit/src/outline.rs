@@ -27,7 +27,7 @@
 //!
 //! The driver (`emit.rs`) makes the calls: one per instruction, or for a
 //! straight-line run of several, one call of the shared `run_list`
-//! (`shared.rs`) with the list of `(helper, table)` pairs: every call in a
+//! (`sched_helpers.rs`) with the list of `(helper, table)` pairs: every call in a
 //! program makes Cranelift spill what is live across it.
 //!
 //! Helpers live for the whole process in a cache shared by all threads.
@@ -37,8 +37,10 @@
 //! compile).
 
 use super::builder::{mf, Emitter};
+use super::error::JitError;
+use super::isa::Tuning;
 use super::layout::{wide, Layout};
-use super::{shared, JitError, Tuning};
+use super::sched_helpers;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -310,7 +312,7 @@ fn compile(shape: &Shape, lower: Lower) -> Result<usize, JitError> {
     // The scratch arrays are the caller's: at the same offsets in both
     // (`Layout::scratch`).
     let lay = Layout::new(&prog);
-    shared::compile_fn(Tuning::FastCompile, &[I64, I64, I32], None, |b, ps| {
+    sched_helpers::compile_fn(Tuning::FastCompile, &[I64, I64, I32], None, |b, ps| {
         let (state, table, conv_in) = (ps[0], ps[1], ps[2]);
         let slot =
             b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, lay.size, 4));

@@ -19,7 +19,7 @@
 use std::cell::RefCell;
 use std::sync::{Arc, Condvar, Mutex};
 use warp_core::interp::memory::{resolve, Memory};
-use warp_core::ir::{Op, Program, Space, ThreadKind, WARP};
+use warp_core::ir::{LaneOpKind, Op, Program, Space, WARP};
 use warp_core::text::inst_text;
 
 /// Memory every warp of a CTA shares.
@@ -130,9 +130,9 @@ fn with(f: impl FnOnce(&mut WarpContext) -> Result<u64, String>) -> u64 {
 }
 
 /// The thread-level instruction at `pc`.
-fn thread_at(prog: &Program, pc: u64) -> Result<&warp_core::ir::Thread, String> {
+fn lane_op_at(prog: &Program, pc: u64) -> Result<&warp_core::ir::LaneOp, String> {
     match prog.insts.get(pc as usize).map(|i| &i.op) {
-        Some(Op::Thread(x)) => Ok(x),
+        Some(Op::LaneOp(x)) => Ok(x),
         _ => Err(format!("jit: no thread-level instruction at index {pc}")),
     }
 }
@@ -237,10 +237,10 @@ fn access(
     k: u64,
     store: Option<u64>,
 ) -> Result<u64, String> {
-    let x = thread_at(&c.prog, pc)?;
+    let x = lane_op_at(&c.prog, pc)?;
     let (space, ty, n) = match (x.kind, store) {
-        (ThreadKind::Ld(s), None) => (s, x.dests[0].1, x.dests.len()),
-        (ThreadKind::St(s), Some(_)) => (s, x.srcs[0].1, x.srcs.len()),
+        (LaneOpKind::Ld(s), None) => (s, x.dests[0].1, x.dests.len()),
+        (LaneOpKind::St(s), Some(_)) => (s, x.srcs[0].1, x.srcs.len()),
         _ => return Err(format!("jit: a memory call at `{}`", x.opcode)),
     };
     let size = (ty.bits() as u64).div_ceil(8);
@@ -288,12 +288,12 @@ pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> 
 
 /// A computing thread-level instruction the code does not lower inline
 /// (directed roundings, `.ftz`, `.sat`, narrow conversions): warp-core's
-/// scalar semantics ([`warp_core::interp::thread::eval`]); an unspecified
+/// scalar semantics ([`warp_core::interp::lane_ops::eval`]); an unspecified
 /// result is 0.
 pub extern "C" fn host_eval(pc: u64, a: u64, b: u64, c3: u64, d: u64) -> u64 {
     with(|c| {
-        let x = thread_at(&c.prog, pc)?;
-        Ok(warp_core::interp::thread::eval(x, [a, b, c3, d]).unwrap_or(0))
+        let x = lane_op_at(&c.prog, pc)?;
+        Ok(warp_core::interp::lane_ops::eval(x, [a, b, c3, d]).unwrap_or(0))
     })
 }
 

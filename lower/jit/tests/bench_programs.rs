@@ -15,8 +15,9 @@
 #[path = "../benches/native.rs"]
 mod native;
 
-use warp_core::interp::{Interp, Outcome};
+use warp_core::interp::Interp;
 use warp_core::ir::{Case, Inputs, Reg, Type, WARP};
+use warp_core::outcome::Outcome;
 use warp_core::rng::Rng;
 use warp_core::text::parse;
 

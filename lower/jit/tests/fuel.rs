@@ -2,7 +2,8 @@
 //! the same instruction, on an endless loop, whole and in parts. (That it agrees on every
 //! corpus file is `tests/replay.rs`.)
 
-use warp_core::interp::{Interp, RunError};
+use warp_core::engine::RunError;
+use warp_core::interp::Interp;
 use warp_core::text::parse;
 use warp_jit::{JitProgram, Limits, Tuning};
 
@@ -28,7 +29,10 @@ fn fuel_error_is_the_same() {
 fn check_fuel_errors(src: &str) {
     let case = parse(src).expect("parses");
     for fuel in [0, 1, 5, 1000, 1001, 1002] {
-        let want = Interp::new(&case.program).with_fuel(fuel).run(&case.inputs);
+        let want = Interp::new(&case.program)
+            .with_fuel(fuel)
+            .run(&case.inputs)
+            .map_err(RunError::from);
         // Whole, and in parts of one instruction (the loop crosses parts).
         for split in [None, Some(1)] {
             let jit = match split {
@@ -90,7 +94,10 @@ fn fuel_runs_out_before_each_instruction() {
                 }
             };
             let got = jit.expect("compiles").with_fuel(fuel).run(&case.inputs);
-            let want = Interp::new(&case.program).with_fuel(fuel).run(&case.inputs);
+            let want = Interp::new(&case.program)
+                .with_fuel(fuel)
+                .run(&case.inputs)
+                .map_err(RunError::from);
             if fuel < n {
                 let stop = RunError::OutOfFuel {
                     steps: fuel,

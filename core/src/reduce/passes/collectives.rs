@@ -67,7 +67,7 @@ fn replacements(op: &Op) -> Vec<Op> {
             vec![mov(ty, d, a), mov(ty, d, zero)]
         }
         Op::Activemask(Activemask { d }) => vec![mov(B32, d, all), mov(B32, d, zero)],
-        Op::Glue(Glue::Mov { .. }) | Op::Thread(_) => vec![],
+        Op::Glue(Glue::Mov { .. }) | Op::LaneOp(_) => vec![],
         Op::Glue(Glue::Bin { op, ty, d, a, b }) => {
             let mut v = vec![mov(ty, d, a)];
             if !matches!(op, BinOp::Shl | BinOp::Shr) {

@@ -16,7 +16,7 @@ fn without_second(op: &Op) -> Option<Op> {
             Glue::Setp { q, .. } => q.take().is_some(),
             Glue::Mov { .. } | Glue::Bin { .. } | Glue::Un { .. } | Glue::Selp { .. } => false,
         },
-        Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) | Op::Thread(_) => false,
+        Op::Vote(_) | Op::Redux(_) | Op::Activemask(_) | Op::Control(_) | Op::LaneOp(_) => false,
     };
     had.then_some(op)
 }

@@ -11,8 +11,8 @@
 //!
 //! `.pred` operands have no immediates in PTX and are left alone.
 
-use crate::interp::Outcome;
 use crate::ir::*;
+use crate::outcome::Outcome;
 use crate::reduce::edit::{defined_values, prefix_outcome};
 use crate::reduce::search::Search;
 

@@ -71,7 +71,7 @@ fn wide_op(op: &Op) -> bool {
         | Op::Redux(_)
         | Op::Activemask(_)
         | Op::Control(_)
-        | Op::Thread(_) => false,
+        | Op::LaneOp(_) => false,
     }
 }
 
@@ -88,7 +88,7 @@ fn narrow_op(op: &mut Op) {
         | Op::Redux(_)
         | Op::Activemask(_)
         | Op::Control(_)
-        | Op::Thread(_) => {}
+        | Op::LaneOp(_) => {}
     }
     for (o, ty, _) in op.sources_mut() {
         if let Operand::Imm(v) = o {

@@ -9,8 +9,8 @@ use crate::engines::spec::{flatten, ENGINES};
 use crate::engines::EngineSet;
 use crate::{errln, outln};
 use warp_core::compare::{compare, DiffReport};
-use warp_core::engine::CompileError;
-use warp_core::interp::{Interp, RunError};
+use warp_core::engine::{CompileError, RunError};
+use warp_core::interp::Interp;
 use warp_core::oracle::compile_guarded;
 
 /// Runs `diff` over the files; returns the exit status: 1 if any engine

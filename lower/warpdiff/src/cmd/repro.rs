@@ -127,7 +127,7 @@ fn class_line(c: &Class) -> String {
 
 /// `repro.cu`: the PTX, the buffers and the check, with the driver API
 /// only (the primary context, so any CUDA 12/13 driver).
-fn cuda_source(case: &Case, out: &warp_core::interp::Outcome, ptx: &str, kernel: &str) -> String {
+fn cuda_source(case: &Case, out: &warp_core::outcome::Outcome, ptx: &str, kernel: &str) -> String {
     let prog = &case.program;
     let n = prog.regs.len();
     let input = encode_inputs(prog, &case.inputs);

@@ -9,7 +9,8 @@ pub mod spec;
 
 use crate::engines::external::{External, Options};
 use crate::engines::spec::EngineSpec;
-use warp_core::engine::{Engine, InterpEngine};
+use warp_core::engine::Engine;
+use warp_core::interp::InterpEngine;
 use warp_gpu::engine::GpuEngine;
 use warp_jit::{JitEngine, Limits};
 

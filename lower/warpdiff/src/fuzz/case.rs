@@ -16,9 +16,9 @@ use warp_core::gen::{
     control_regs, data_inputs, generate_with_stats, vary_inputs, Config, Stats, TestCase,
 };
 use warp_core::idioms::Idiom;
-use warp_core::interp::Outcome;
 use warp_core::ir::Inputs;
 use warp_core::oracle::{check, check_inputs, Divergence, DivergenceCase, Verdict};
+use warp_core::outcome::Outcome;
 use warp_core::reduce::Reducer;
 use warp_core::rng::Rng;
 
@@ -350,9 +350,10 @@ pub(crate) mod tests {
     //! Also used by [`crate::fuzz::target`]'s tests: an engine with a fault.
 
     use super::*;
-    use warp_core::engine::{CompileError, Compiled, InterpEngine};
-    use warp_core::interp::{Outcome, RunError};
+    use warp_core::engine::{CompileError, Compiled, RunError};
+    use warp_core::interp::InterpEngine;
     use warp_core::ir::{Inputs, Program};
+    use warp_core::outcome::Outcome;
 
     /// Where an engine built on the interpreter reads one more in lane 0.
     #[derive(Clone)]

@@ -32,8 +32,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::TestCase;
-use warp_core::interp::Outcome;
 use warp_core::oracle::{diverges, Disagreement, Divergence, ENGINE_FAILED};
+use warp_core::outcome::Outcome;
 use warp_gpu::emit::Job;
 
 /// Requests in a row that fail as a whole after which an engine is off

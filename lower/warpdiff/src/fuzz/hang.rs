@@ -261,7 +261,7 @@ impl Prober {
 pub fn as_divergence(what: &str, mut notes: Vec<String>) -> (Divergence, Vec<String>) {
     let d = Divergence {
         engine: "gpu",
-        what: Disagreement::Failed(warp_core::interp::RunError::Engine(format!(
+        what: Disagreement::Failed(warp_core::engine::RunError::Engine(format!(
             "{what} (the interpreter finishes it without UB)"
         ))),
         form: "hang".to_string(),

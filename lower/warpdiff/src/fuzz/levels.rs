@@ -12,8 +12,8 @@
 
 use std::sync::{Arc, OnceLock};
 use warp_core::gen::TestCase;
-use warp_core::interp::Outcome;
 use warp_core::oracle::diverges;
+use warp_core::outcome::Outcome;
 use warp_gpu::device::{Device, GpuError};
 use warp_gpu::emit::Job;
 use warp_gpu::GpuConfig;

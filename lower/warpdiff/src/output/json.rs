@@ -12,8 +12,9 @@
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
-use warp_core::interp::{Outcome, Ub};
 use warp_core::ir::{Program, Reg, WARP};
+use warp_core::outcome::Outcome;
+use warp_core::ub::Ub;
 
 /// Every register of a run, in declaration order.
 struct Regs<'a> {

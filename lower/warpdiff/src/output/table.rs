@@ -1,8 +1,8 @@
 //! The readable per-lane table of `warpdiff run`.
 
 use std::fmt::Write;
-use warp_core::interp::Outcome;
 use warp_core::ir::{Program, Reg, WARP};
+use warp_core::outcome::Outcome;
 use warp_core::text::format_value;
 
 /// One row per lane: its status, then every register (`_` = undefined).

@@ -30,9 +30,9 @@ use protocol::{
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
-use warp_core::engine::{CompileError, Compiled, Engine, Skip};
-use warp_core::interp::{Outcome, RunError};
+use warp_core::engine::{CompileError, Compiled, Engine, RunError, Skip};
 use warp_core::ir::{Inputs, Program, Target, Version, WARP};
+use warp_core::outcome::Outcome;
 use warp_gpu::emit::{decode_outputs, emit_module, encode_inputs, module_target, Job};
 
 /// Failed (re)starts in a row after which an engine is switched off.

@@ -1,4 +1,5 @@
-//! The thread-level instructions that surround warp code in compiler
+//! The lane ops: PTX's thread-level (non-warp) instructions, which each
+//! lane computes on its own, as they surround warp code in compiler
 //! output (issue #13): memory (`ld`, `st`, `cvta`), special registers,
 //! conversions, wide and divided integer arithmetic, `.f64` and rounded
 //! float arithmetic, bit manipulation, `mov.b64 {a,b}` packing and
@@ -6,10 +7,10 @@
 //!
 //! They only come from PTX modules ([`crate::text::parse_module`]): the
 //! fuzzed case format never generates them, so the generator, the reducer
-//! and the JIT's fuzz tier need not know them. One [`Thread`] holds its
+//! and the JIT's fuzz tier need not know them. One [`LaneOp`] holds its
 //! operands uniformly (destinations and sources with the type each is
 //! written or read as), so that the operand walks, the printer and the
-//! engines share one shape; [`ThreadKind`] says what it computes.
+//! engines share one shape; [`LaneOpKind`] says what it computes.
 
 use super::{CmpOp, Dest, Operand, Reg, Type};
 
@@ -183,7 +184,7 @@ impl Rounding {
     }
 }
 
-/// A float operation of [`ThreadKind::Float`].
+/// A float operation of [`LaneOpKind::Float`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatOp {
     /// `add`.
@@ -208,7 +209,7 @@ pub enum FloatOp {
     Sqrt,
 }
 
-/// An integer operation of [`ThreadKind::Int`].
+/// An integer operation of [`LaneOpKind::Int`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntOp {
     /// `mul.wide`: the full product of two n-bit values, 2n bits.
@@ -258,10 +259,10 @@ pub enum IntOp {
     },
 }
 
-/// What a [`Thread`] instruction does, with the modifiers that change it.
-/// The operand types are in [`Thread::dests`] and [`Thread::srcs`].
+/// What a [`LaneOp`] instruction does, with the modifiers that change it.
+/// The operand types are in [`LaneOp::dests`] and [`LaneOp::srcs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ThreadKind {
+pub enum LaneOpKind {
     /// `ld.space.type d, [addr];` (the destination register may be wider
     /// than the memory type: zero- or sign-extended by the type), or
     /// `ld.space.v2/.v4.type {d0, d1, ...}, [addr]`: element `k` from byte
@@ -319,11 +320,11 @@ pub enum ThreadKind {
     Bar,
 }
 
-/// A thread-level instruction with its operands.
+/// A lane op (a thread-level instruction) with its operands.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Thread {
+pub struct LaneOp {
     /// What it does.
-    pub kind: ThreadKind,
+    pub kind: LaneOpKind,
     /// The opcode as written (`ld.global.u32`, `cvt.rzi.s32.f32`), for
     /// printing and diagnostics.
     pub opcode: String,
@@ -335,28 +336,28 @@ pub struct Thread {
     pub addr: Option<Address>,
 }
 
-impl Thread {
+impl LaneOp {
     /// Whether it is a `bar.sync`/`barrier.sync`: lanes wait there for the
     /// whole CTA, so it ends a straight-line segment like a collective.
     pub fn is_barrier(&self) -> bool {
-        self.kind == ThreadKind::Bar
+        self.kind == LaneOpKind::Bar
     }
 
     /// The state space an `ld` (`true`) or `st` (`false`) accesses; `None`
     /// for the instructions that access no memory.
     pub fn access(&self) -> Option<(Space, bool)> {
         match self.kind {
-            ThreadKind::Ld(s) => Some((s, true)),
-            ThreadKind::St(s) => Some((s, false)),
-            ThreadKind::Special(_)
-            | ThreadKind::Cvta { .. }
-            | ThreadKind::Cvt { .. }
-            | ThreadKind::Int(_)
-            | ThreadKind::Float { .. }
-            | ThreadKind::FSetp(_)
-            | ThreadKind::Pack
-            | ThreadKind::Unpack
-            | ThreadKind::Bar => None,
+            LaneOpKind::Ld(s) => Some((s, true)),
+            LaneOpKind::St(s) => Some((s, false)),
+            LaneOpKind::Special(_)
+            | LaneOpKind::Cvta { .. }
+            | LaneOpKind::Cvt { .. }
+            | LaneOpKind::Int(_)
+            | LaneOpKind::Float { .. }
+            | LaneOpKind::FSetp(_)
+            | LaneOpKind::Pack
+            | LaneOpKind::Unpack
+            | LaneOpKind::Bar => None,
         }
     }
 }

@@ -1,5 +1,5 @@
-//! The thread-level instructions of PTX modules (issue #13), lowered per
-//! lane in a run-time lane loop:
+//! The lane ops (PTX's thread-level instructions, `warp_core::ir::LaneOp`)
+//! of PTX modules (issue #13), lowered per lane in a run-time lane loop:
 //!
 //! - inline: special registers (read from the warp state, where the launch
 //!   put them), `cvta`, the integer ops (`mul.wide`, `mad.lo/hi/wide`,
@@ -10,7 +10,7 @@
 //!   and the conversions and float operations with directed roundings,
 //!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`/`shf`, which call warp-core's
 //!   scalar semantics
-//!   (`interp::thread::eval`) rather than an independent implementation.
+//!   (`interp::lane_ops::eval`) rather than an independent implementation.
 //!
 //! `bar.sync` is the driver's (`emit.rs`), since it needs the warp's
 //! exited lanes.
@@ -22,25 +22,25 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F64, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{
-    windows, Dest, FloatOp, Glue, Guard, IntOp, Op, Operand, Rounding, Space, Special, Thread,
-    ThreadKind, Type,
+    windows, Dest, FloatOp, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Rounding, Space,
+    Special, Type,
 };
 
-/// Lowers one thread-level instruction (not `bar.sync`) at `pc`.
-pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Thread, pc: usize) {
+/// Lowers one lane op (not `bar.sync`) at `pc`.
+pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     let mut l = e.lanes(guard);
     let exec = e.exec(&mut l);
     match x.kind {
-        ThreadKind::Ld(_) | ThreadKind::St(_) => e.lane_loop(|e, at| memory(e, x, pc, at, exec)),
-        ThreadKind::Bar => unreachable!("the driver lowers bar.sync"),
-        ThreadKind::Special(_)
-        | ThreadKind::Cvta { .. }
-        | ThreadKind::Cvt { .. }
-        | ThreadKind::Int(_)
-        | ThreadKind::Float { .. }
-        | ThreadKind::FSetp(_)
-        | ThreadKind::Pack
-        | ThreadKind::Unpack => e.lane_loop(|e, at| {
+        LaneOpKind::Ld(_) | LaneOpKind::St(_) => e.lane_loop(|e, at| memory(e, x, pc, at, exec)),
+        LaneOpKind::Bar => unreachable!("the driver lowers bar.sync"),
+        LaneOpKind::Special(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::Int(_)
+        | LaneOpKind::Float { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack => e.lane_loop(|e, at| {
             let vals = compute(e, x, pc, at);
             for (i, v) in vals.into_iter().enumerate() {
                 write(e, x.dests[i].0, at, exec, v);
@@ -135,7 +135,7 @@ fn write(e: &mut Emitter, d: Dest, at: At, exec: Value, v: Value) {
 }
 
 /// `ld`/`st` on lane `at`, if it executes: a call into the run time.
-fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
+fn memory(e: &mut Emitter, x: &LaneOp, pc: usize, at: At, exec: Value) {
     let yes = e.b.create_block();
     let done = e.b.create_block();
     let bit = e.b.ins().ushr(exec, at.lane);
@@ -155,7 +155,7 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
     let lane = e.b.ins().uextend(I64, at.lane);
     // Element k of a .v2/.v4 access is at byte k * size.
     match x.kind {
-        ThreadKind::Ld(_) => {
+        LaneOpKind::Ld(_) => {
             for (k, &(d, _)) in x.dests.iter().enumerate() {
                 let kv = e.b.ins().iconst(I64, k as i64);
                 let f = runtime::host_ld as *const () as usize;
@@ -163,7 +163,7 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
                 write(e, d, at, exec, v);
             }
         }
-        ThreadKind::St(_) => {
+        LaneOpKind::St(_) => {
             for (k, &(o, ty)) in x.srcs.iter().enumerate() {
                 let v = read(e, o, ty, at);
                 let kv = e.b.ins().iconst(I64, k as i64);
@@ -171,15 +171,15 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
                 e.call_host(f, &[pcv, lane, addr, v, kv]);
             }
         }
-        ThreadKind::Special(_)
-        | ThreadKind::Cvta { .. }
-        | ThreadKind::Cvt { .. }
-        | ThreadKind::Int(_)
-        | ThreadKind::Float { .. }
-        | ThreadKind::FSetp(_)
-        | ThreadKind::Pack
-        | ThreadKind::Unpack
-        | ThreadKind::Bar => unreachable!("memory() lowers ld and st"),
+        LaneOpKind::Special(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::Int(_)
+        | LaneOpKind::Float { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Bar => unreachable!("memory() lowers ld and st"),
     }
     e.b.ins().jump(done, &[]);
     e.switch_to(done);
@@ -187,7 +187,7 @@ fn memory(e: &mut Emitter, x: &Thread, pc: usize, at: At, exec: Value) {
 
 /// The results of a computing instruction on lane `at`, one i64 per
 /// destination.
-fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
+fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
     let args: Vec<Value> = x.srcs.iter().map(|&(o, t)| read(e, o, t, at)).collect();
     let host = |e: &mut Emitter| {
         let pcv = e.b.ins().iconst(I64, pc as i64);
@@ -199,7 +199,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
         )]
     };
     match x.kind {
-        ThreadKind::Special(s) => {
+        LaneOpKind::Special(s) => {
             let idx = Special::ALL.iter().position(|t| *t == s).expect("listed");
             let base = e.lay.specials.expect("laid out when read") + (idx * 128) as u32;
             let v =
@@ -207,7 +207,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
                     .load(I32, MemFlagsData::trusted(), at.p4, base as i32);
             vec![e.b.ins().uextend(I64, v)]
         }
-        ThreadKind::Cvta { space, to } => {
+        LaneOpKind::Cvta { space, to } => {
             let base = match space {
                 Space::Shared => windows::SHARED,
                 Space::Local => windows::LOCAL,
@@ -215,9 +215,9 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
             } as i64;
             vec![e.b.ins().iadd_imm_s(args[0], if to { -base } else { base })]
         }
-        ThreadKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }) => host(e),
-        ThreadKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
-        ThreadKind::Cvt {
+        LaneOpKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }) => host(e),
+        LaneOpKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
+        LaneOpKind::Cvt {
             rnd: None,
             sat: false,
             ftz: false,
@@ -238,7 +238,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
                 v
             }]
         }
-        ThreadKind::Float {
+        LaneOpKind::Float {
             op,
             rnd: Rounding::Rn,
             ftz: false,
@@ -261,14 +261,14 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
             };
             vec![e.b.ins().bitcast(I64, MemFlagsData::new(), r)]
         }
-        ThreadKind::FSetp(cmp) => {
+        LaneOpKind::FSetp(cmp) => {
             let a = e.b.ins().bitcast(F64, MemFlagsData::new(), args[0]);
             let b = e.b.ins().bitcast(F64, MemFlagsData::new(), args[1]);
             let cc = float_cc(cmp);
             let c = e.b.ins().fcmp(cc, a, b);
             vec![e.b.ins().uextend(I64, c)]
         }
-        ThreadKind::Pack => {
+        LaneOpKind::Pack => {
             let mut r = e.b.ins().iconst(I64, 0);
             let mut shift = 0;
             for (i, &(_, t)) in x.srcs.iter().enumerate() {
@@ -278,7 +278,7 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
             }
             vec![r]
         }
-        ThreadKind::Unpack => {
+        LaneOpKind::Unpack => {
             let mut shift = 0;
             x.dests
                 .iter()
@@ -289,8 +289,8 @@ fn compute(e: &mut Emitter, x: &Thread, pc: usize, at: At) -> Vec<Value> {
                 })
                 .collect()
         }
-        ThreadKind::Cvt { .. } | ThreadKind::Float { .. } => host(e),
-        ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Bar => {
+        LaneOpKind::Cvt { .. } | LaneOpKind::Float { .. } => host(e),
+        LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Bar => {
             unreachable!("lowered elsewhere")
         }
     }

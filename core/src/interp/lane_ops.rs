@@ -1,4 +1,5 @@
-//! The thread-level instructions of PTX modules that compute per lane:
+//! The lane ops (PTX's thread-level instructions) of PTX modules that
+//! compute per lane:
 //! special registers, `cvt`, integer `mul.wide`/`mad`/`div`/`rem`/`neg`/
 //! `abs`/`brev`/`clz`/`bfind`, float arithmetic with rounding modifiers,
 //! `setp.f64`, and `mov` packing. (Memory is `memory.rs`; `bar.sync` is
@@ -18,9 +19,9 @@
 
 use super::alu::{compare, signed};
 use super::bits::Val;
-use super::{lanes, Step, Warp};
-use crate::ir::{FloatOp, IntOp, Rounding, Special, Thread, ThreadKind, Type, WARP};
-use crate::launch::Launch;
+use super::lanes::lanes;
+use super::warp::{Step, Warp};
+use crate::ir::{FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Type};
 
 /// `x` (bits of a `ty` value) as an exact integer.
 fn int_of(x: u64, ty: Type) -> i128 {
@@ -388,73 +389,6 @@ fn cvt(
     }
 }
 
-/// Where a warp stands in its launch: what its special registers read.
-#[derive(Clone, Debug)]
-pub struct WarpPlace {
-    /// `%tid` of each lane.
-    pub tid: [[u32; 3]; WARP],
-    /// `%ntid`: the block's shape.
-    pub ntid: [u32; 3],
-    /// `%ctaid`.
-    pub ctaid: [u32; 3],
-    /// `%nctaid`: the grid's shape.
-    pub nctaid: [u32; 3],
-    /// `%warpid`: the warp's index in its CTA.
-    pub warp: u32,
-    /// `%nwarpid`: the CTA's number of warps.
-    pub nwarps: u32,
-    /// Lanes past the block's threads, which do not exist.
-    pub absent: u32,
-}
-
-impl WarpPlace {
-    /// Warp `warp` of CTA `ctaid` of `launch`. Threads are numbered x
-    /// fastest, then y, then z, 32 to a warp.
-    pub fn new(launch: &Launch, ctaid: [u32; 3], warp: u32) -> WarpPlace {
-        let [bx, by, _] = launch.block;
-        let threads: u64 = launch.block.iter().map(|&d| d as u64).product();
-        let mut tid = [[0u32; 3]; WARP];
-        let mut absent = 0u32;
-        for (l, t) in tid.iter_mut().enumerate() {
-            let lin = warp as u64 * WARP as u64 + l as u64;
-            if lin >= threads {
-                absent |= 1 << l;
-                continue;
-            }
-            let lin = lin as u32;
-            *t = [lin % bx, lin / bx % by, lin / (bx * by)];
-        }
-        WarpPlace {
-            tid,
-            ntid: launch.block,
-            ctaid,
-            nctaid: launch.grid,
-            warp,
-            nwarps: threads.div_ceil(WARP as u64) as u32,
-            absent,
-        }
-    }
-
-    /// The value of special register `s` on `lane`.
-    pub fn special(&self, s: Special, lane: usize) -> u32 {
-        let axis = |a: crate::ir::Axis| a as usize;
-        let l = lane as u32;
-        match s {
-            Special::Tid(a) => self.tid[lane][axis(a)],
-            Special::Ntid(a) => self.ntid[axis(a)],
-            Special::Ctaid(a) => self.ctaid[axis(a)],
-            Special::Nctaid(a) => self.nctaid[axis(a)],
-            Special::WarpId => self.warp,
-            Special::NWarpId => self.nwarps,
-            Special::LanemaskEq => 1 << l,
-            Special::LanemaskLe => u32::MAX >> (31 - l),
-            Special::LanemaskLt => ((1u64 << l) - 1) as u32,
-            Special::LanemaskGe => u32::MAX << l,
-            Special::LanemaskGt => ((u32::MAX as u64) << (l + 1)) as u32,
-        }
-    }
-}
-
 /// `bfe`, `bfi`, `prmt`, `shf` as the ISA pages' pseudocode writes them.
 /// `None` for the other integer operations ([`int_op`]).
 fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<u64> {
@@ -589,17 +523,17 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
 }
 
 /// The value one lane computes for a computing thread-level instruction
-/// (`cvt`, [`ThreadKind::Int`], [`ThreadKind::Float`], `setp.f64`) from
+/// (`cvt`, [`LaneOpKind::Int`], [`LaneOpKind::Float`], `setp.f64`) from
 /// its source values (`args[i]` is source `i`'s bits, unused ones 0), or
 /// `None` where the ISA leaves the result unspecified (integer division
 /// by zero). A result narrower than 64 bits comes back extended (signed
 /// types sign-extended); a register keeps the bits of its width. The
 /// interpreter's semantics, for engines that call it rather
 /// than lower an instruction themselves (the JIT's directed roundings).
-pub fn eval(x: &Thread, args: [u64; 4]) -> Option<u64> {
+pub fn eval(x: &LaneOp, args: [u64; 4]) -> Option<u64> {
     let arg = |i: usize| x.srcs.get(i).map_or(0, |&(_, t)| args[i] & t.mask());
     match x.kind {
-        ThreadKind::Cvt {
+        LaneOpKind::Cvt {
             rnd,
             int_round,
             ftz,
@@ -616,13 +550,13 @@ pub fn eval(x: &Thread, args: [u64; 4]) -> Option<u64> {
                 r
             })
         }
-        ThreadKind::Int(op) => {
+        LaneOpKind::Int(op) => {
             match bit_field(op, x.dests[0].1, [arg(0), arg(1), arg(2), arg(3)]) {
                 Some(v) => Some(v & x.dests[0].1.mask()),
                 None => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),
             }
         }
-        ThreadKind::Float {
+        LaneOpKind::Float {
             op,
             rnd,
             ftz,
@@ -647,19 +581,19 @@ pub fn eval(x: &Thread, args: [u64; 4]) -> Option<u64> {
                 (if ftz { ftz32(r) } else { r }).to_bits() as u64
             })
         }
-        ThreadKind::FSetp(cmp) => Some(compare(cmp, Type::F64, arg(0), arg(1)) as u64),
-        ThreadKind::Special(_)
-        | ThreadKind::Pack
-        | ThreadKind::Unpack
-        | ThreadKind::Ld(_)
-        | ThreadKind::St(_)
-        | ThreadKind::Cvta { .. }
-        | ThreadKind::Bar => None,
+        LaneOpKind::FSetp(cmp) => Some(compare(cmp, Type::F64, arg(0), arg(1)) as u64),
+        LaneOpKind::Special(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Ld(_)
+        | LaneOpKind::St(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Bar => None,
     }
 }
 
 /// Executes a computing thread-level instruction on `s.exec`.
-pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
+pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
     let mut results: Vec<Vec<(usize, Val)>> = vec![Vec::new(); x.dests.len()];
     for l in lanes(s.exec) {
         let ins: Vec<Val> = x.srcs.iter().map(|&(o, _)| w.read_keep_nan(o, l)).collect();
@@ -669,17 +603,17 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
             .zip(&ins)
             .all(|(&(_, t), v)| v.d & t.mask() == t.mask());
         match x.kind {
-            ThreadKind::Special(sr) => {
+            LaneOpKind::Special(sr) => {
                 let ctx = w
                     .kernel
                     .as_ref()
                     .expect("special registers exist in kernels");
                 results[0].push((l, Val::known(ctx.place.special(sr, l) as u64)));
             }
-            ThreadKind::Cvt { .. }
-            | ThreadKind::Int(_)
-            | ThreadKind::Float { .. }
-            | ThreadKind::FSetp(_) => {
+            LaneOpKind::Cvt { .. }
+            | LaneOpKind::Int(_)
+            | LaneOpKind::Float { .. }
+            | LaneOpKind::FSetp(_) => {
                 let args = std::array::from_fn(|i| ins.get(i).map_or(0, |v| v.v));
                 let v = match (full, eval(x, args)) {
                     (true, Some(v)) => Val::known(v),
@@ -687,7 +621,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
                 };
                 results[0].push((l, v));
             }
-            ThreadKind::Pack => {
+            LaneOpKind::Pack => {
                 let (mut v, mut d, mut at) = (0u64, 0u64, 0);
                 for (i, &(_, t)) in x.srcs.iter().enumerate() {
                     v |= (ins[i].v & t.mask()) << at;
@@ -696,7 +630,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
                 }
                 results[0].push((l, Val { v, d }));
             }
-            ThreadKind::Unpack => {
+            LaneOpKind::Unpack => {
                 let (mut at, a) = (0, ins[0]);
                 for (i, &(_, t)) in x.dests.iter().enumerate() {
                     let v = Val {
@@ -707,7 +641,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Thread) {
                     at += t.bits();
                 }
             }
-            ThreadKind::Ld(_) | ThreadKind::St(_) | ThreadKind::Cvta { .. } | ThreadKind::Bar => {
+            LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } | LaneOpKind::Bar => {
                 unreachable!("run by memory.rs and the scheduler")
             }
         }

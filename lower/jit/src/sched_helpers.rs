@@ -11,8 +11,9 @@
 //! offsets in every program, and on register offsets passed in.
 
 use super::builder::{mf, Emitter};
+use super::error::JitError;
+use super::isa::{isa, machine_code, Tuning};
 use super::layout::Layout;
-use super::{isa, machine_code, JitError, Tuning};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{

@@ -1,5 +1,5 @@
-//! Reading the instructions of a PTX module's bodies: the thread-level
-//! instructions of [`Thread`] (`ld`, `st`, `cvta`, `cvt`, `mul.wide`,
+//! Reading the instructions of a PTX module's bodies: the lane ops
+//! (PTX's thread-level instructions, [`LaneOp`]: `ld`, `st`, `cvta`, `cvt`, `mul.wide`,
 //! `mad`, `div`, `rem`, `.f64` and rounded float arithmetic, bit
 //! manipulation, `mov` of special registers and `{a, b}` groups, `bar`),
 //! and the module spellings of the glue (`add.rn.f32` is `add.f32`,
@@ -187,7 +187,7 @@ impl Build<'_> {
     /// `selp.f64` (the case format's glue takes the eight fuzzed types).
     fn selp_f64(&self, parts: &[&str]) -> PResult<Op> {
         self.shape(parts, 2, "selp.type")?;
-        let ty = self.thread_type(parts[1])?;
+        let ty = self.lane_op_type(parts[1])?;
         self.count(4)?;
         Ok(Op::Glue(Glue::Selp {
             ty,
@@ -199,21 +199,21 @@ impl Build<'_> {
     }
 
     /// Any PTX type by name (the thread instructions take all of them).
-    fn thread_type(&self, m: &str) -> PResult<Type> {
+    fn lane_op_type(&self, m: &str) -> PResult<Type> {
         match Type::from_name(m) {
             Some(t) if t != Type::Pred => Ok(t),
             _ => self.fail(format!("`{}`: unknown type `.{m}`", self.opt.text)),
         }
     }
 
-    fn thread(
+    fn lane_op(
         &self,
-        kind: ThreadKind,
+        kind: LaneOpKind,
         dests: Vec<(Dest, Type)>,
         srcs: Vec<(Operand, Type)>,
         addr: Option<Address>,
     ) -> PResult<Op> {
-        Ok(Op::Thread(Thread {
+        Ok(Op::LaneOp(LaneOp {
             kind,
             opcode: self.opt.text.clone(),
             dests,
@@ -286,24 +286,24 @@ impl Build<'_> {
                 });
             }
             let kind = if ld {
-                ThreadKind::Ld(space)
+                LaneOpKind::Ld(space)
             } else {
-                ThreadKind::St(space)
+                LaneOpKind::St(space)
             };
             return if ld {
                 let dests = regs.iter().map(|&(d, _)| (d, ty)).collect();
-                self.thread(kind, dests, Vec::new(), Some(addr))
+                self.lane_op(kind, dests, Vec::new(), Some(addr))
             } else {
                 let srcs = regs.iter().map(|&(_, o)| (o, ty)).collect();
-                self.thread(kind, Vec::new(), srcs, Some(addr))
+                self.lane_op(kind, Vec::new(), srcs, Some(addr))
             };
         }
         if ld {
             let d = self.wide_dest(vi, ty)?;
-            self.thread(ThreadKind::Ld(space), vec![(d, ty)], Vec::new(), Some(addr))
+            self.lane_op(LaneOpKind::Ld(space), vec![(d, ty)], Vec::new(), Some(addr))
         } else {
             let a = self.wide_src(vi, ty)?;
-            self.thread(ThreadKind::St(space), Vec::new(), vec![(a, ty)], Some(addr))
+            self.lane_op(LaneOpKind::St(space), Vec::new(), vec![(a, ty)], Some(addr))
         }
     }
 
@@ -427,8 +427,8 @@ impl Build<'_> {
             ));
         }
         self.count(2)?;
-        self.thread(
-            ThreadKind::Cvta { space, to },
+        self.lane_op(
+            LaneOpKind::Cvta { space, to },
             vec![(self.dest(0, ty)?, ty)],
             vec![(self.src(1, ty)?, ty)],
             None,
@@ -444,8 +444,8 @@ impl Build<'_> {
                 self.opt.text
             ));
         }
-        let dty = self.thread_type(parts[n - 2])?;
-        let aty = self.thread_type(parts[n - 1])?;
+        let dty = self.lane_op_type(parts[n - 2])?;
+        let aty = self.lane_op_type(parts[n - 1])?;
         let (mut rnd, mut int_round, mut ftz, mut sat) = (None, false, false, false);
         for m in &parts[1..n - 2] {
             if let Some((r, i)) = parse_rounding(m) {
@@ -492,8 +492,8 @@ impl Build<'_> {
             _ => {}
         }
         self.count(2)?;
-        self.thread(
-            ThreadKind::Cvt {
+        self.lane_op(
+            LaneOpKind::Cvt {
                 rnd,
                 int_round,
                 ftz,
@@ -525,8 +525,8 @@ impl Build<'_> {
             );
         }
         self.count(1)?;
-        self.thread(
-            ThreadKind::Bar,
+        self.lane_op(
+            LaneOpKind::Bar,
             Vec::new(),
             vec![(self.src(0, Type::U32)?, Type::U32)],
             None,
@@ -546,7 +546,7 @@ impl Build<'_> {
         if !d.group.is_empty() {
             let srcs = vec![(self.src(1, ty)?, ty)];
             let dests = self.group(&d.group, ty)?;
-            return self.thread(ThreadKind::Unpack, dests, srcs, None);
+            return self.lane_op(LaneOpKind::Unpack, dests, srcs, None);
         }
         if !a.group.is_empty() {
             let parts = self.group(&a.group, ty)?;
@@ -557,12 +557,12 @@ impl Build<'_> {
                     Dest::Sink => (Operand::Imm(0), t),
                 })
                 .collect();
-            return self.thread(ThreadKind::Pack, vec![(self.dest(0, ty)?, ty)], srcs, None);
+            return self.lane_op(LaneOpKind::Pack, vec![(self.dest(0, ty)?, ty)], srcs, None);
         }
         if a.tok.kind == Kind::Word {
             if let Some(s) = Special::ALL.iter().find(|s| s.name() == a.tok.text) {
-                return self.thread(
-                    ThreadKind::Special(*s),
+                return self.lane_op(
+                    LaneOpKind::Special(*s),
                     vec![(self.dest(0, ty)?, ty)],
                     Vec::new(),
                     None,
@@ -613,7 +613,7 @@ impl Build<'_> {
         if rest.len() != 1 {
             return self.fail(format!("`{}`: expected one type", self.opt.text));
         }
-        let ty = self.thread_type(rest[0])?;
+        let ty = self.lane_op_type(rest[0])?;
         if ty.is_float() {
             return self.fail(format!("`{}`: an integer type is needed", self.opt.text));
         }
@@ -650,8 +650,8 @@ impl Build<'_> {
                 .enumerate()
                 .map(|(i, &t)| Ok((self.src(i + 1, t)?, t)))
                 .collect::<PResult<Vec<_>>>()?;
-            return self.thread(
-                ThreadKind::Int(op),
+            return self.lane_op(
+                LaneOpKind::Int(op),
                 vec![(self.dest(0, ty)?, ty)],
                 srcs,
                 None,
@@ -670,8 +670,8 @@ impl Build<'_> {
         if n == 4 {
             srcs.push((self.src(3, cty)?, cty));
         }
-        self.thread(
-            ThreadKind::Int(op),
+        self.lane_op(
+            LaneOpKind::Int(op),
             vec![(self.dest(0, dty)?, dty)],
             srcs,
             None,
@@ -680,7 +680,7 @@ impl Build<'_> {
 
     /// A float instruction `op{.rnd}{.ftz}{.sat}.ty d, a{, b{, c}}`.
     fn float(&self, parts: &[&str], op: FloatOp, n: usize) -> PResult<Op> {
-        let ty = self.thread_type(parts[parts.len() - 1])?;
+        let ty = self.lane_op_type(parts[parts.len() - 1])?;
         if !ty.is_float() {
             return self.fail(format!("`{}`: a float type is needed", self.opt.text));
         }
@@ -700,8 +700,8 @@ impl Build<'_> {
         let srcs = (1..n)
             .map(|i| Ok((self.src(i, ty)?, ty)))
             .collect::<PResult<Vec<_>>>()?;
-        self.thread(
-            ThreadKind::Float { op, rnd, ftz, sat },
+        self.lane_op(
+            LaneOpKind::Float { op, rnd, ftz, sat },
             vec![(self.dest(0, ty)?, ty)],
             srcs,
             None,
@@ -720,8 +720,8 @@ impl Build<'_> {
             return self.fail(format!("not supported yet: comparison `.{}`", parts[1]));
         };
         self.count(3)?;
-        self.thread(
-            ThreadKind::FSetp(cmp),
+        self.lane_op(
+            LaneOpKind::FSetp(cmp),
             vec![(self.dest(0, Type::Pred)?, Type::Pred)],
             vec![
                 (self.src(1, Type::F64)?, Type::F64),

@@ -1,4 +1,8 @@
-//! Undefined behaviour: the rules, and the diagnostic a run ends with.
+//! Undefined behaviour: the rules ([`UbRule`]), and the diagnostic a run
+//! ends with ([`Ub`]). The interpreter detects it, but an
+//! [`Outcome`](crate::outcome::Outcome) and a kernel launch's outcome carry
+//! it and the generator and the oracle read it, so it is engine vocabulary,
+//! not part of the interpreter.
 
 use crate::ir::Inst;
 use std::fmt;
