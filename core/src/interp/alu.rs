@@ -151,6 +151,7 @@ pub(crate) fn unary(op: UnOp, ty: Type, a: u64) -> u64 {
         UnOp::Abs if is_nan(a as u32) => CANONICAL_NAN as u64,
         UnOp::Abs => (a as u32 & 0x7fff_ffff) as u64,
         UnOp::Popc => (a & ty.mask()).count_ones() as u64,
+        UnOp::Cnot => u64::from(a & ty.mask() == 0),
     }
 }
 

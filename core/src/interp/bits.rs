@@ -130,6 +130,10 @@ pub(crate) fn binary_defined(op: BinOp, ty: Type, a: Val, b: Val) -> u64 {
 pub(crate) fn unary_defined(op: UnOp, ty: Type, a: Val) -> u64 {
     match op {
         UnOp::Not => a.d,
+        // `cnot` is 0 or 1: the bits above bit 0 are always 0, and bit 0 is
+        // known once every bit of `a` is, or once a defined bit is 1.
+        UnOp::Cnot if a.full(ty) || a.v & a.d & ty.mask() != 0 => u64::MAX,
+        UnOp::Cnot => !1,
         UnOp::Neg | UnOp::Abs | UnOp::Popc => {
             if a.full(ty) {
                 u64::MAX

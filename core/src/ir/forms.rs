@@ -160,7 +160,7 @@ impl BinOp {
 
 impl UnOp {
     /// Every unary operation, in a fixed order.
-    pub const ALL: [UnOp; 4] = [UnOp::Not, UnOp::Neg, UnOp::Abs, UnOp::Popc];
+    pub const ALL: [UnOp; 5] = [UnOp::Not, UnOp::Neg, UnOp::Abs, UnOp::Popc, UnOp::Cnot];
 
     /// The types the operation takes.
     pub fn types(self) -> &'static [Type] {
@@ -168,7 +168,7 @@ impl UnOp {
         match self {
             UnOp::Not => &[B32, B64, Pred],
             UnOp::Neg | UnOp::Abs => &[F32],
-            UnOp::Popc => &[B32, B64],
+            UnOp::Popc | UnOp::Cnot => &[B32, B64],
         }
     }
 }

@@ -80,6 +80,10 @@ pub enum UnOp {
     Abs,
     /// `popc.{b32,b64}`: population count into a 32-bit destination.
     Popc,
+    /// `cnot.{b32,b64}`: "Compute the logical negation using C/C++
+    /// semantics", `d = (a==0) ? 1 : 0;` (PTX ISA 9.7.8.3, Logic and Shift
+    /// Instructions: `cnot`).
+    Cnot,
 }
 
 impl UnOp {
@@ -90,6 +94,7 @@ impl UnOp {
             UnOp::Neg => "neg",
             UnOp::Abs => "abs",
             UnOp::Popc => "popc",
+            UnOp::Cnot => "cnot",
         }
     }
 
@@ -98,7 +103,7 @@ impl UnOp {
     pub fn d_type(self, ty: Type) -> Type {
         match self {
             UnOp::Popc => Type::U32,
-            UnOp::Not | UnOp::Neg | UnOp::Abs => ty,
+            UnOp::Not | UnOp::Neg | UnOp::Abs | UnOp::Cnot => ty,
         }
     }
 }

@@ -942,7 +942,7 @@ impl Build<'_> {
                     b: self.src(2, bty)?,
                 }))
             }
-            "not" | "neg" | "abs" | "popc" => {
+            "not" | "neg" | "abs" | "popc" | "cnot" => {
                 self.shape(&parts, 2, &format!("{}.type", parts[0]))?;
                 let Some(op) = by_name(&UnOp::ALL, UnOp::mnemonic, parts[0]) else {
                     return self.fail(format!("unknown unary operation `{}`", parts[0]));

@@ -29,7 +29,7 @@ fn vectorizable(g: &Glue) -> bool {
         Glue::Un { op, ty, .. } => {
             narrow(*ty)
                 && match op {
-                    UnOp::Not | UnOp::Neg | UnOp::Abs | UnOp::Popc => true,
+                    UnOp::Not | UnOp::Neg | UnOp::Abs | UnOp::Popc | UnOp::Cnot => true,
                 }
         }
         Glue::Setp { ty, .. } | Glue::Selp { ty, .. } => narrow(*ty),
@@ -186,7 +186,7 @@ fn float_sign(e: &mut Emitter, op: UnOp, a: Value) -> Value {
     match op {
         UnOp::Neg => e.b.ins().fneg(f),
         UnOp::Abs => e.b.ins().fabs(f),
-        UnOp::Not | UnOp::Popc => unreachable!("{op:?} is not an f32 op"),
+        UnOp::Not | UnOp::Popc | UnOp::Cnot => unreachable!("{op:?} is not an f32 op"),
     }
 }
 
@@ -391,6 +391,16 @@ fn vector(e: &mut Emitter, x: &Glue, l: &mut Lanes) {
                     }
                     UnOp::Neg | UnOp::Abs => float_un(e, op, av),
                     UnOp::Popc => popc_vec(e, av),
+                    // `(a == 0) ? 1 : 0`: the all-ones lanes of the
+                    // equality, masked to bit 0.
+                    UnOp::Cnot => {
+                        let zero = e.b.ins().iconst(I32, 0);
+                        let z = e.b.ins().splat(I32X4, zero);
+                        let m = e.b.ins().icmp(IntCC::Equal, av, z);
+                        let one = e.b.ins().iconst(I32, 1);
+                        let one = e.b.ins().splat(I32X4, one);
+                        e.b.ins().band(m, one)
+                    }
                 };
                 e.write_vec(d, k, l, r);
             }
@@ -693,6 +703,11 @@ fn scalar(e: &mut Emitter, x: &Glue, at: At, exec: Value) {
                     UnOp::Not if ty == Type::Pred => e.b.ins().bxor_imm_s(av, 1),
                     UnOp::Not => e.b.ins().bnot(av),
                     UnOp::Neg | UnOp::Abs => float_un(e, op, av),
+                    UnOp::Cnot => {
+                        let z = e.b.ins().icmp_imm_u(IntCC::Equal, av, 0);
+                        e.b.ins()
+                            .uextend(if ty.bits() == 64 { I64 } else { I32 }, z)
+                    }
                     UnOp::Popc => {
                         let c = e.b.ins().popcnt(av);
                         if ty.bits() == 64 {

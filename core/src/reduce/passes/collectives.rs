@@ -77,6 +77,7 @@ fn replacements(op: &Op) -> Vec<Op> {
         }
         Op::Glue(Glue::Un { op, ty, d, a }) => match op {
             UnOp::Popc => vec![mov(U32, d, zero)],
+            UnOp::Cnot => vec![mov(ty, d, zero)],
             UnOp::Not | UnOp::Neg | UnOp::Abs => vec![mov(ty, d, a)],
         },
         Op::Glue(Glue::Setp { combine, p, .. }) => match combine {
