@@ -41,7 +41,7 @@
 //! ```
 //!
 //! Semantics follow the spec pages (`shared/spec/`) and the interpreter's
-//! decisions (README, "Semantics decisions"); f32 arithmetic is IEEE binary32
+//! decisions (docs/semantics.md); f32 arithmetic is IEEE binary32
 //! round-to-nearest-even, which Rust's `f32` operations are. The scans and
 //! the butterfly use plain `f32` addition: their inputs are finite and small,
 //! so no NaN (whose bits PTX canonicalises) can arise; `mix200` goes through

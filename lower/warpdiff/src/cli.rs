@@ -118,7 +118,7 @@ pub struct RunArgs {
 #[derive(Clone, Debug, Default, Args)]
 pub struct KernelArgs {
     /// A .launch file: kernel, grid, block, buffers and parameters
-    /// (format: warp-core `launch` module docs, README "Running real kernels")
+    /// (format: warp-core `launch` module docs, docs/kernels.md)
     #[arg(long, value_name = "FILE")]
     pub launch: Option<PathBuf>,
     /// The .entry to run (instead of --launch, or overriding it)
