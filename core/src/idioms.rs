@@ -7,9 +7,12 @@
 //! that known bug, not as a new one).
 //!
 //! Each idiom is recognised from the program text alone — a sufficient
-//! shape, not a proof that the compiler fails on it.
+//! shape, not a proof that the compiler fails on it. What a bug does to a
+//! run ([`Effect`]: a wrong value, a kernel that never finishes, a fault)
+//! is recorded per idiom ([`Idiom::effects`]), so that the fuzz loop can
+//! count a hang or a fault on a known idiom as that bug.
 
-use crate::ir::{Control, Guard, Op, Operand, Program, Reg};
+use crate::ir::{BinOp, Control, Dest, Glue, Guard, Op, Operand, Program, Reg, Type};
 
 /// A known bug's idiom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,16 +50,79 @@ pub enum Idiom {
     /// the compiler folds the second shuffle to its input as if it were
     /// warp-uniform (`corpus/shfl.sync.down-f8cd95db.ptx`).
     ShuffleOfShuffledImmediate,
+    /// A 64-bit `shl`/`shr` whose `.b32` shift amount is a register that
+    /// a `mov.f32` writes anywhere in the program: the compiler converts
+    /// the register's value as a float to an integer (`F2I.U64.TRUNC`)
+    /// instead of shifting by its bits, at every level, -O0 too (S1:
+    /// `mov.f32 %b1, 0f00000001; shr.u64 %rd2, 1, %b1` shifts by 0, not 1;
+    /// `corpus/shr.u64-fb04d2e7.ptx`, `corpus/repro/s1-f2i-shift-amount/`,
+    /// whose ptxas -O0 SASS reads `MOV R4, 0x1`, `F2I.U64.TRUNC R2, R4`).
+    /// Only `mov.f32` writers were seen; other `.f32` instructions writing
+    /// a `.b32` amount are not recognised until a case shows them.
+    ShiftAmountConvertedFromF32,
+    /// A guarded `.sync` collective inside a loop (between a label and a
+    /// backward `bra` to it) whose guard predicate an instruction of the
+    /// loop writes (in `corpus/hang-f7163bc7.ptx` the collective itself),
+    /// then a `.sync` collective after the loop that lanes can execute (a
+    /// membermask other than the immediate 0, which no lane of a defined
+    /// run executes): where lanes leave the loop at different trips, the
+    /// kernel never finishes at -O1 to -O4 and finishes right at -O0 (the
+    /// lanes still looping and those that left wait in different
+    /// collectives). Two hunting runs of 2026-11 (issue #34) hung on this
+    /// shape within seconds, one of them with every other idiom avoided.
+    /// In `hang-f7163bc7` the loop follows `@!%p1 exit`, so
+    /// [`Idiom::GuardFoldedAfterExit`] holds too, and that fold explains
+    /// its hang: with the collective's guard folded to true, the reference
+    /// itself reports lanes 29 and 31 waiting in the two collectives
+    /// (`sync-deadlock`). The unreduced program (its case seed,
+    /// regenerated at the commit that found it) holds both idioms as well.
+    LoopGuardRewrittenHangs,
+    /// A `.sync` collective whose membermask is a register (in the case,
+    /// each lane its own bit), then a later `.sync` collective with the
+    /// immediate membermask 0, which no lane of a defined run executes (a
+    /// lane outside its membermask is undefined behaviour): the kernel
+    /// raises `CUDA_ERROR_ILLEGAL_INSTRUCTION` at -O1 to -O4 and finishes
+    /// right at -O0 (H100, 2026-11-24; `corpus/hang-7d93fc80.ptx`,
+    /// `corpus/repro/h100-fault-7d93fc80/`). Both are needed: without the
+    /// mask-0 collective, or without the register-mask one, it agrees. Not
+    /// explained yet: at -O3 the register-mask `vote.sync` becomes
+    /// `WARPSYNC.EXCLUSIVE R7` before a full-warp `MATCH.ALL`, the mark of
+    /// [`Idiom::UnusedCollectiveSplitsWarp`], whose idiom the reduced case
+    /// holds too; the unreduced program (87 instructions, generated with
+    /// every idiom avoided) read the vote's result, had group masks
+    /// (`activemask & %grp`) rather than single bits and no mask-0
+    /// collective (its later collectives had the mask 3): the reduction
+    /// made both, so this idiom is the reduced shape and its near
+    /// relatives, not every program of this bug.
+    ZeroMembermaskCollectiveFaults,
+}
+
+/// What a known bug was seen to do to a GPU run of a program with its
+/// idiom (the cases named in each [`Idiom`]'s documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Effect {
+    /// The kernel finishes, with a value the reference defines wrong in
+    /// some lane.
+    WrongValue,
+    /// The kernel never finishes: lanes wait in a `.sync` collective for
+    /// members that never come (the batch's deadline ends it).
+    Hang,
+    /// The kernel raises a sticky error (`CUDA_ERROR_ILLEGAL_INSTRUCTION`)
+    /// that leaves its context unusable.
+    Fault,
 }
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 5] = [
+    pub const ALL: [Idiom; 8] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
         Idiom::LoopWriteHoistedAboveExit,
         Idiom::ShuffleOfShuffledImmediate,
+        Idiom::ShiftAmountConvertedFromF32,
+        Idiom::LoopGuardRewrittenHangs,
+        Idiom::ZeroMembermaskCollectiveFaults,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -67,6 +133,9 @@ impl Idiom {
             Idiom::UnusedCollectiveSplitsWarp => "unused-collective-splits-warp",
             Idiom::LoopWriteHoistedAboveExit => "loop-write-hoisted-above-exit",
             Idiom::ShuffleOfShuffledImmediate => "shuffle-of-shuffled-immediate",
+            Idiom::ShiftAmountConvertedFromF32 => "shift-amount-converted-from-f32",
+            Idiom::LoopGuardRewrittenHangs => "loop-guard-rewritten-hangs",
+            Idiom::ZeroMembermaskCollectiveFaults => "zero-membermask-collective-faults",
         }
     }
 
@@ -82,8 +151,9 @@ impl Idiom {
 
     /// Where `prog` has the idiom: the index of the instruction whose
     /// removal takes it away (the later collective, the write in the loop,
-    /// the unused collective, the exit in the loop, the second shuffle),
-    /// or `None`.
+    /// the unused collective, the exit in the loop, the second shuffle,
+    /// the `mov.f32` that writes the shift amount, the guarded collective
+    /// in the loop, the mask-0 collective), or `None`.
     pub fn find(self, prog: &Program) -> Option<usize> {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
@@ -91,7 +161,49 @@ impl Idiom {
             Idiom::UnusedCollectiveSplitsWarp => unused_collective(prog),
             Idiom::LoopWriteHoistedAboveExit => write_hoisted_above_exit(prog),
             Idiom::ShuffleOfShuffledImmediate => shuffle_of_shuffled_immediate(prog),
+            Idiom::ShiftAmountConvertedFromF32 => shift_amount_from_f32(prog),
+            Idiom::LoopGuardRewrittenHangs => loop_guard_rewritten(prog),
+            Idiom::ZeroMembermaskCollectiveFaults => zero_membermask_after_register_mask(prog),
         }
+    }
+
+    /// What programs with this idiom were seen to do on the GPU, the most
+    /// common first:
+    /// - `guard-folded-after-exit` also hangs and faults where the folded
+    ///   guard guards a collective: with the fold applied by hand (the
+    ///   guard of the loop's collective dropped) the reference reports
+    ///   `sync-deadlock` for `corpus/hang-f7163bc7.ptx` (which hangs at
+    ///   -O4), and for `corpus/hang-fault-h200.ptx` (which faults at -O4)
+    ///   lane 2 executing the final `shfl.sync` with membermask 0 that no
+    ///   lane reaches otherwise (`not-in-membermask`). Both hold this
+    ///   idiom.
+    /// - `guard-redefined-by-collective` gives wrong values only:
+    ///   `hang-fault-h200` holds its idiom too, but with its mistake
+    ///   applied by hand (the guarded `setp` moved after the collective
+    ///   that redefines its guard) the reference runs it cleanly, every
+    ///   lane exiting before the mask-0 `shfl.sync`: that fault is the
+    ///   fold's.
+    /// - `loop-guard-rewritten-hangs` hangs, `zero-membermask-collective-faults`
+    ///   faults, and the other idioms give wrong values.
+    pub fn effects(self) -> &'static [Effect] {
+        match self {
+            Idiom::GuardFoldedAfterExit => &[Effect::WrongValue, Effect::Hang, Effect::Fault],
+            Idiom::LoopGuardRewrittenHangs => &[Effect::Hang],
+            Idiom::ZeroMembermaskCollectiveFaults => &[Effect::Fault],
+            Idiom::GuardRedefinedByCollective
+            | Idiom::UnusedCollectiveSplitsWarp
+            | Idiom::LoopWriteHoistedAboveExit
+            | Idiom::ShuffleOfShuffledImmediate
+            | Idiom::ShiftAmountConvertedFromF32 => &[Effect::WrongValue],
+        }
+    }
+
+    /// Whether programs with this idiom were seen to hang or fault: a
+    /// batch holding one may lose its process or context on the GPU.
+    pub fn may_stop_the_gpu(self) -> bool {
+        self.effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Hang | Effect::Fault))
     }
 }
 
@@ -100,6 +212,16 @@ pub fn idioms(prog: &Program) -> Vec<Idiom> {
     Idiom::ALL
         .into_iter()
         .filter(|i| i.find(prog).is_some())
+        .collect()
+}
+
+/// The idioms `prog` has that were seen to have `effect` ([`Idiom::effects`]):
+/// the known bugs a GPU finding of that kind on `prog` may be, in
+/// [`Idiom::ALL`]'s order; empty when it is none of them.
+pub fn known_for(prog: &Program, effect: Effect) -> Vec<Idiom> {
+    idioms(prog)
+        .into_iter()
+        .filter(|i| i.effects().contains(&effect))
         .collect()
 }
 
@@ -265,4 +387,67 @@ fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// A `.sync` collective (one with a membermask).
+fn is_sync_collective(op: &Op) -> bool {
+    op.membermask().is_some()
+}
+
+fn shift_amount_from_f32(prog: &Program) -> Option<usize> {
+    for inst in &prog.insts {
+        let Op::Glue(Glue::Bin {
+            op: BinOp::Shl | BinOp::Shr,
+            ty,
+            b: Operand::Reg(amount),
+            ..
+        }) = inst.op
+        else {
+            continue;
+        };
+        if ty.bits() != 64 {
+            continue;
+        }
+        let f32_write = prog.insts.iter().position(|x| {
+            matches!(x.op, Op::Glue(Glue::Mov { ty: Type::F32, d: Dest::Reg(d), .. }) if d == amount)
+        });
+        if f32_write.is_some() {
+            return f32_write;
+        }
+    }
+    None
+}
+
+fn loop_guard_rewritten(prog: &Program) -> Option<usize> {
+    let waits_after = |b: usize| {
+        prog.insts[b + 1..]
+            .iter()
+            .any(|x| x.op.membermask().is_some_and(|m| m != Operand::Imm(0)))
+    };
+    for (h, b) in loops(prog) {
+        if !waits_after(b) {
+            continue;
+        }
+        let body = &prog.insts[h..=b];
+        for (k, x) in body.iter().enumerate() {
+            let Some(g) = x.guard else { continue };
+            if is_sync_collective(&x.op) && body.iter().any(|y| y.op.written().contains(&g.reg)) {
+                return Some(h + k);
+            }
+        }
+    }
+    None
+}
+
+fn zero_membermask_after_register_mask(prog: &Program) -> Option<usize> {
+    let first = prog
+        .insts
+        .iter()
+        .position(|x| matches!(x.op.membermask(), Some(Operand::Reg(_))))?;
+    prog.insts
+        .iter()
+        .enumerate()
+        .skip(first + 1)
+        .find(|(_, x)| x.op.membermask() == Some(Operand::Imm(0)))
+        .map(|(j, _)| j)
 }

@@ -1,33 +1,202 @@
-//! The idioms of the known compiler bugs: each recorded bug is recognised
-//! as its idiom, the hardware cases and hand cases that are no bug are
-//! not, and a generator told to avoid every idiom makes cases without any.
+//! The idioms of the known compiler bugs: every bug's detector fires on
+//! each of its cases and on no case of another bug (the matrix below), the
+//! hardware cases and hand cases that are no bug have none, the
+//! instruction a detector names is the one whose removal takes the idiom
+//! away, and a generator told to avoid an idiom (or all of them) makes
+//! cases without it.
 
-use arbitrary::Unstructured;
-use warp_core::gen::{generate, Config};
-use warp_core::idioms::{idioms, Idiom};
-use warp_core::interp::Interp;
+use arbitrary::{Arbitrary, Unstructured};
+use warp_core::gen::{generate_with_stats, Config, Stats, TestCase};
+use warp_core::idioms::{idioms, known_for, Effect, Idiom};
+use warp_core::ir::Program;
 use warp_core::rng::Rng;
 use warp_core::text::parse;
 
-fn corpus(name: &str) -> warp_core::ir::Program {
-    let path = format!("{}/../corpus/{name}.ptx", env!("CARGO_MANIFEST_DIR"));
+fn corpus(name: &str) -> Program {
+    corpus_file(&format!("{name}.ptx"))
+}
+
+/// A file under `corpus/`, by its path there.
+fn corpus_file(file: &str) -> Program {
+    let path = format!("{}/../corpus/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse(&text).expect("parses").program
+    parse(&text)
+        .unwrap_or_else(|e| panic!("{path}: {e:?}"))
+        .program
+}
+
+/// Every known bug of docs/findings.md (and the hang and fault shapes),
+/// its detector (none for N3 and N4, whose shape is not known well
+/// enough to state from the program alone), and its cases under
+/// `corpus/`.
+const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
+    (
+        "K1",
+        Some(Idiom::GuardRedefinedByCollective),
+        &[
+            "shl.b64-8b46bd59.ptx",
+            "sub.s64-446c1297.ptx",
+            "repro/k1-guard-redefined/case.ptx",
+            "repro/k1-guard-redefined-other-guard/case.ptx",
+            "hang-fault-h200.ptx",
+        ],
+    ),
+    (
+        "K2",
+        Some(Idiom::GuardFoldedAfterExit),
+        &[
+            "vote.sync.any-6be43972.ptx",
+            "sub.f32-27e7f0a1.ptx",
+            "repro/k2-folded-after-exit/case.ptx",
+        ],
+    ),
+    (
+        "K5",
+        Some(Idiom::UnusedCollectiveSplitsWarp),
+        &[
+            "redux.sync.xor.b32-6c379852.ptx",
+            "repro/k5-unused-collective/case.ptx",
+        ],
+    ),
+    (
+        "N1",
+        Some(Idiom::LoopWriteHoistedAboveExit),
+        &[
+            "setp.gt.s32-7181e72d.ptx",
+            "repro/n1-loop-write-hoisted/case.ptx",
+        ],
+    ),
+    (
+        "N2",
+        Some(Idiom::ShuffleOfShuffledImmediate),
+        &[
+            "shfl.sync.down-f8cd95db.ptx",
+            "repro/n2-shuffle-of-shuffle/case.ptx",
+        ],
+    ),
+    ("N3", None, &["repro/n3-loop-read-before-write/case.ptx"]),
+    ("N4", None, &["repro/n4-one-sided-write/case.ptx"]),
+    (
+        "S1",
+        Some(Idiom::ShiftAmountConvertedFromF32),
+        &["shr.u64-fb04d2e7.ptx", "repro/s1-f2i-shift-amount/case.ptx"],
+    ),
+    (
+        "hang",
+        Some(Idiom::LoopGuardRewrittenHangs),
+        &["hang-f7163bc7.ptx"],
+    ),
+    (
+        "fault",
+        Some(Idiom::ZeroMembermaskCollectiveFaults),
+        &["hang-7d93fc80.ptx", "repro/h100-fault-7d93fc80/case.ptx"],
+    ),
+];
+
+/// The cases that hold a second bug's idiom as well, each with why: the
+/// only pairs of a detector and another bug's case where it may fire.
+const ALSO: &[(&str, Idiom, &str)] = &[
+    (
+        "hang-fault-h200.ptx",
+        Idiom::GuardFoldedAfterExit,
+        "`@%p0 exit`, then a loop that writes %p0 (setp's |%p0) and reads it (the shfl's guard); \
+         with the guard folded, the reference sends lane 2 into the mask-0 shfl.sync: the fault",
+    ),
+    (
+        "hang-f7163bc7.ptx",
+        Idiom::GuardFoldedAfterExit,
+        "`@!%p1 exit`, then a loop whose collective writes and reads %p1; with its guard folded \
+         to true the reference reports sync-deadlock: the hang",
+    ),
+    (
+        "hang-7d93fc80.ptx",
+        Idiom::UnusedCollectiveSplitsWarp,
+        "the reduction left the per-lane vote.sync.uni unread before full-mask collectives; the \
+         unreduced program, generated with every idiom avoided, read its result",
+    ),
+    (
+        "repro/h100-fault-7d93fc80/case.ptx",
+        Idiom::UnusedCollectiveSplitsWarp,
+        "the same program as hang-7d93fc80.ptx",
+    ),
+];
+
+#[test]
+fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
+    for (file, idiom, why) in ALSO {
+        assert!(
+            BUGS.iter().any(|(_, _, files)| files.contains(file)),
+            "ALSO names {file}, no bug's case ({why})"
+        );
+        assert!(
+            !BUGS
+                .iter()
+                .any(|(_, d, files)| *d == Some(*idiom) && files.contains(file)),
+            "ALSO names {file} for {}, which is its own bug's",
+            idiom.name()
+        );
+    }
+    let mut wrong = Vec::new();
+    let mut pairs = 0;
+    for &(bug, detector, _) in BUGS {
+        let Some(detector) = detector else { continue };
+        for &(case_bug, case_detector, files) in BUGS {
+            for &file in files {
+                let fires = detector.find(&corpus_file(file)).is_some();
+                let own = case_detector == Some(detector);
+                let also = ALSO.iter().any(|&(f, i, _)| f == file && i == detector);
+                pairs += 1;
+                if fires != (own || also) {
+                    wrong.push(format!(
+                        "{bug}'s detector {} {} on {file} ({case_bug}'s case{})",
+                        detector.name(),
+                        if fires { "fires" } else { "does not fire" },
+                        if also { ", listed in ALSO" } else { "" },
+                    ));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // 8 detectors, 21 cases.
+    assert_eq!(pairs, 8 * 21);
+    // Every detector is someone's: none is left out of the matrix.
+    for idiom in Idiom::ALL {
+        assert!(
+            BUGS.iter().any(|(_, d, _)| *d == Some(idiom)),
+            "{} has no cases in BUGS",
+            idiom.name()
+        );
+    }
+}
+
+/// Removes instruction `k` as the generator does under `--avoid`, labels
+/// kept before the instructions they stood before.
+fn remove(prog: &mut Program, k: usize) {
+    prog.insts.remove(k);
+    for l in prog.labels.iter_mut() {
+        if l.at > k {
+            l.at -= 1;
+        }
+    }
 }
 
 #[test]
-fn each_known_bug_is_its_idiom() {
-    use Idiom::*;
-    for (file, idiom) in [
-        ("shl.b64-8b46bd59", GuardRedefinedByCollective),
-        ("sub.s64-446c1297", GuardRedefinedByCollective),
-        ("vote.sync.any-6be43972", GuardFoldedAfterExit),
-        ("sub.f32-27e7f0a1", GuardFoldedAfterExit),
-        ("redux.sync.xor.b32-6c379852", UnusedCollectiveSplitsWarp),
-        ("setp.gt.s32-7181e72d", LoopWriteHoistedAboveExit),
-        ("shfl.sync.down-f8cd95db", ShuffleOfShuffledImmediate),
-    ] {
-        assert_eq!(idioms(&corpus(file)), [idiom], "{file}");
+fn removing_what_each_detector_names_takes_its_idiom_away() {
+    for &(bug, detector, files) in BUGS {
+        let Some(detector) = detector else { continue };
+        for &file in files {
+            let mut prog = corpus_file(file);
+            let n = prog.insts.len();
+            let mut removed = 0;
+            while let Some(k) = detector.find(&prog) {
+                assert!(k < prog.insts.len(), "{bug} {file}: index {k}");
+                remove(&mut prog, k);
+                removed += 1;
+                assert!(removed <= n, "{bug} {file}: {} never goes", detector.name());
+            }
+            assert!(removed >= 1, "{bug} {file}");
+        }
     }
 }
 
@@ -79,10 +248,9 @@ fn where_each_idiom_is_and_what_removing_takes_away() {
         Idiom::UnusedCollectiveSplitsWarp.find(&parse(&read).expect("parses").program),
         None
     );
-    assert_eq!(
-        Idiom::from_name("guard-folded-after-exit"),
-        Some(Idiom::GuardFoldedAfterExit)
-    );
+    for idiom in Idiom::ALL {
+        assert_eq!(Idiom::from_name(idiom.name()), Some(idiom));
+    }
     assert_eq!(Idiom::from_name("nope"), None);
     assert_eq!(
         Idiom::from_name("unused-match-splits-warp"),
@@ -136,23 +304,238 @@ fn the_widened_idioms_recognise_the_later_findings() {
     );
 }
 
+/// The three idioms added for S1 and the hang and fault shapes: where
+/// each is, and the changes that take it away (the other half of the
+/// shape missing).
+#[test]
+fn the_shift_hang_and_fault_idioms_need_their_whole_shape() {
+    let prog = |src: &str| parse(src).expect("parses").program;
+    // S1: the shift is found through the mov.f32 that writes its amount,
+    // anywhere in the program; the mov is what removing takes away.
+    let s1 = ".reg .b32 %b1;\n.reg .u64 %rd2;\n    mov.f32 %b1, 0f00000001;\n    shr.u64 %rd2, 1, %b1;\n";
+    assert_eq!(Idiom::ShiftAmountConvertedFromF32.find(&prog(s1)), Some(0));
+    let later = ".reg .b32 %b1;\n.reg .u64 %rd2;\n    shl.b64 %rd2, 1, %b1;\n    mov.f32 %b1, 0f3f800000;\n";
+    assert_eq!(
+        Idiom::ShiftAmountConvertedFromF32.find(&prog(later)),
+        Some(1)
+    );
+    for (why, src) in [
+        (
+            "a 32-bit shift",
+            s1.replace(".u64 %rd2", ".u32 %rd2")
+                .replace("shr.u64", "shr.u32"),
+        ),
+        (
+            "a mov.b32 write",
+            s1.replace("mov.f32 %b1, 0f00000001", "mov.b32 %b1, 1"),
+        ),
+        ("an immediate amount", s1.replace("1, %b1", "1, 1")),
+    ] {
+        assert_eq!(
+            Idiom::ShiftAmountConvertedFromF32.find(&prog(&src)),
+            None,
+            "{why}"
+        );
+    }
+    // The hang: the guarded collective in the loop is what is named.
+    let hang = corpus("hang-f7163bc7");
+    assert_eq!(Idiom::LoopGuardRewrittenHangs.find(&hang), Some(2));
+    let text = std::fs::read_to_string(format!(
+        "{}/../corpus/hang-f7163bc7.ptx",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("reads");
+    for (why, from, to) in [
+        (
+            "no collective after the loop",
+            "    shfl.sync.idx.b32 _, 0, 0, 0, 0xa0000000;\n",
+            "",
+        ),
+        (
+            "a mask-0 collective after the loop",
+            "0, 0xa0000000;\n.expect",
+            "0, 0;\n.expect",
+        ),
+        (
+            "an unguarded collective",
+            "    @%p1 shfl.sync.up",
+            "    shfl.sync.up",
+        ),
+        ("a guard the loop does not write", "_|%p1, 0, 1", "_, 0, 1"),
+    ] {
+        assert!(text.contains(from), "{why}: {from}");
+        let p = parse(&text.replacen(from, to, 1)).expect("parses").program;
+        assert_eq!(Idiom::LoopGuardRewrittenHangs.find(&p), None, "{why}");
+    }
+    // Written by another instruction of the loop, after the collective.
+    let other = ".reg .pred %p1, %lp0;\n.reg .s32 %ctr0;\nL0:\n    @%p1 vote.sync.any.pred _, %p1, 0xffffffff;\n    setp.gt.s32 %p1, %ctr0, 3;\n    sub.s32 %ctr0, %ctr0, 1;\n    setp.gt.s32 %lp0, %ctr0, 0;\n    @%lp0 bra L0;\n    redux.sync.add.u32 _, 1, 0xffffffff;\n";
+    assert_eq!(Idiom::LoopGuardRewrittenHangs.find(&prog(other)), Some(0));
+    // The fault: the mask-0 collective is what is named; both halves are
+    // needed (the case's header: without either it agrees).
+    let fault = corpus("hang-7d93fc80");
+    assert_eq!(
+        Idiom::ZeroMembermaskCollectiveFaults.find(&fault),
+        Some(fault.insts.len() - 1)
+    );
+    let mut no_vote = fault.clone();
+    remove(&mut no_vote, 1);
+    assert_eq!(Idiom::ZeroMembermaskCollectiveFaults.find(&no_vote), None);
+    let mut no_tail = fault.clone();
+    remove(&mut no_tail, fault.insts.len() - 1);
+    assert_eq!(Idiom::ZeroMembermaskCollectiveFaults.find(&no_tail), None);
+    // The mask-0 collective before the register-mask one is no idiom (K5's
+    // case has them in that order).
+    let before =
+        ".reg .b32 %m0;\n    redux.sync.add.s32 _, 0, 0;\n    redux.sync.max.s32 _, 0, %m0;\n";
+    assert_eq!(
+        Idiom::ZeroMembermaskCollectiveFaults.find(&prog(before)),
+        None
+    );
+}
+
+#[test]
+fn what_each_known_bug_does_to_a_run() {
+    use Effect::*;
+    for idiom in Idiom::ALL {
+        let effects = idiom.effects();
+        assert!(!effects.is_empty(), "{}", idiom.name());
+        assert_eq!(
+            idiom.may_stop_the_gpu(),
+            effects.contains(&Hang) || effects.contains(&Fault),
+            "{}",
+            idiom.name()
+        );
+    }
+    let stops: Vec<&str> = Idiom::ALL
+        .into_iter()
+        .filter(|i| i.may_stop_the_gpu())
+        .map(Idiom::name)
+        .collect();
+    assert_eq!(
+        stops,
+        [
+            "guard-folded-after-exit",
+            "loop-guard-rewritten-hangs",
+            "zero-membermask-collective-faults"
+        ]
+    );
+    // Each recorded hang and fault is explained by a known idiom with that
+    // effect; a wrong value on them by none (they never finish).
+    let hang = corpus("hang-f7163bc7");
+    assert_eq!(
+        known_for(&hang, Hang),
+        [Idiom::GuardFoldedAfterExit, Idiom::LoopGuardRewrittenHangs]
+    );
+    assert_eq!(known_for(&hang, Fault), [Idiom::GuardFoldedAfterExit]);
+    assert_eq!(
+        known_for(&corpus("hang-fault-h200"), Fault),
+        [Idiom::GuardFoldedAfterExit]
+    );
+    for file in ["hang-7d93fc80.ptx", "repro/h100-fault-7d93fc80/case.ptx"] {
+        assert_eq!(
+            known_for(&corpus_file(file), Fault),
+            [Idiom::ZeroMembermaskCollectiveFaults],
+            "{file}"
+        );
+    }
+    // A wrong value on a K1 case is K1; a hang there is no known bug.
+    let k1 = corpus("shl.b64-8b46bd59");
+    assert_eq!(
+        known_for(&k1, WrongValue),
+        [Idiom::GuardRedefinedByCollective]
+    );
+    assert_eq!(known_for(&k1, Hang), []);
+}
+
+/// A case as the fuzz loop makes it from a case seed
+/// (`lower/warpdiff/src/fuzz/case.rs`, `case_from_seed`: 64 to 4063
+/// bytes from the seed, a swarm `Config` from the first of them, then the
+/// program), avoiding `avoid`; `None` when the bytes make no case or the
+/// case has deliberate UB (inserted after the avoidance, and never
+/// compared: the reference reports it, so no GPU runs it).
+fn case_from_seed(seed: u64, avoid: &[Idiom]) -> Option<TestCase> {
+    let mut r = Rng::new(seed);
+    let len = 64 + r.index(4000);
+    let bytes = r.bytes(len);
+    let mut u = Unstructured::new(&bytes);
+    let mut cfg = Config::arbitrary(&mut u).unwrap_or_default();
+    cfg.avoid = avoid.to_vec();
+    let mut stats = Stats::default();
+    let tc = generate_with_stats(&mut u, &cfg, &mut stats).ok()?;
+    (stats.ub_intended == 0).then_some(tc)
+}
+
+/// The case seeds these tests draw from.
+fn seeds(n: usize) -> Vec<u64> {
+    let mut r = Rng::new(0x1d10);
+    (0..n).map(|_| r.next_u64()).collect()
+}
+
+#[test]
+fn a_generator_avoiding_one_idiom_makes_none_of_it() {
+    let seeds = seeds(240);
+    // How many plain cases of the same seeds have each idiom: the check
+    // below is not vacuous where they do.
+    let mut plain = [0usize; Idiom::ALL.len()];
+    for &seed in &seeds {
+        if let Some(tc) = case_from_seed(seed, &[]) {
+            for (n, idiom) in plain.iter_mut().zip(Idiom::ALL) {
+                *n += usize::from(idiom.find(&tc.program).is_some());
+            }
+        }
+    }
+    // One stream per idiom, each on its own thread.
+    let usable: Vec<usize> = std::thread::scope(|s| {
+        let streams: Vec<_> = Idiom::ALL
+            .into_iter()
+            .map(|idiom| {
+                let seeds = &seeds;
+                s.spawn(move || {
+                    let mut cases = 0;
+                    for &seed in seeds {
+                        let Some(tc) = case_from_seed(seed, &[idiom]) else {
+                            continue;
+                        };
+                        cases += 1;
+                        assert_eq!(
+                            idiom.find(&tc.program),
+                            None,
+                            "--avoid {} (case seed {seed:#x}):\n{}",
+                            idiom.name(),
+                            warp_core::text::print(&tc.to_case())
+                        );
+                    }
+                    cases
+                })
+            })
+            .collect();
+        streams
+            .into_iter()
+            .map(|t| t.join().expect("no idiom left"))
+            .collect()
+    });
+    for ((idiom, cases), n) in Idiom::ALL.into_iter().zip(usable).zip(plain) {
+        assert!(cases > 200, "{}: {cases} usable cases", idiom.name());
+        // S1's and the fault's shapes are rare in generated programs (none
+        // in these seeds; what their `find` names is checked on their
+        // cases instead, above); the others are common.
+        let rare = matches!(
+            idiom,
+            Idiom::ShiftAmountConvertedFromF32 | Idiom::ZeroMembermaskCollectiveFaults
+        );
+        assert!(
+            rare || n >= 5,
+            "{}: only {n} plain cases have it",
+            idiom.name()
+        );
+    }
+}
+
 #[test]
 fn a_generator_avoiding_every_idiom_makes_none() {
-    let cfg = Config {
-        avoid: Idiom::ALL.to_vec(),
-        ..Config::default()
-    };
-    let mut rng = Rng::new(0x1d10);
     let (mut found_without, mut cases) = (0, 0);
-    for _ in 0..400 {
-        let bytes = rng.bytes(2048);
-        let tc = generate(&mut Unstructured::new(&bytes), &cfg).expect("a case");
-        let ub = Interp::new(&tc.program)
-            .run(&tc.inputs)
-            .map(|o| o.ub.is_some())
-            .unwrap_or(true);
-        // Deliberate UB is inserted after the avoidance and never compared.
-        if !ub {
+    for seed in seeds(400) {
+        if let Some(tc) = case_from_seed(seed, &Idiom::ALL) {
             cases += 1;
             assert_eq!(
                 idioms(&tc.program),
@@ -161,10 +544,31 @@ fn a_generator_avoiding_every_idiom_makes_none() {
                 warp_core::text::print(&tc.to_case())
             );
         }
-        let plain = generate(&mut Unstructured::new(&bytes), &Config::default()).expect("a case");
-        found_without += usize::from(!idioms(&plain.program).is_empty());
+        if let Some(plain) = case_from_seed(seed, &[]) {
+            found_without += usize::from(!idioms(&plain.program).is_empty());
+        }
     }
     assert!(cases > 300, "{cases} usable cases");
-    // The check is not vacuous: without --avoid the same bytes make idioms.
-    assert!(found_without > 0, "no idiom in 400 plain cases");
+    // The check is not vacuous: without --avoid the same seeds make idioms.
+    assert!(found_without > 100, "{found_without} of 400 plain cases");
+    // The plain `Config` (no swarm) avoids as well.
+    let cfg = Config {
+        avoid: Idiom::ALL.to_vec(),
+        ..Config::default()
+    };
+    let mut rng = Rng::new(0x1d11);
+    for _ in 0..100 {
+        let bytes = rng.bytes(2048);
+        let mut stats = Stats::default();
+        let tc =
+            generate_with_stats(&mut Unstructured::new(&bytes), &cfg, &mut stats).expect("a case");
+        if stats.ub_intended == 0 {
+            assert_eq!(
+                idioms(&tc.program),
+                [],
+                "{}",
+                warp_core::text::print(&tc.to_case())
+            );
+        }
+    }
 }
