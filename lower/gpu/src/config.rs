@@ -35,11 +35,35 @@ impl Compiler {
     }
 }
 
+/// How the simulated GPU fails a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimStop {
+    /// Its kernels are still running at the deadline.
+    Hang,
+    /// A kernel faults (`CUDA_ERROR_ILLEGAL_INSTRUCTION`).
+    Fault,
+    /// A driver call never returns: the process that made it must be left
+    /// behind or killed.
+    Stuck,
+}
+
+impl SimStop {
+    fn word(self) -> &'static str {
+        match self {
+            SimStop::Hang => "hang",
+            SimStop::Fault => "fault",
+            SimStop::Stuck => "stuck",
+        }
+    }
+}
+
 /// A fault the simulated GPU reports (fault-injection builds only; see
-/// `sim.rs`).
+/// `sim.rs`). Batches are counted from 1 over a whole run (a runner
+/// process is told each batch's number), and from 1 in each fresh probe
+/// process.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SimFault {
-    /// Every batch from the `n`-th on faults (1-based), whatever it holds.
+    /// The `n`-th batch faults (1-based), whatever it holds.
     NthBatch(usize),
     /// A batch faults when one of its programs has an instruction of this
     /// form (so the culprit also faults alone).
@@ -48,8 +72,71 @@ pub enum SimFault {
     /// the same (so no case faults alone when they are apart).
     Pair(String, String),
     /// The `n`-th batch (1-based) never returns: a driver call that hangs
-    /// outside every deadline, which the fuzz loop must leave behind.
+    /// outside every deadline.
     StuckBatch(usize),
+    /// Every `n`-th batch fails the given way.
+    Every(usize, SimStop),
+    /// Every `n`-th batch fails, by turns a hang, a fault and a stuck
+    /// driver call.
+    Cycle(usize),
+    /// A batch hangs when one of its programs shows this known bug's idiom
+    /// (`warp_core::idioms`), as the hardware does for the idioms seen to
+    /// hang.
+    HangIdiom(String),
+}
+
+impl SimFault {
+    /// Parses the `--gpu-simulate` spelling: `fault-batch:N`,
+    /// `stuck-batch:N`, `hang-every:N`, `fault-every:N`, `stuck-every:N`,
+    /// `fail-every:N`, `fault-form:FORM`, `fault-pair:FORM+FORM`,
+    /// `hang-idiom:NAME`.
+    pub fn parse(s: &str) -> Result<SimFault, String> {
+        let bad = || {
+            format!(
+                "`{s}` is not fault-batch:N, stuck-batch:N, hang-every:N, fault-every:N, stuck-every:N, fail-every:N, fault-form:FORM, fault-pair:FORM+FORM or hang-idiom:NAME"
+            )
+        };
+        let (kind, arg) = s.split_once(':').ok_or_else(bad)?;
+        // A batch number or period, from 1.
+        let n = || {
+            arg.parse::<usize>()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(bad)
+        };
+        match kind {
+            "fault-batch" => n().map(SimFault::NthBatch),
+            "stuck-batch" => n().map(SimFault::StuckBatch),
+            "hang-every" => n().map(|n| SimFault::Every(n, SimStop::Hang)),
+            "fault-every" => n().map(|n| SimFault::Every(n, SimStop::Fault)),
+            "stuck-every" => n().map(|n| SimFault::Every(n, SimStop::Stuck)),
+            "fail-every" => n().map(SimFault::Cycle),
+            "fault-form" if !arg.is_empty() => Ok(SimFault::Form(arg.to_string())),
+            "hang-idiom" if warp_core::idioms::Idiom::from_name(arg).is_some() => {
+                Ok(SimFault::HangIdiom(arg.to_string()))
+            }
+            "fault-pair" => match arg.split_once('+') {
+                Some((a, b)) if !a.is_empty() && !b.is_empty() => {
+                    Ok(SimFault::Pair(a.to_string(), b.to_string()))
+                }
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+
+    /// Its `--gpu-simulate` spelling ([`SimFault::parse`]'s inverse).
+    pub fn name(&self) -> String {
+        match self {
+            SimFault::NthBatch(n) => format!("fault-batch:{n}"),
+            SimFault::Form(x) => format!("fault-form:{x}"),
+            SimFault::Pair(a, b) => format!("fault-pair:{a}+{b}"),
+            SimFault::StuckBatch(n) => format!("stuck-batch:{n}"),
+            SimFault::Every(n, how) => format!("{}-every:{n}", how.word()),
+            SimFault::Cycle(n) => format!("fail-every:{n}"),
+            SimFault::HangIdiom(i) => format!("hang-idiom:{i}"),
+        }
+    }
 }
 
 /// How the GPU backend compiles, launches and waits.
@@ -77,6 +164,17 @@ pub struct GpuConfig {
     /// Perturb the schedule with per-lane sleeps before every collective,
     /// drawn from this seed ([`crate::emit::emit_module_with`]).
     pub perturb: Option<u32>,
+    /// A `warpdiff` executable whose `gpu-runner` subcommand runs the
+    /// batches in a child process ([`crate::remote`]): a hang, a fault or a
+    /// driver call that never returns then costs that process, not the
+    /// GPU. `None` runs them in this process.
+    pub runner: Option<PathBuf>,
+    /// How long past the deadline a runner may take to answer (loading
+    /// modules, copies) before it counts as stuck and is killed.
+    pub answer_margin: Duration,
+    /// How long one module's compile in a helper may take before the
+    /// helper is killed (a compiler that does not finish is a finding).
+    pub compile_deadline: Duration,
 }
 
 impl GpuConfig {
@@ -98,6 +196,9 @@ impl Default for GpuConfig {
             dump_dir: None,
             simulate: None,
             perturb: None,
+            runner: None,
+            answer_margin: Duration::from_secs(10),
+            compile_deadline: Duration::from_secs(60),
         }
     }
 }

@@ -23,12 +23,18 @@ pub enum GpuError {
     /// A kernel faulted (e.g. `CUDA_ERROR_ILLEGAL_INSTRUCTION`): the
     /// context is unusable, so the GPU is now off.
     Fault(String),
-    /// The GPU was switched off earlier (after a hang or a fault).
+    /// The GPU was switched off earlier (after a hang or a fault in this
+    /// process, or when no runner process could start any more).
     Dead,
+    /// The batch was given up unfinished because the run ended
+    /// ([`Device::abandon_after`]): not checked, and no finding.
+    Abandoned,
 }
 
 impl GpuError {
-    /// A hang or a fault: the GPU of this process is off after it.
+    /// A hang or a fault: a finding, which switches off a GPU of this
+    /// process (not one whose batches run in a runner process, see
+    /// [`Device::survives_failures`]).
     pub fn switches_off(&self) -> bool {
         matches!(self, GpuError::Hang(_) | GpuError::Fault(_))
     }
@@ -42,6 +48,7 @@ impl fmt::Display for GpuError {
             GpuError::Hang(m) => write!(f, "gpu hang: {m}"),
             GpuError::Fault(m) => write!(f, "gpu fault: {m}"),
             GpuError::Dead => write!(f, "the gpu is off after an earlier hang or fault"),
+            GpuError::Abandoned => write!(f, "the run ended before the gpu answered"),
         }
     }
 }
@@ -82,6 +89,21 @@ impl Timing {
     }
 }
 
+/// What happened to the runners, for the run's summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunnerCounts {
+    /// Runners started (the first one included).
+    pub started: u64,
+    /// Batches whose kernels hung (the runner exited).
+    pub hangs: u64,
+    /// Batches whose kernels faulted (the runner exited).
+    pub faults: u64,
+    /// Runners that did not answer in time and were killed.
+    pub stuck: u64,
+    /// Compiles killed at their deadline.
+    pub compile_timeouts: u64,
+}
+
 /// A GPU that runs batches of jobs.
 pub trait Device: Send + Sync {
     /// `NVIDIA H200 (sm_90, CUDA driver 13.0, PTX JIT -O0)` and which
@@ -91,8 +113,32 @@ pub trait Device: Send + Sync {
     /// The device's ordinal (0 for the first GPU).
     fn ordinal(&self) -> usize;
 
-    /// Whether a hang or fault switched it off.
+    /// Whether it is off (a hang or fault in this process, or no runner
+    /// process can start).
     fn is_dead(&self) -> bool;
+
+    /// Why it is off, when it says more than [`GpuError::Dead`].
+    fn why_dead(&self) -> Option<String> {
+        None
+    }
+
+    /// Whether a hang or a fault costs only its batch (the batches run in
+    /// a runner process that is replaced), not the GPU. Default: no.
+    fn survives_failures(&self) -> bool {
+        false
+    }
+
+    /// Gives up waiting for a batch at `at` (the end of a run): the batch
+    /// ends with [`GpuError::Abandoned`]. Default: no effect (an
+    /// in-process GPU cannot give a driver call up).
+    fn abandon_after(&self, at: std::time::Instant) {
+        let _ = at;
+    }
+
+    /// What happened to its runner processes, for a GPU that has them.
+    fn runner_counts(&self) -> Option<RunnerCounts> {
+        None
+    }
 
     /// Runs every job; one result per job, in order, and where the time
     /// went. Only programs the interpreter ran without undefined behaviour

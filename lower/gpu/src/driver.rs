@@ -41,6 +41,21 @@ pub fn device_count() -> usize {
         .map_or(0, |n| n.max(0) as usize)
 }
 
+/// Whether device `ordinal` is there (without opening a context), or why
+/// not.
+pub fn present(ordinal: usize) -> Result<(), NoGpu> {
+    if !culib_present() {
+        return Err(NoGpu("the CUDA driver library is not installed".into()));
+    }
+    match device_count() {
+        n if n > ordinal => Ok(()),
+        0 => Err(NoGpu("the CUDA driver sees no device".into())),
+        n => Err(NoGpu(format!(
+            "there is no device {ordinal} (the driver sees {n})"
+        ))),
+    }
+}
+
 /// A context on device `ordinal`, if a driver and the device are there.
 pub fn open_context(ordinal: usize) -> Result<Arc<CudaContext>, NoGpu> {
     if !culib_present() {

@@ -270,6 +270,23 @@ pub fn decode_outputs(program: &Program, words: &[u64]) -> Outcome {
     Outcome::all_defined(values, exited)
 }
 
+/// The output block a GPU would write for `out` ([`decode_outputs`]'s
+/// inverse on every defined value): what the simulated GPU of
+/// fault-injection builds returns.
+pub fn encode_outputs(program: &Program, out: &Outcome) -> Vec<u64> {
+    let n = program.regs.len();
+    let mut words = vec![0u64; out_words(program)];
+    for (r, decl) in program.regs.iter().enumerate() {
+        for lane in 0..WARP {
+            words[r * WARP + lane] = out.values[r][lane] & decl.ty.mask();
+        }
+    }
+    for lane in 0..WARP {
+        words[n * WARP + lane] = u64::from(out.exited >> lane & 1);
+    }
+    words
+}
+
 /// Emits one module for `jobs`, all of which must have
 /// [`module_target`]` == (version, target)`: one kernel per distinct
 /// program (programs that print the same are the same), in order of first

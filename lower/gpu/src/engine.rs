@@ -7,6 +7,7 @@ use super::config::GpuConfig;
 use super::device::{Device, GpuError};
 use super::driver::{self, NoGpu};
 use super::emit::Job;
+use super::remote::RemoteGpu;
 use super::run::Gpu;
 use std::sync::{Arc, OnceLock};
 use warp_core::engine::{unbounded_only, CompileError, Compiled, Engine, RunError, Skip};
@@ -26,14 +27,32 @@ pub fn config() -> &'static GpuConfig {
     CONFIG.get_or_init(GpuConfig::default)
 }
 
-/// Opens device `ordinal` as the configuration says: the hardware, or the
-/// simulated GPU of a fault-injection build.
-fn open(ordinal: usize) -> Result<Arc<dyn Device>, NoGpu> {
+/// Opens device `ordinal` as the configuration says (with `config`):
+/// through runner processes when it names a runner ([`RemoteGpu`]: the
+/// hardware or the simulated GPU, in a child), else in this process (the
+/// hardware, or the simulated GPU of a fault-injection build).
+fn open_with(ordinal: usize, config: &GpuConfig) -> Result<Arc<dyn Device>, NoGpu> {
+    if let Some(exe) = &config.runner {
+        #[cfg(not(feature = "inject-bugs"))]
+        if config.simulate.is_some() {
+            return Err(NoGpu(
+                "the simulated GPU needs a build with `--features inject-bugs`".into(),
+            ));
+        }
+        return RemoteGpu::open(ordinal, config, exe.clone())
+            .map(|g| Arc::new(g) as Arc<dyn Device>)
+            .map_err(NoGpu);
+    }
     #[cfg(feature = "inject-bugs")]
-    if let Some(fault) = &config().simulate {
+    if let Some(fault) = &config.simulate {
         return Ok(Arc::new(super::sim::SimGpu::new(ordinal, fault.clone())));
     }
-    Gpu::open_device(ordinal, config()).map(|g| Arc::new(g) as Arc<dyn Device>)
+    Gpu::open_device(ordinal, config).map(|g| Arc::new(g) as Arc<dyn Device>)
+}
+
+/// Opens device `ordinal` with the process's configuration.
+fn open(ordinal: usize) -> Result<Arc<dyn Device>, NoGpu> {
+    open_with(ordinal, config())
 }
 
 /// How many devices the configuration gives (the driver's count, or one
@@ -46,15 +65,29 @@ fn count() -> usize {
     driver::device_count()
 }
 
-/// Every GPU of the host (device 0 is [`gpu`]'s), opened once: each with
-/// its own context, stream and compile helpers. Empty without a GPU.
+/// Every GPU of the host, opened once: each with its own context, stream
+/// and compile helpers (device 0 is [`gpu`]'s, except with runner
+/// processes: then these run the batches and [`gpu`] keeps its own runner
+/// for single runs, so that reducing a finding never waits behind a
+/// batch). Empty without a GPU.
 pub fn gpus() -> Vec<Arc<dyn Device>> {
     static ALL: OnceLock<Vec<Arc<dyn Device>>> = OnceLock::new();
     ALL.get_or_init(|| {
         let Ok(first) = gpu() else {
             return Vec::new();
         };
-        let mut all = vec![first];
+        let mut all = Vec::new();
+        if config().runner.is_some() {
+            match open(0) {
+                Ok(g) => all.push(g),
+                Err(e) => {
+                    eprintln!("warpdiff: GPU 0: {e}; not used");
+                    return Vec::new();
+                }
+            }
+        } else {
+            all.push(first);
+        }
         for n in 1..count() {
             match open(n) {
                 Ok(g) => {
@@ -69,11 +102,22 @@ pub fn gpus() -> Vec<Arc<dyn Device>> {
     .clone()
 }
 
-/// The process's GPU (device 0), opened once.
+/// The process's GPU (device 0) for single runs (the GPU engine, reducing
+/// a finding), opened once. With runner processes it has a runner and two
+/// compile helpers of its own.
 pub fn gpu() -> Result<Arc<dyn Device>, NoGpu> {
     static GPU: OnceLock<Result<Arc<dyn Device>, NoGpu>> = OnceLock::new();
     GPU.get_or_init(|| {
-        let g = open(0);
+        let g = match config().runner {
+            Some(_) => open_with(
+                0,
+                &GpuConfig {
+                    compile_threads: config().compile_threads.min(2),
+                    ..config().clone()
+                },
+            ),
+            None => open(0),
+        };
         match &g {
             Ok(g) => eprintln!("warpdiff: using {}", g.description()),
             Err(e) => eprintln!("warpdiff: {e}; the GPU engine is not used"),
@@ -130,9 +174,11 @@ impl Compiled for OnGpu<'_> {
                 Err(RunError::Engine(e.to_string()))
             }
             Some(Err(GpuError::Skip(s))) => Err(RunError::Unavailable(s)),
-            Some(Err(GpuError::Dead)) => Err(RunError::Unavailable(Skip {
-                reason: GpuError::Dead.to_string(),
-            })),
+            Some(Err(e @ (GpuError::Dead | GpuError::Abandoned))) => {
+                Err(RunError::Unavailable(Skip {
+                    reason: e.to_string(),
+                }))
+            }
             Some(Err(e)) => Err(RunError::Engine(e.to_string())),
             None => Err(RunError::Engine("the GPU returned no result".into())),
         }

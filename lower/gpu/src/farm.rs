@@ -29,22 +29,35 @@
 use super::config::Compiler;
 use super::driver;
 use std::io::{self, BufReader, Read, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 /// The subcommand a helper process runs.
 pub const WORKER_COMMAND: &str = "gpu-compile-worker";
 
 /// A pool of helper processes.
 pub struct Farm {
-    idle: Mutex<Vec<Worker>>,
+    exe: PathBuf,
+    compiler: Compiler,
+    device: usize,
+    idle: Mutex<Pool>,
+    freed: Condvar,
+}
+
+/// The helpers not busy now, and how many are alive in all.
+struct Pool {
+    idle: Vec<Worker>,
+    alive: usize,
 }
 
 struct Worker {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// Replies, read by a thread of their own so that a wait can end.
+    replies: Receiver<io::Result<Result<Vec<u8>, String>>>,
 }
 
 impl Drop for Worker {
@@ -61,59 +74,189 @@ fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     Ok(u64::from_le_bytes(b))
 }
 
-impl Farm {
-    /// Starts `n` helpers running `exe gpu-compile-worker --compiler C`.
-    pub fn spawn(exe: &Path, n: usize, compiler: Compiler) -> io::Result<Farm> {
-        let mut workers = Vec::with_capacity(n);
-        for _ in 0..n {
-            let mut child = Command::new(exe)
-                .arg(WORKER_COMMAND)
-                .args(["--compiler", compiler.name()])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::inherit())
-                .spawn()?;
-            let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-                let _ = child.kill();
-                return Err(io::Error::other("no pipes to the helper"));
-            };
-            workers.push(Worker {
-                child,
-                stdin,
-                stdout: BufReader::new(stdout),
-            });
+/// Reads one reply of a helper.
+fn read_reply(r: &mut impl Read) -> io::Result<Result<Vec<u8>, String>> {
+    let mut status = [0u8; 1];
+    r.read_exact(&mut status)?;
+    let n = read_u64(r)?;
+    if n > 1 << 31 {
+        return Err(io::Error::other(format!("a reply of {n} bytes")));
+    }
+    let mut bytes = vec![0u8; n as usize];
+    r.read_exact(&mut bytes)?;
+    Ok(match status[0] {
+        0 => Ok(bytes),
+        _ => Err(String::from_utf8_lossy(&bytes).into_owned()),
+    })
+}
+
+/// Why a compile in a helper gave no cubin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileFailure {
+    /// The compiler refused the module: its log.
+    Refused(String),
+    /// The compiler did not finish within the deadline: the helper was
+    /// killed (a compiler that never ends on some PTX is a finding).
+    TimedOut(Duration),
+    /// No helper could be started or asked.
+    NoHelper(String),
+}
+
+impl std::fmt::Display for CompileFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileFailure::Refused(log) => write!(f, "the PTX compiler refused it: {log}"),
+            CompileFailure::TimedOut(d) => {
+                write!(f, "the PTX compiler did not finish within {d:?} (killed)")
+            }
+            CompileFailure::NoHelper(m) => write!(f, "no compile helper: {m}"),
         }
-        Ok(Farm {
-            idle: Mutex::new(workers),
+    }
+}
+
+impl Farm {
+    /// Starts `n` helpers running `exe gpu-compile-worker --compiler C
+    /// --device D`.
+    pub fn spawn(exe: &Path, n: usize, compiler: Compiler) -> io::Result<Farm> {
+        Farm::spawn_for(exe, n, compiler, 0)
+    }
+
+    /// [`Farm::spawn`] for the GPU `device` (its helpers compile for it).
+    pub fn spawn_for(exe: &Path, n: usize, compiler: Compiler, device: usize) -> io::Result<Farm> {
+        let farm = Farm {
+            exe: exe.to_path_buf(),
+            compiler,
+            device,
+            idle: Mutex::new(Pool {
+                idle: Vec::with_capacity(n),
+                alive: 0,
+            }),
+            freed: Condvar::new(),
+        };
+        for _ in 0..n.max(1) {
+            let w = farm.start()?;
+            let mut p = farm.pool();
+            p.idle.push(w);
+            p.alive += 1;
+        }
+        Ok(farm)
+    }
+
+    fn pool(&self) -> std::sync::MutexGuard<'_, Pool> {
+        self.idle.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Starts one helper.
+    fn start(&self) -> io::Result<Worker> {
+        let mut child = Command::new(&self.exe)
+            .arg(WORKER_COMMAND)
+            .args(["--compiler", self.compiler.name()])
+            .args(["--device", &self.device.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(io::Error::other("no pipes to the helper"));
+        };
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let reply = read_reply(&mut r);
+                let end = reply.is_err();
+                if tx.send(reply).is_err() || end {
+                    return;
+                }
+            }
+        });
+        Ok(Worker {
+            child,
+            stdin,
+            replies: rx,
         })
     }
 
     /// How many helpers are alive and idle.
     pub fn idle(&self) -> usize {
-        self.idle.lock().map_or(0, |w| w.len())
+        self.pool().idle.len()
     }
 
     /// Compiles `ptx` in an idle helper: `None` when no helper is free or
     /// the helper failed (the caller compiles it itself), else the cubin or
     /// the compiler's error log.
     pub fn compile(&self, ptx: &str, opt_level: Option<u32>) -> Option<Result<Vec<u8>, String>> {
-        let mut w = self.idle.lock().ok()?.pop()?;
-        match Self::ask(&mut w, ptx, opt_level) {
+        let mut w = self.pool().idle.pop()?;
+        match Self::ask(&mut w, ptx, opt_level, None) {
             Ok(r) => {
-                if let Ok(mut idle) = self.idle.lock() {
-                    idle.push(w);
-                }
+                self.pool().idle.push(w);
                 Some(r)
             }
             // The helper is gone or confused: drop it (killing it).
-            Err(_) => None,
+            Err(_) => {
+                self.pool().alive -= 1;
+                None
+            }
         }
+    }
+
+    /// Compiles `ptx` in the next free helper, waiting for one, and kills
+    /// the helper when the compiler has not answered within `deadline` (a
+    /// fresh helper takes its place).
+    pub fn compile_waiting(
+        &self,
+        ptx: &str,
+        opt_level: Option<u32>,
+        deadline: Duration,
+    ) -> Result<Vec<u8>, CompileFailure> {
+        let mut w = {
+            let mut p = self.pool();
+            loop {
+                if let Some(w) = p.idle.pop() {
+                    break w;
+                }
+                if p.alive == 0 {
+                    // Every helper died: start one in their place.
+                    drop(p);
+                    let w = self
+                        .start()
+                        .map_err(|e| CompileFailure::NoHelper(e.to_string()))?;
+                    self.pool().alive += 1;
+                    break w;
+                }
+                p = self.freed.wait(p).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let result = Self::ask(&mut w, ptx, opt_level, Some(deadline));
+        let back = match result {
+            Ok(r) => {
+                self.pool().idle.push(w);
+                r.map_err(CompileFailure::Refused)
+            }
+            Err(e) => {
+                drop(w); // kills it
+                let why = if e.kind() == io::ErrorKind::TimedOut {
+                    CompileFailure::TimedOut(deadline)
+                } else {
+                    CompileFailure::NoHelper(format!("a compile helper failed: {e}"))
+                };
+                match self.start() {
+                    Ok(fresh) => self.pool().idle.push(fresh),
+                    Err(_) => self.pool().alive -= 1,
+                }
+                Err(why)
+            }
+        };
+        self.freed.notify_one();
+        back
     }
 
     fn ask(
         w: &mut Worker,
         ptx: &str,
         opt_level: Option<u32>,
+        deadline: Option<Duration>,
     ) -> io::Result<Result<Vec<u8>, String>> {
         let mut req = Vec::with_capacity(12 + ptx.len());
         req.extend(opt_level.unwrap_or(u32::MAX).to_le_bytes());
@@ -121,15 +264,31 @@ impl Farm {
         req.extend(ptx.as_bytes());
         w.stdin.write_all(&req)?;
         w.stdin.flush()?;
-        let mut status = [0u8; 1];
-        w.stdout.read_exact(&mut status)?;
-        let n = read_u64(&mut w.stdout)? as usize;
-        let mut bytes = vec![0u8; n];
-        w.stdout.read_exact(&mut bytes)?;
-        Ok(match status[0] {
-            0 => Ok(bytes),
-            _ => Err(String::from_utf8_lossy(&bytes).into_owned()),
-        })
+        match deadline {
+            Some(d) => match w.replies.recv_timeout(d) {
+                Ok(r) => r,
+                Err(RecvTimeoutError::Timeout) => {
+                    Err(io::Error::new(io::ErrorKind::TimedOut, "no answer"))
+                }
+                Err(RecvTimeoutError::Disconnected) => Err(io::Error::other("the helper is gone")),
+            },
+            None => w
+                .replies
+                .recv()
+                .map_err(|_| io::Error::other("the helper is gone"))?,
+        }
+    }
+}
+
+/// Writes `ptx` into `dir` as `module-N.ptx` (`--gpu-dump`: for measuring
+/// the PTX compiler outside the driver, `ptxas`), saying so on stderr when
+/// it cannot.
+pub fn dump(dir: &Path, ptx: &str) {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("module-{n}.ptx"));
+    if let Err(e) = std::fs::write(&path, ptx) {
+        eprintln!("warpdiff: --gpu-dump: {}: {e}", path.display());
     }
 }
 
@@ -180,10 +339,10 @@ fn ptxas_compile(ptx: &[u8], opt_level: Option<u32>, arch: &str) -> Result<Vec<u
     cubin
 }
 
-/// The helper process: compiles requests from stdin with `compiler` until
-/// stdin closes. Returns the exit status.
-pub fn worker_main(compiler: Compiler) -> u8 {
-    let ctx = match driver::open_context(0) {
+/// The helper process: compiles requests from stdin with `compiler` for
+/// GPU `device` until stdin closes. Returns the exit status.
+pub fn worker_main(compiler: Compiler, device: usize) -> u8 {
+    let ctx = match driver::open_context(device) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("warpdiff {WORKER_COMMAND}: {e}");

@@ -6,22 +6,32 @@
 //!   buffers the kernels read and write; it needs no GPU and no CUDA.
 //! - [`device`] is what the rest of warpdiff sees of a GPU: a [`Device`]
 //!   running batches, with [`GpuError`] and [`Timing`].
-//! - [`run`] is the real device: it compiles such modules (in parallel,
-//!   optionally in [`farm`] helper processes) and launches them through the
-//!   CUDA driver, with a deadline; [`driver`] holds every raw driver call
-//!   and so every `unsafe` block of the crate.
+//! - [`plan`] cuts a batch into chunks (one module each) and reads their
+//!   output words back; [`wire`] is a batch on its way to a GPU (modules,
+//!   launches, buffers) and the runner messages; [`exec`] runs such
+//!   modules on a CUDA context with a deadline.
+//! - [`run`] is the device in this process: it compiles the modules (in
+//!   parallel, optionally in [`farm`] helper processes) and runs them with
+//!   [`exec`]; a hang or a fault switches it off for the process.
+//! - [`remote`] is the device whose batches run in a child process
+//!   ([`runner`], `warpdiff gpu-runner`), compiled in [`farm`] helpers with a
+//!   deadline each: a hang, a fault or a stuck driver call costs that
+//!   process and a batch, and a fresh runner takes the next one.
+//! - [`driver`] holds every raw driver call and so every `unsafe` block of
+//!   the crate.
 //! - [`kernel`] launches a kernel of a PTX module as written (issue #13):
 //!   the text as given, its buffers and parameters, with the deadline.
 //! - [`batch`] compares a batch's results with the reference;
 //!   [`engine`] opens the process's GPUs with a [`GpuConfig`]
 //!   ([`config`]) and makes the GPU an [`Engine`](warp_core::engine::Engine).
-//! - `sim` (fault-injection builds only) is a simulated GPU that faults on
-//!   command, to test the fault paths without hardware.
+//! - `sim` (fault-injection builds only) is a simulated GPU that hangs,
+//!   faults or gets stuck on command, in this process or in a runner, to
+//!   test the fault paths without hardware.
 //!
-//! Imports go one way: `engine` → `run` → `farm`, `driver`; `kernel` →
-//! `driver`, `config`; `batch` →
-//! `device`; `run`, `sim` → `device`, `emit`, `config`; no module imports
-//! `engine`.
+//! Imports go one way: `engine` → `remote`, `run` → `plan`, `exec`, `farm`,
+//! `driver`; `runner` → `exec`, `sim`, `wire`; `kernel` → `driver`,
+//! `config`; `batch` → `device`; `plan`, `sim` → `emit`, `wire`; no module
+//! imports `engine`.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -32,17 +42,22 @@ pub mod device;
 pub mod driver;
 pub mod emit;
 pub mod engine;
+pub mod exec;
 pub mod farm;
 pub mod kernel;
+pub mod plan;
+pub mod remote;
 pub mod run;
+pub mod runner;
 #[cfg(feature = "inject-bugs")]
 pub mod sim;
+pub mod wire;
 
-pub use config::{Compiler, GpuConfig, SimFault};
-pub use device::{Device, GpuError, Timing};
+pub use config::{Compiler, GpuConfig, SimFault, SimStop};
+pub use device::{Device, GpuError, RunnerCounts, Timing};
 pub use emit::{
-    decode_outputs, emit_module, emit_module_with, encode_inputs, in_words, module_target,
-    out_words, EmitError, Job, KernelInfo, Module, BLOCK_THREADS, LEGACY_TARGET, LEGACY_VERSION,
-    TARGET, VERSION,
+    decode_outputs, emit_module, emit_module_with, encode_inputs, encode_outputs, in_words,
+    module_target, out_words, EmitError, Job, KernelInfo, Module, BLOCK_THREADS, LEGACY_TARGET,
+    LEGACY_VERSION, TARGET, VERSION,
 };
 pub use kernel::{KernelError, KernelGpu};

@@ -14,53 +14,17 @@
 
 use super::config::{Compiler, GpuConfig};
 use super::device::{Device, GpuError, Timing};
-use super::driver::{self, Function, NoGpu, RawModule};
-use super::emit::{
-    decode_outputs, emit_module_with, encode_inputs, module_target, Job, Module, BLOCK_THREADS,
-};
+use super::driver::{self, NoGpu};
+use super::emit::Job;
+use super::exec::{self, Stopped};
 use super::farm::Farm;
-use cudarc::driver::{CudaContext, CudaStream, DevicePtr};
-use std::collections::BTreeMap;
-use std::ffi::CString;
+use super::plan::{self, first_lines};
+use super::wire::Image;
+use cudarc::driver::{CudaContext, CudaStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use warp_core::ir::{Program, Target, Version};
 use warp_core::outcome::Outcome;
-
-/// A chunk gets at least this many jobs before the batch is cut into more
-/// modules (a module per handful of jobs would cost more in launches and
-/// copies than parallel compiling saves).
-const MIN_JOBS_PER_MODULE: usize = 32;
-
-/// A compiled chunk of a batch, ready to launch.
-struct Loaded {
-    module: Module,
-    /// Owns the kernels in `funcs`: unloading waits for this drop.
-    _raw: RawModule,
-    funcs: Vec<Function>,
-    /// Per kernel, where its jobs' words start in the input and output
-    /// buffers.
-    offsets: Vec<(usize, usize)>,
-    input: Vec<u64>,
-    out_words: usize,
-    emit_time: Duration,
-}
-
-/// The first instructions of a program, for error messages.
-fn first_lines(p: &Program) -> String {
-    let text: Vec<String> = p
-        .insts
-        .iter()
-        .take(3)
-        .map(|i| format!("line {}: `{}`", i.line, warp_core::text::inst_text(p, i)))
-        .collect();
-    if text.is_empty() {
-        "an empty program".into()
-    } else {
-        text.join("; ")
-    }
-}
 
 /// An open GPU.
 pub struct Gpu {
@@ -78,10 +42,6 @@ pub struct Gpu {
     ptxas: Option<String>,
     dead: AtomicBool,
     lock: Mutex<()>,
-}
-
-fn driver<T>(what: &str, r: Result<T, cudarc::driver::DriverError>) -> Result<T, GpuError> {
-    r.map_err(|e| GpuError::Driver(format!("{what}: {e:?}")))
 }
 
 impl Gpu {
@@ -177,85 +137,90 @@ impl Gpu {
         if self.is_dead() {
             return (jobs.iter().map(|_| Err(GpuError::Dead)).collect(), timing);
         }
-        // Group by the module each program needs, then cut each group into
-        // chunks: one module per chunk, compiled in parallel.
-        let mut groups: BTreeMap<String, (Version, Target, Vec<usize>)> = BTreeMap::new();
-        for (i, j) in jobs.iter().enumerate() {
-            match module_target(j.program) {
-                Ok((v, t)) => groups
-                    .entry(format!("{v} {t}"))
-                    .or_insert((v, t, Vec::new()))
-                    .2
-                    .push(i),
-                Err(s) => out[i] = Some(Err(GpuError::Skip(s))),
-            }
+        let (chunks, skipped) = plan::chunks(jobs, self.config.compile_threads);
+        for (i, s) in skipped {
+            out[i] = Some(Err(GpuError::Skip(s)));
         }
-        let mut chunks: Vec<(Version, Target, Vec<usize>)> = Vec::new();
-        for (_, (v, t, idx)) in groups {
-            let n = self
-                .config
-                .compile_threads
-                .min(idx.len().div_ceil(MIN_JOBS_PER_MODULE))
-                .max(1);
-            let per = idx.len().div_ceil(n);
-            for c in idx.chunks(per) {
-                chunks.push((v, t, c.to_vec()));
-            }
-        }
+        // Emit and compile every chunk in parallel: in the helpers when
+        // they run (a cubin), else the driver compiles the PTX when the
+        // module is loaded.
         let t0 = Instant::now();
-        let loaded: Vec<Result<Loaded, GpuError>> = std::thread::scope(|sc| {
+        let prepared: Vec<Result<(plan::Emitted, Image), String>> = std::thread::scope(|sc| {
             let handles: Vec<_> = chunks
                 .iter()
-                .map(|(v, t, idx)| {
-                    let sub: Vec<Job> = idx.iter().map(|&i| jobs[i]).collect();
-                    sc.spawn(move || self.load_chunk(&sub, *v, *t))
-                })
+                .map(|c| sc.spawn(move || self.prepare(jobs, c)))
                 .collect();
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(GpuError::Driver("a compile thread panicked".into()))
-                    })
+                    h.join()
+                        .unwrap_or_else(|_| Err("a compile thread panicked".into()))
                 })
                 .collect()
         });
-        timing.load = t0.elapsed();
         let mut ready = Vec::new();
-        for ((_, _, idx), l) in chunks.into_iter().zip(loaded) {
-            match l {
-                Ok(l) => {
-                    timing.emit += l.emit_time;
+        let mut runs = Vec::new();
+        for (c, p) in chunks.iter().zip(prepared) {
+            match p {
+                Ok((e, image)) => {
+                    timing.emit += e.emit_time;
                     timing.modules += 1;
-                    timing.kernels += l.module.kernels.len();
-                    timing.ptx_bytes += l.module.ptx.len();
-                    ready.push((idx, l));
+                    timing.kernels += e.module.kernels.len();
+                    timing.ptx_bytes += e.module.ptx.len();
+                    runs.push(e.run(image));
+                    ready.push(e);
                 }
-                Err(e) => {
-                    for &i in &idx {
-                        out[i] = Some(Err(e.clone()));
+                Err(m) => {
+                    for &i in &c.jobs {
+                        out[i] = Some(Err(GpuError::Driver(m.clone())));
                     }
                 }
             }
         }
-        match self.launch_all(jobs, &ready, &mut timing) {
-            Ok(results) => {
-                for ((idx, _), rs) in ready.iter().zip(results) {
-                    for (k, r) in rs.into_iter().enumerate() {
-                        out[idx[k]] = Some(r);
+        let executed = exec::execute(&self.ctx, &self.stream, &runs, self.config.deadline);
+        timing.load = t0.elapsed();
+        match executed {
+            Ok(ex) => {
+                timing.load -= ex.launch + ex.wait + ex.copy;
+                timing.launch += ex.launch;
+                timing.wait += ex.wait;
+                timing.copy += ex.copy;
+                for (e, r) in ready.iter().zip(ex.results) {
+                    match r {
+                        Ok(words) => {
+                            for (i, o) in e.decode(jobs, &words) {
+                                out[i] = Some(Ok(o));
+                            }
+                        }
+                        Err(m) => {
+                            let m = format!(
+                                "{m} (a module of {} program(s), first: {})",
+                                e.module.kernels.len(),
+                                first_lines(jobs[e.jobs[0]].program)
+                            );
+                            for &i in &e.jobs {
+                                out[i] = Some(Err(GpuError::Driver(m.clone())));
+                            }
+                        }
                     }
                 }
             }
-            Err(e) => {
-                for (idx, _) in &ready {
-                    for &i in idx {
+            Err(stop) => {
+                // A hung kernel cannot be stopped, a fault poisons the
+                // context: this process's GPU is off.
+                self.dead.store(true, Ordering::Relaxed);
+                let e = match stop {
+                    Stopped::Hang(m) => {
+                        GpuError::Hang(format!("{m}; the GPU is switched off for this process"))
+                    }
+                    Stopped::Fault(m) => GpuError::Fault(format!(
+                        "{m}; the context is unusable, the GPU is switched off for this process"
+                    )),
+                };
+                for e2 in &ready {
+                    for &i in &e2.jobs {
                         out[i] = Some(Err(e.clone()));
                     }
-                }
-                if matches!(e, GpuError::Hang(_) | GpuError::Fault(_)) {
-                    // The kernels cannot be stopped: leak everything that
-                    // would wait for them on drop.
-                    std::mem::forget(ready);
                 }
             }
         }
@@ -266,167 +231,32 @@ impl Gpu {
         (results, timing)
     }
 
-    /// Emits and compiles one module (runs on a compile thread).
-    fn load_chunk(&self, jobs: &[Job], v: Version, t: Target) -> Result<Loaded, GpuError> {
-        let t0 = Instant::now();
-        let module = emit_module_with(jobs, v, t, self.config.perturb)
-            .map_err(|e| GpuError::Driver(format!("emit: {e}")))?;
-        let emit_time = t0.elapsed();
+    /// Emits a chunk and compiles it in a helper when they run (runs on a
+    /// compile thread).
+    fn prepare(&self, jobs: &[Job], c: &plan::Chunk) -> Result<(plan::Emitted, Image), String> {
+        let e = plan::emit(jobs, c, self.config.perturb)?;
         if let Some(dir) = &self.config.dump_dir {
-            // For measuring the PTX compiler outside the driver (ptxas).
-            static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-            let n = N.fetch_add(1, Ordering::Relaxed);
-            let path = dir.join(format!("module-{n}.ptx"));
-            if let Err(e) = std::fs::write(&path, &module.ptx) {
-                eprintln!("warpdiff: --gpu-dump: {}: {e}", path.display());
-            }
+            super::farm::dump(dir, &e.module.ptx);
         }
-        let compiled = match &self.farm {
-            Some(farm) => farm.compile(&module.ptx, self.config.opt_level),
-            None => None,
+        let image = match self
+            .farm
+            .as_ref()
+            .and_then(|f| f.compile(&e.module.ptx, self.config.opt_level))
+        {
+            Some(Ok(cubin)) => Image::Cubin(cubin),
+            Some(Err(log)) => {
+                return Err(format!(
+                    "the PTX compiler refused the module of {} program(s) (first: {}): {log}",
+                    e.module.kernels.len(),
+                    first_lines(jobs[c.jobs[0]].program)
+                ))
+            }
+            None => Image::Ptx {
+                text: e.module.ptx.clone(),
+                opt_level: self.config.opt_level,
+            },
         };
-        let loaded = match compiled {
-            Some(Ok(cubin)) => RawModule::load(&self.ctx, &cubin, None),
-            Some(Err(log)) => Err(log),
-            None => {
-                let src = CString::new(module.ptx.as_str())
-                    .map_err(|_| GpuError::Driver("the PTX text contains a NUL byte".into()))?;
-                RawModule::load(&self.ctx, src.as_bytes_with_nul(), self.config.opt_level)
-            }
-        };
-        let raw = loaded.map_err(|log| {
-            GpuError::Driver(format!(
-                "the driver's PTX compiler refused the module of {} program(s) (first: {}): {log}",
-                module.kernels.len(),
-                first_lines(jobs[0].program)
-            ))
-        })?;
-        let funcs = module
-            .kernels
-            .iter()
-            .map(|k| raw.function(&k.name).map_err(GpuError::Driver))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut input = Vec::new();
-        let mut offsets = Vec::with_capacity(module.kernels.len());
-        let mut out_words = 0;
-        for k in &module.kernels {
-            offsets.push((input.len(), out_words));
-            for &j in &k.jobs {
-                let words = encode_inputs(jobs[j].program, jobs[j].inputs);
-                debug_assert_eq!(words.len(), k.in_words);
-                input.extend(words);
-            }
-            out_words += k.jobs.len() * k.out_words;
-        }
-        if input.is_empty() {
-            input.push(0);
-        }
-        Ok(Loaded {
-            module,
-            _raw: raw,
-            funcs,
-            offsets,
-            input,
-            out_words: out_words.max(1),
-            emit_time,
-        })
-    }
-
-    /// Copies the inputs, launches every kernel of every loaded module,
-    /// waits (with the deadline) and reads the results back; per module,
-    /// one result per job of its chunk.
-    #[allow(clippy::type_complexity)]
-    fn launch_all(
-        &self,
-        jobs: &[Job],
-        ready: &[(Vec<usize>, Loaded)],
-        timing: &mut Timing,
-    ) -> Result<Vec<Vec<Result<Outcome, GpuError>>>, GpuError> {
-        let t0 = Instant::now();
-        driver("binding the context", self.ctx.bind_to_thread())?;
-        // Every copy and allocation first: once a kernel is queued, a copy
-        // behind it on the stream would wait for it, hung or not, before
-        // the deadline below is ever checked.
-        let mut buffers = Vec::with_capacity(ready.len());
-        for (_, l) in ready {
-            let d_in = driver("copying inputs", self.stream.clone_htod(&l.input))?;
-            let d_out = driver(
-                "allocating outputs",
-                self.stream.alloc_zeros::<u64>(l.out_words),
-            )?;
-            buffers.push((d_in, d_out));
-        }
-        for ((_, l), (d_in, d_out)) in ready.iter().zip(&buffers) {
-            for (k, (f, &(in_off, out_off))) in
-                l.module.kernels.iter().zip(l.funcs.iter().zip(&l.offsets))
-            {
-                let (in_base, _r) = d_in.device_ptr(&self.stream);
-                let (out_base, _w) = d_out.device_ptr(&self.stream);
-                // The kernel reads `in_words` u64 per warp from its input
-                // offset and writes `out_words` per warp to its output
-                // offset: `offsets` places its jobs' words inside `d_in`
-                // and `d_out`, sized above for every kernel of the module.
-                driver::launch(
-                    *f,
-                    k.jobs.len() as u32,
-                    BLOCK_THREADS,
-                    &self.stream,
-                    in_base + 8 * in_off as u64,
-                    out_base + 8 * out_off as u64,
-                )
-                .map_err(|e| GpuError::Driver(format!("launching {}: {e}", k.name)))?;
-            }
-        }
-        timing.launch += t0.elapsed();
-        // Wait with a deadline.
-        let t1 = Instant::now();
-        let done = driver("recording an event", self.stream.record_event(None))?;
-        loop {
-            match done.try_is_complete() {
-                Ok(true) => break,
-                Ok(false) if t1.elapsed() < self.config.deadline => {
-                    std::thread::sleep(Duration::from_micros(50))
-                }
-                Ok(false) => {
-                    self.dead.store(true, Ordering::Relaxed);
-                    std::mem::forget(buffers);
-                    std::mem::forget(done);
-                    return Err(GpuError::Hang(format!(
-                        "kernels still running after {:?}; the GPU is switched off for this run",
-                        self.config.deadline
-                    )));
-                }
-                Err(e) => {
-                    // Errors of running kernels are sticky: every later
-                    // call on this context would fail too.
-                    self.dead.store(true, Ordering::Relaxed);
-                    return Err(GpuError::Fault(format!(
-                        "a kernel failed ({e:?}); the context is unusable, the GPU is switched off for this run"
-                    )));
-                }
-            }
-        }
-        timing.wait += t1.elapsed();
-        let t2 = Instant::now();
-        let mut results = Vec::with_capacity(ready.len());
-        for ((idx, l), (_d_in, d_out)) in ready.iter().zip(&buffers) {
-            let words = driver("copying outputs", self.stream.clone_dtoh(d_out))?;
-            let mut rs: Vec<Option<Result<Outcome, GpuError>>> = vec![None; idx.len()];
-            for (k, &(_, out_off)) in l.module.kernels.iter().zip(&l.offsets) {
-                for (n, &j) in k.jobs.iter().enumerate() {
-                    let at = out_off + n * k.out_words;
-                    let w = &words[at..at + k.out_words];
-                    rs[j] = Some(Ok(decode_outputs(jobs[idx[j]].program, w)));
-                }
-            }
-            results.push(
-                rs.into_iter()
-                    .map(|r| r.unwrap_or(Err(GpuError::Dead)))
-                    .collect(),
-            );
-        }
-        timing.copy += t2.elapsed();
-        Ok(results)
+        Ok((e, image))
     }
 }
 

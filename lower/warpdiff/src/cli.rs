@@ -62,6 +62,10 @@ pub enum Command {
     /// status says how it ended (see `warpdiff::probe`)
     #[command(hide = true)]
     GpuProbe(ProbeArgs),
+    /// (internal) run GPU batches sent on stdin in this process, one CUDA
+    /// context: a GPU runner of `fuzz` and `bench-gpu`
+    #[command(hide = true)]
+    GpuRunner(RunnerArgs),
 }
 
 /// Options every command that runs programs shares.
@@ -198,13 +202,18 @@ pub struct FuzzArgs {
     /// flavours in one batch lengthen it on slow machines)
     #[arg(long, hide = true, default_value_t = 20)]
     pub batch_fill_ms: u64,
+    /// Seconds past the run's end that narrowing down or reducing a failure
+    /// found before it may go on
+    #[arg(long, hide = true, default_value_t = 30)]
+    pub narrow_grace_s: u64,
     /// The seed of the run (default: from the clock); each job has its own
     /// stream of it
     #[arg(long, value_parser = parse_u64)]
     pub seed: Option<u64>,
-    /// CPU worker threads
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-    pub jobs: u64,
+    /// CPU worker threads [default: 1; with a GPU in the run, a quarter
+    /// of the cores (at least 2): on a GPU host the cores compile PTX]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: Option<u64>,
     /// Stop after this many generated cases in all (split evenly over the
     /// jobs, so that a seed and a count name exactly the same cases), or
     /// at `--seconds`, whichever comes first
@@ -235,9 +244,10 @@ pub struct FuzzArgs {
     /// stays defined). Each engine compiles the program once for all of
     /// them, and each set is a case. A program with no data input has one.
     /// The default amortises generating and compiling a program (~2 ms)
-    /// over 64 sets
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    pub inputs: u64,
+    /// over 64 sets [default: 64; with a GPU in the run, 8: there the CPU
+    /// side must keep the GPU fed, and the GPU checks `--gpu-inputs` sets]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub inputs: Option<u64>,
     /// Most cases per GPU batch
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub gpu_batch: u64,
@@ -261,6 +271,18 @@ pub struct FuzzArgs {
 }
 
 impl FuzzArgs {
+    /// The CPU workers: `--jobs`, else 1 (the loop resolves the default of
+    /// a run with a GPU before it starts).
+    pub fn jobs(&self) -> u64 {
+        self.jobs.unwrap_or(1)
+    }
+
+    /// Input sets per program on the CPU engines: `--inputs`, else 64 (the
+    /// loop resolves the default of a run with a GPU before it starts).
+    pub fn inputs(&self) -> u64 {
+        self.inputs.unwrap_or(64)
+    }
+
     /// The idioms `--avoid` names, each once.
     pub fn avoided(&self) -> Vec<Idiom> {
         let mut v: Vec<Idiom> = self.avoid.iter().flatten().copied().collect();
@@ -388,6 +410,20 @@ pub struct WorkerArgs {
     /// Which compiler the helper runs
     #[arg(long, default_value = "driver", value_parser = parse_compiler)]
     pub compiler: Compiler,
+    /// The GPU it compiles for (its context's device)
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+}
+
+/// `warpdiff gpu-runner` (internal).
+#[derive(Debug, Args)]
+pub struct RunnerArgs {
+    /// The GPU it runs batches on
+    #[arg(long, default_value_t = 0)]
+    pub device: usize,
+    /// (fault-injection builds) the simulated GPU's rule
+    #[arg(long, value_parser = parse_sim)]
+    pub gpu_simulate: Option<SimFault>,
 }
 
 /// `warpdiff gpu-probe` (internal).
@@ -422,17 +458,29 @@ pub struct GpuArgs {
     /// Write every PTX module compiled into this folder
     #[arg(long, env = "WARPDIFF_GPU_DUMP", value_name = "DIR")]
     pub gpu_dump: Option<PathBuf>,
-    /// Compile in this process instead of helper processes (fuzz, bench-gpu)
+    /// Compile and run in this process instead of helper and runner
+    /// processes (fuzz, bench-gpu); then a hang or fault switches the GPU
+    /// off for the rest of the run
     #[arg(long, env = "WARPDIFF_GPU_IN_PROCESS")]
     pub gpu_in_process: bool,
+    /// Milliseconds past the deadline a runner process may take to answer
+    /// before it counts as stuck in a driver call and is killed
+    #[arg(long, hide = true, default_value_t = 10_000, value_name = "MS")]
+    pub gpu_answer_margin_ms: u64,
+    /// Milliseconds one module's compile in a helper may take before the
+    /// helper is killed and the module counts as a compiler failure
+    #[arg(long, hide = true, default_value_t = 60_000, value_name = "MS")]
+    pub gpu_compile_deadline_ms: u64,
     /// Perturb the schedule: each lane sleeps a delay drawn from this seed
     /// before every collective and activemask, so values the reference
     /// calls defined must hold for other schedules too
     #[arg(long, env = "WARPDIFF_GPU_PERTURB", value_name = "SEED", value_parser = parse_u32)]
     pub gpu_perturb: Option<u32>,
-    /// (fault-injection builds) a simulated GPU that faults:
-    /// `fault-batch:N`, `fault-form:FORM` or `fault-pair:FORM+FORM`, or
-    /// whose N-th batch never returns: `stuck-batch:N`
+    /// (fault-injection builds) a simulated GPU that fails: `fault-batch:N`,
+    /// `stuck-batch:N` (the N-th batch never returns), `hang-every:N`,
+    /// `fault-every:N`, `stuck-every:N`, `fail-every:N` (by turns),
+    /// `fault-form:FORM`,
+    /// `fault-pair:FORM+FORM`, `hang-idiom:NAME`
     #[arg(long, env = "WARPDIFF_GPU_SIMULATE", hide = true, value_parser = parse_sim)]
     pub gpu_simulate: Option<SimFault>,
 }
@@ -489,16 +537,21 @@ pub struct OptLevel(pub Option<u32>);
 
 impl GpuArgs {
     /// The configuration these flags give; `helpers` is the executable
-    /// whose compile helpers to start (unless `--gpu-in-process`), and
-    /// `deadline` the default deadline of the command.
+    /// whose compile helpers and runner processes to start (unless
+    /// `--gpu-in-process`), and `deadline` the default deadline of the
+    /// command.
     pub fn config(&self, helpers: Option<PathBuf>, deadline: Duration) -> GpuConfig {
         let d = GpuConfig::default();
+        let helpers = helpers.filter(|_| !self.gpu_in_process);
         GpuConfig {
+            runner: helpers.clone(),
+            answer_margin: Duration::from_millis(self.gpu_answer_margin_ms),
+            compile_deadline: Duration::from_millis(self.gpu_compile_deadline_ms),
             deadline: self.gpu_deadline_ms.map_or(deadline, Duration::from_millis),
             compile_threads: self.gpu_compile_threads.unwrap_or(d.compile_threads),
             opt_level: self.level(),
             compiler: self.gpu_compiler,
-            helpers: helpers.filter(|_| !self.gpu_in_process),
+            helpers,
             dump_dir: self.gpu_dump.clone(),
             simulate: self.gpu_simulate.clone(),
             perturb: self.gpu_perturb,
@@ -567,41 +620,12 @@ fn parse_compiler(s: &str) -> Result<Compiler, String> {
 }
 
 fn parse_sim(s: &str) -> Result<SimFault, String> {
-    let bad = || {
-        format!(
-            "`{s}` is not fault-batch:N, fault-form:FORM, fault-pair:FORM+FORM or stuck-batch:N"
-        )
-    };
-    let (kind, arg) = s.split_once(':').ok_or_else(bad)?;
-    // A batch number, 1-based.
-    let nth = || {
-        arg.parse::<usize>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(bad)
-    };
-    match kind {
-        "fault-batch" => nth().map(SimFault::NthBatch),
-        "stuck-batch" => nth().map(SimFault::StuckBatch),
-        "fault-form" if !arg.is_empty() => Ok(SimFault::Form(arg.to_string())),
-        "fault-pair" => match arg.split_once('+') {
-            Some((a, b)) if !a.is_empty() && !b.is_empty() => {
-                Ok(SimFault::Pair(a.to_string(), b.to_string()))
-            }
-            _ => Err(bad()),
-        },
-        _ => Err(bad()),
-    }
+    SimFault::parse(s)
 }
 
 /// The `--gpu-simulate` spelling of a fault.
 fn sim_name(f: &SimFault) -> String {
-    match f {
-        SimFault::NthBatch(n) => format!("fault-batch:{n}"),
-        SimFault::Form(x) => format!("fault-form:{x}"),
-        SimFault::Pair(a, b) => format!("fault-pair:{a}+{b}"),
-        SimFault::StuckBatch(n) => format!("stuck-batch:{n}"),
-    }
+    f.name()
 }
 
 #[cfg(test)]
@@ -621,10 +645,17 @@ mod tests {
             "fault-form:popc.b32",
             "fault-pair:a+b",
             "stuck-batch:1",
+            "hang-every:3",
+            "fault-every:5",
+            "stuck-every:7",
+            "fail-every:4",
+            "hang-idiom:guard-redefined-by-collective",
         ] {
             assert_eq!(sim_name(&parse_sim(s).unwrap()), s);
         }
         assert!(parse_sim("fault-batch:0").is_err());
         assert!(parse_sim("fault-pair:a").is_err());
+        assert!(parse_sim("hang-every:0").is_err());
+        assert!(parse_sim("hang-idiom:no-such-bug").is_err());
     }
 }

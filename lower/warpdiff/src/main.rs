@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         Command::BenchGpu(a) => Some(&a.gpu),
         Command::Repro(a) => Some(&a.gpu),
         Command::GpuProbe(a) => Some(&a.gpu),
-        Command::EmitPtx(_) | Command::GpuCompileWorker(_) => None,
+        Command::EmitPtx(_) | Command::GpuCompileWorker(_) | Command::GpuRunner(_) => None,
     };
     if let Some(g) = gpu_args {
         if let Err(e) = configure_gpu(&cli.command, g) {
@@ -42,7 +42,8 @@ fn main() -> ExitCode {
         Command::EmitPtx(a) => emit_ptx::emit_ptx(&a),
         Command::BenchGpu(a) => bench_gpu::bench(&a),
         Command::Repro(a) => repro::repro(&a),
-        Command::GpuCompileWorker(a) => warp_gpu::farm::worker_main(a.compiler),
+        Command::GpuCompileWorker(a) => warp_gpu::farm::worker_main(a.compiler, a.device),
+        Command::GpuRunner(a) => warp_gpu::runner::runner_main(a.device, a.gpu_simulate),
         Command::GpuProbe(a) => gpu_probe::probe(&a),
     })
 }

@@ -78,16 +78,75 @@ fn a_jit_compile_failure_is_an_engine_failed_divergence_reduced_into_the_corpus(
     assert!(text.contains("injected bug jit-rejects-popc"), "{text}");
 }
 
+/// The `gpu N programs` figure of each progress line, in order.
+fn gpu_programs_per_second(err: &str) -> Vec<u64> {
+    err.lines()
+        .filter_map(|l| {
+            let at = l.find("  gpu ")? + "  gpu ".len();
+            l[at..].split_whitespace().next()?.parse().ok()
+        })
+        .collect()
+}
+
+/// The number after `label` in the summary line that has it.
+fn figure(out: &str, label: &str) -> u64 {
+    let at = out
+        .find(label)
+        .unwrap_or_else(|| panic!("no `{label}` in:\n{out}"))
+        + label.len();
+    out[at..]
+        .trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after `{label}` in:\n{out}"))
+}
+
 #[test]
-fn a_gpu_fault_switches_the_gpu_off_and_the_cpu_goes_on_until_the_end() {
+fn a_gpu_fault_costs_its_batch_and_the_gpu_goes_on() {
     let d = dir("fault");
+    let corpus = d.join("corpus");
+    let (code, out, err, secs) = fuzz(
+        "interp,jit,gpu",
+        6,
+        7,
+        &corpus,
+        &["--keep-going", "--gpu-batch", "16"],
+        &[("WARPDIFF_GPU_SIMULATE", "fault-batch:2")],
+    );
+    assert!(secs < 12.0, "ended after {secs:.1} s\n{out}{err}");
+    assert!(secs >= 6.0, "the run went on until --seconds: {secs:.1} s");
+    assert_eq!(code, 1, "the fault counts as a finding: {out}{err}");
+    assert!(
+        err.contains("simulated CUDA_ERROR_ILLEGAL_INSTRUCTION in batch 2"),
+        "{err}"
+    );
+    assert!(!out.contains("switched off"), "the GPU stays on: {out}");
+    // The runner that faulted was replaced, and the GPU checked on.
+    assert_eq!(figure(&out, "runner processes started"), 2, "{out}");
+    assert_eq!(figure(&out, "faulted"), 1, "{out}");
+    assert!(
+        figure(&out, "all GPUs:") > 32,
+        "batches after the fault were checked: {out}"
+    );
+    // No batch faults first in a fresh process: the batch is saved and
+    // the fact counted, never dropped silently.
+    assert!(
+        out.contains("did not fail again in a fresh process"),
+        "{out}"
+    );
+}
+
+#[test]
+fn with_the_gpu_in_process_a_fault_switches_it_off_and_the_cpu_goes_on() {
+    let d = dir("fault-in-process");
     let corpus = d.join("corpus");
     let (code, out, err, secs) = fuzz(
         "interp,jit,gpu",
         5,
         7,
         &corpus,
-        &["--keep-going"],
+        &["--keep-going", "--gpu-in-process", "--gpu-batch", "16"],
         &[("WARPDIFF_GPU_SIMULATE", "fault-batch:2")],
     );
     assert!(secs < 10.0, "ended after {secs:.1} s\n{out}{err}");
@@ -97,17 +156,83 @@ fn a_gpu_fault_switches_the_gpu_off_and_the_cpu_goes_on_until_the_end() {
     );
     assert_eq!(code, 1, "the fault counts as a finding: {out}{err}");
     assert!(err.contains("gpu fault: simulated"), "{err}");
-    assert!(out.contains("then switched off"), "{out}");
+    assert!(out.contains("switched off"), "{out}");
     assert!(out.contains("cases in "), "the summary: {out}");
-    // The 2nd batch faulted, but no batch faults first in a fresh process:
-    // the batch is saved and the fact counted, never dropped silently.
     assert!(
         out.contains("did not fail again in a fresh process"),
         "{out}"
     );
+}
+
+#[test]
+fn the_gpu_survives_hangs_faults_and_stuck_calls_and_the_run_ends_on_time() {
+    let d = dir("chaos");
+    let corpus = d.join("corpus");
+    let seconds = 12;
+    let (code, out, err, secs) = fuzz(
+        "interp,jit,gpu",
+        seconds,
+        11,
+        &corpus,
+        &[
+            "--keep-going",
+            "--gpu-batch",
+            "16",
+            "--gpu-deadline-ms",
+            "300",
+            "--gpu-answer-margin-ms",
+            "700",
+        ],
+        // Every 4th batch fails: by turns a hang, a fault, a stuck call.
+        &[("WARPDIFF_GPU_SIMULATE", "fail-every:4")],
+    );
     assert!(
-        out.contains("gpu: a hang or fault that did not happen again"),
-        "{out}"
+        secs < f64::from(seconds) + 8.0,
+        "ended {:.1} s after --seconds\n{out}{err}",
+        secs - f64::from(seconds)
+    );
+    assert_eq!(code, 1, "the failures are findings: {out}{err}");
+    assert!(!out.contains("switched off"), "the GPU stays on: {out}");
+    let (hangs, faults, stuck) = (
+        figure(&out, "batches hung"),
+        figure(&out, "faulted"),
+        figure(&out, "runners killed unanswering"),
+    );
+    assert!(
+        hangs >= 2 && faults >= 2 && stuck >= 2,
+        "several of each: {hangs} hangs, {faults} faults, {stuck} stuck\n{out}"
+    );
+    assert_eq!(
+        figure(&out, "runner processes started"),
+        1 + hangs + faults + stuck,
+        "a fresh runner after each: {out}"
+    );
+    // The GPU checked programs after each failure: its count grows through
+    // the run, not only at its start.
+    let per_second = gpu_programs_per_second(&err);
+    assert!(per_second.len() >= 8, "{err}");
+    let last = per_second[per_second.len() - 1];
+    let third = per_second[per_second.len() / 3];
+    let two_thirds = per_second[2 * per_second.len() / 3];
+    assert!(
+        third < two_thirds && two_thirds < last,
+        "programs checked at a third, two thirds and the end of the run: {third}, {two_thirds}, {last}\n{err}"
+    );
+    // And the CPU workers were not starved: they checked cases in every
+    // second but the last.
+    let cpu: Vec<u64> = err
+        .lines()
+        .filter_map(|l| {
+            let at = l.find("execs/s")?;
+            l[..at].split_whitespace().last()?.parse::<f64>().ok()
+        })
+        .map(|r| r as u64)
+        .collect();
+    let idle = cpu.iter().filter(|&&r| r == 0).count();
+    assert!(
+        idle <= 1,
+        "seconds without CPU cases: {idle} of {}\n{err}",
+        cpu.len()
     );
 }
 
@@ -280,15 +405,65 @@ fn a_jit_whose_fuel_accounting_is_wrong_ends_as_a_runaway_not_a_hang() {
 }
 
 #[test]
-fn a_gpu_call_that_never_returns_is_left_behind_and_the_run_still_ends() {
+fn a_gpu_call_that_never_returns_costs_its_runner_and_the_gpu_goes_on() {
     let d = dir("stuck");
+    let corpus = d.join("corpus");
+    let (code, out, err, secs) = fuzz(
+        "interp,jit,gpu",
+        6,
+        9,
+        &corpus,
+        &[
+            "--keep-going",
+            "--gpu-batch",
+            "16",
+            "--gpu-deadline-ms",
+            "500",
+            "--gpu-answer-margin-ms",
+            "1000",
+            // Narrowing the batch down asks fresh processes, which get
+            // stuck too: it may go on 3 s past the run's end.
+            "--narrow-grace-s",
+            "3",
+        ],
+        &[("WARPDIFF_GPU_SIMULATE", "stuck-batch:1")],
+    );
+    assert!(secs < 16.0, "ended after {secs:.1} s\n{out}{err}");
+    assert_eq!(
+        code, 1,
+        "a call that never returns is a finding: {out}{err}"
+    );
+    assert!(
+        err.contains("did not answer within"),
+        "the runner was given up: {err}"
+    );
+    assert_eq!(figure(&out, "runners killed unanswering"), 1, "{out}");
+    assert!(
+        figure(&out, "all GPUs:") > 16,
+        "batches after it were checked: {out}"
+    );
+    assert!(
+        !err.contains("still busy"),
+        "no thread was left behind: {err}"
+    );
+}
+
+#[test]
+fn with_the_gpu_in_process_a_call_that_never_returns_is_left_behind() {
+    let d = dir("stuck-in-process");
     let corpus = d.join("corpus");
     let (code, out, err, secs) = fuzz(
         "interp,jit,gpu",
         2,
         9,
         &corpus,
-        &["--stuck-after-s", "6", "--gpu-batch", "16"],
+        &[
+            "--stuck-after-s",
+            "6",
+            "--gpu-batch",
+            "16",
+            "--gpu-in-process",
+        ],
         &[("WARPDIFF_GPU_SIMULATE", "stuck-batch:1")],
     );
     // 2 s of fuzzing, then 6 s of waiting for the stuck GPU thread (and a

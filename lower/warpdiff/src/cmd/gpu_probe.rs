@@ -55,7 +55,7 @@ pub fn probe(a: &ProbeArgs) -> u8 {
             errln!("{e}");
             FAULT
         }
-        Some(e @ (GpuError::Driver(_) | GpuError::Dead)) => {
+        Some(e @ (GpuError::Driver(_) | GpuError::Dead | GpuError::Abandoned)) => {
             errln!("{e}");
             DRIVER
         }
@@ -67,7 +67,7 @@ pub fn probe(a: &ProbeArgs) -> u8 {
 fn severity(e: &GpuError) -> u8 {
     match e {
         GpuError::Skip(_) => 0,
-        GpuError::Dead => 1,
+        GpuError::Dead | GpuError::Abandoned => 1,
         GpuError::Driver(_) => 2,
         GpuError::Fault(_) => 3,
         GpuError::Hang(_) => 4,

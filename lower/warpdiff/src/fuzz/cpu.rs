@@ -2,25 +2,37 @@
 //! stream of case seeds, checks them on the CPU engines (the reference
 //! interpreter first), reports what diverges, and offers the agreeing
 //! cases to the external engines' lanes ([`crate::fuzz::external`]) and the
-//! GPU queue ([`crate::fuzz::gpu`]), never blocking on the GPU's.
+//! GPU queue ([`crate::fuzz::gpu`]). A worker waits for room in the GPU
+//! queue while a GPU is on and the run goes on: on a GPU host the CPU side
+//! runs at the GPU's pace and leaves the cores to the PTX compilers.
+//! Programs showing the idiom of a known bug that hangs or faults go to the
+//! known-bug lane instead ([`crate::fuzz::known`]).
 
 use crate::fuzz::case::{self, CaseResult};
 use crate::fuzz::external::{ForExt, Lane};
 use crate::fuzz::gpu::ForGpu;
+use crate::fuzz::known::ForKnown;
 use crate::fuzz::run::{report, Run, Shared};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{SyncSender, TrySendError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use warp_core::engine::Engine;
 use warp_core::gen::{Stats, TestCase};
 use warp_core::interp::Interp;
 use warp_gpu::batch::Pending;
 
-/// Offers a case to the GPU queue without ever blocking for long: `false`
-/// when it was dropped because the GPUs are off, the run is over or
-/// stopping, or the queue stayed full for a second.
+/// Where a worker sends the cases the GPUs check.
+#[derive(Clone)]
+pub struct ToGpu {
+    /// The batches' queue.
+    pub main: SyncSender<ForGpu>,
+    /// The known-bug lane, when there is one (batches in runner processes).
+    pub known: Option<SyncSender<ForKnown>>,
+}
+
+/// Offers a case to the GPU queue, waiting for room: `false` when it was
+/// dropped because the GPUs are off or the run is over or stopping.
 fn offer(r: &Run, sh: &Shared, tx: &SyncSender<ForGpu>, mut item: ForGpu) -> bool {
-    let patience = Instant::now() + Duration::from_secs(1);
     loop {
         if sh.gpu_off.load(Ordering::Relaxed) || sh.stop.load(Ordering::Relaxed) || r.over() {
             return false;
@@ -29,10 +41,6 @@ fn offer(r: &Run, sh: &Shared, tx: &SyncSender<ForGpu>, mut item: ForGpu) -> boo
             Ok(()) => return true,
             Err(TrySendError::Disconnected(_)) => return false,
             Err(TrySendError::Full(back)) => {
-                if Instant::now() > patience {
-                    sh.skip("gpu", "not checked (the GPU queue stayed full)");
-                    return false;
-                }
                 item = back;
                 std::thread::sleep(Duration::from_millis(2));
             }
@@ -42,13 +50,7 @@ fn offer(r: &Run, sh: &Shared, tx: &SyncSender<ForGpu>, mut item: ForGpu) -> boo
 
 /// The body of CPU worker `job`: generates and checks cases until the run
 /// is over or stopping, or its share of `--cases` is done.
-pub fn worker(
-    r: &Run,
-    job: usize,
-    sh: &Shared,
-    to_gpu: Option<SyncSender<ForGpu>>,
-    lanes: &[Lane],
-) {
+pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[Lane]) {
     // With batching GPU threads, the GPU is not among this worker's
     // engines, nor are the external engines: agreeing cases go to their
     // queues instead.
@@ -64,7 +66,10 @@ pub fn worker(
     let mut stats = Stats::default();
     let mut buf = Vec::new();
     let avoid = r.args.avoided();
-    let quota = r.args.cases.map(|n| job_quota(n, r.args.jobs, job as u64));
+    let quota = r
+        .args
+        .cases
+        .map(|n| job_quota(n, r.args.jobs(), job as u64));
     let mut made = 0u64;
     while !r.over() && !sh.stop.load(Ordering::Relaxed) && quota.is_none_or(|q| made < q) {
         let case_seed = seeds.next().expect("an endless stream");
@@ -74,8 +79,13 @@ pub fn worker(
         made += 1;
         sh.execs.fetch_add(1, Ordering::Relaxed);
         sh.digest.fetch_add(case::case_hash(&tc), Ordering::Relaxed);
-        let (result, more) =
-            case::run_case_inputs(&tc, &others, &mut stats, r.args.inputs as usize, case_seed);
+        let (result, more) = case::run_case_inputs(
+            &tc,
+            &others,
+            &mut stats,
+            r.args.inputs() as usize,
+            case_seed,
+        );
         sh.execs.fetch_add(more, Ordering::Relaxed);
         match result {
             CaseResult::NoCase => {}
@@ -92,9 +102,34 @@ pub fn worker(
                     };
                     lane.offer(r, sh, item);
                 }
-                let Some(tx) = &to_gpu else { continue };
+                let Some(to) = &to_gpu else { continue };
                 if sh.gpu_off.load(Ordering::Relaxed) {
                     continue;
+                }
+                // A known bug that hangs or faults runs alone, so that it
+                // costs no batch.
+                if let Some(known) = &to.known {
+                    let stops = warp_core::idioms::idioms(&tc.program)
+                        .into_iter()
+                        .find(|i| i.may_stop_the_gpu());
+                    if let Some(idiom) = stops {
+                        let item = ForKnown {
+                            item: ForGpu {
+                                pending: Pending {
+                                    case: tc.clone(),
+                                    reference: *reference,
+                                },
+                                job,
+                                case_seed,
+                                first: true,
+                            },
+                            idiom,
+                        };
+                        if known.try_send(item).is_err() {
+                            sh.skip("gpu", "not checked (the known-bug lane was busy)");
+                        }
+                        continue;
+                    }
                 }
                 // More input sets for the same program: one compile
                 // serves them all (each checked by the reference).
@@ -108,7 +143,7 @@ pub fn worker(
                         }
                     }
                 }
-                for (inputs, reference) in items {
+                for (n, (inputs, reference)) in items.into_iter().enumerate() {
                     let item = ForGpu {
                         pending: Pending {
                             case: TestCase {
@@ -119,8 +154,9 @@ pub fn worker(
                         },
                         job,
                         case_seed,
+                        first: n == 0,
                     };
-                    if !offer(r, sh, tx, item) {
+                    if !offer(r, sh, &to.main, item) {
                         break;
                     }
                 }

@@ -23,9 +23,7 @@
 use crate::engines::external::{External, JobResult};
 use crate::errln;
 use crate::fuzz::case;
-use crate::fuzz::run::{
-    count_finding, report, take_batch, Run, Shared, NARROW_BUDGET, NARROW_GRACE,
-};
+use crate::fuzz::run::{count_finding, report, take_batch, Run, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::Mutex;
@@ -237,7 +235,7 @@ fn after_request_failure(
         return;
     }
     let t = Instant::now();
-    let until = (t + NARROW_BUDGET).min(r.end() + NARROW_GRACE);
+    let until = r.narrow_until();
     match narrow(lane, batch, why, until) {
         Some((i, m)) => {
             let b = batch[i];

@@ -1,26 +1,37 @@
-//! The GPU side of `warpdiff fuzz`: one thread per device takes batches of
-//! agreeing cases from the shared queue, checks them on the GPU, and turns
-//! what it sees into findings:
+//! The GPU side of `warpdiff fuzz`: per device, a few threads take
+//! batches of agreeing cases from the shared queue, check them on the GPU,
+//! and turn what they see into findings. With the batches in runner
+//! processes (the default: [`warp_gpu::remote`]) the threads emit and
+//! compile batches side by side while one batch runs, so the compile
+//! helpers stay busy.
 //!
-//! - a value divergence is reduced and recorded like a CPU one;
-//! - a case the driver refuses (checked alone, in this process) is an
-//!   engine failure, reduced and recorded as `engine-failed`;
-//! - a hang or a fault switches this device off (a hung kernel cannot be
-//!   stopped, a fault poisons the context); when the last device is off the
-//!   workers stop offering cases and the queue is drained, and the batch is
-//!   narrowed down in fresh processes ([`crate::fuzz::hang`]): the case that
-//!   fails alone is reduced and recorded with a `gpu-fails:` line, or, when
-//!   none fails alone, the smallest group that fails together is recorded
-//!   as a folder, or, when even the whole batch does not fail again, the
-//!   batch is saved and the fact counted. Nothing is dropped silently.
+//! - A value divergence on a program that shows a known compiler bug's
+//!   idiom ([`warp_core::idioms`]) is counted under that bug and not
+//!   reduced; any other is reduced and recorded like a CPU one.
+//! - A case the driver refuses (checked again alone) is an engine failure,
+//!   reduced and recorded as `engine-failed`.
+//! - A hang or a fault costs its batch: the runner process is replaced and
+//!   the GPU goes on. The batch is narrowed down in fresh processes
+//!   ([`crate::fuzz::hang`], one narrowing at a time, in the background):
+//!   the case that fails alone is reduced and recorded with a `gpu-fails:`
+//!   line, or, when none fails alone, the smallest group that fails
+//!   together is recorded as a folder, or, when even the whole batch does
+//!   not fail again, the batch is saved and the fact counted. Programs with
+//!   the idiom of a known bug that hangs or faults never reach these
+//!   batches: they run alone ([`crate::fuzz::known`]). Nothing is dropped
+//!   silently.
+//! - Only a GPU that cannot run batches any more (no runner starts, or, in
+//!   this process with `--gpu-in-process`, after a hang or a fault) is
+//!   switched off, with the reason.
 //!
-//! No thread takes a batch after the run's end; narrowing has a deadline of
-//! its own, at most [`NARROW_GRACE`] past the run's end.
+//! No thread takes a batch after the run's end, and a batch still running
+//! shortly after it is abandoned; narrowing has a deadline of its own, at
+//! most `--narrow-grace-s` past the run's end.
 
 use crate::errln;
 use crate::fuzz::case;
 use crate::fuzz::hang::{self, Prober};
-use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES, NARROW_BUDGET, NARROW_GRACE};
+use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
@@ -39,31 +50,74 @@ pub struct ForGpu {
     pub job: usize,
     /// Its case seed.
     pub case_seed: u64,
+    /// Whether these are the program's own inputs (the first of its input
+    /// sets): a program counts as checked once.
+    pub first: bool,
 }
 
 /// Takes the next batch from the queue: `None` when the run is over or
 /// stopping, or every worker is gone and the queue is empty.
 fn next_batch(r: &Run, sh: &Shared, rx: &Mutex<Receiver<ForGpu>>) -> Option<Vec<ForGpu>> {
-    // One device at a time fills its batch from the shared queue.
+    // One thread at a time fills its batch from the shared queue.
     take_batch(r, sh, rx, r.args.gpu_batch as usize)
 }
 
 /// Empties the queue once no device will take from it, counting what was
 /// left unchecked.
-fn drain(sh: &Shared, rx: &Mutex<Receiver<ForGpu>>, why: &str) {
+pub fn drain(sh: &Shared, rx: &Mutex<Receiver<ForGpu>>, why: &str) {
     let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
     while rx.try_recv().is_ok() {
         sh.skip("gpu", why);
     }
 }
 
-/// The thread of one device.
+/// Counts one case checked on `gpu` (and its program, when it is the
+/// program's first input set).
+pub fn count_checked(r: &Run, sh: &Shared, gpu: &dyn Device, b: &ForGpu, agreed: bool) {
+    let d = gpu.ordinal().min(MAX_DEVICES - 1);
+    sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
+    sh.per_device[d].fetch_add(1, Ordering::Relaxed);
+    if agreed {
+        sh.gpu_agreed.fetch_add(1, Ordering::Relaxed);
+    }
+    if b.first {
+        sh.gpu_programs.fetch_add(1, Ordering::Relaxed);
+        sh.programs_per_device[d].fetch_add(1, Ordering::Relaxed);
+        sh.count_minute((r.start.elapsed().as_secs() / 60) as usize);
+    }
+}
+
+/// Switches `gpu` off for the rest of the run, once, saying why; the
+/// workers stop offering cases once every device is off.
+fn switch_off(sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForGpu>>, why: &str) {
+    let d = gpu.ordinal().min(MAX_DEVICES - 1);
+    if sh.device_off[d].swap(true, Ordering::Relaxed) {
+        return;
+    }
+    errln!(
+        "warpdiff fuzz: {why}; GPU {} is off for the rest of the run",
+        gpu.ordinal()
+    );
+    if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
+        sh.gpu_off.store(true, Ordering::Relaxed);
+        drain(sh, rx, "not checked (every GPU was switched off)");
+    }
+}
+
+/// One of a device's threads (see the module doc).
 pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForGpu>>) {
     let all_owned = r.all_engines();
     let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
-    let prober = Prober::new(&r.args.gpu, hang::DEADLINE_MS);
+    let prober = Prober::new(&r.args.gpu, hang::DEADLINE_MS)
+        .ending_by(r.end() + std::time::Duration::from_secs(r.args.narrow_grace_s));
     std::thread::scope(|sc| {
         while let Some(batch) = next_batch(r, sh, rx) {
+            if sh.device_off[gpu.ordinal().min(MAX_DEVICES - 1)].load(Ordering::Relaxed) {
+                for _ in &batch {
+                    sh.skip("gpu", "not checked (its GPU was switched off)");
+                }
+                break;
+            }
             let pending: Vec<Pending> = batch.iter().map(|b| b.pending.clone()).collect();
             let (checked, timing) = check_batch(gpu, &pending);
             sh.gpu_timing
@@ -71,50 +125,81 @@ pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForG
                 .unwrap_or_else(|p| p.into_inner())
                 .add(&timing);
             let mut refused = Vec::new();
-            let mut switched_off = None;
+            let mut failed = None;
             for (b, c) in batch.iter().zip(checked) {
                 match c {
-                    Checked::Agree => {
-                        sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
-                        sh.gpu_agreed.fetch_add(1, Ordering::Relaxed);
-                        sh.per_device[gpu.ordinal().min(MAX_DEVICES - 1)]
-                            .fetch_add(1, Ordering::Relaxed);
-                    }
+                    Checked::Agree => count_checked(r, sh, gpu, b, true),
                     Checked::Skipped(reason) => sh.skip("gpu", &reason),
                     Checked::Diverge(d) => {
-                        sh.gpu_checked.fetch_add(1, Ordering::Relaxed);
-                        sh.per_device[gpu.ordinal().min(MAX_DEVICES - 1)]
-                            .fetch_add(1, Ordering::Relaxed);
+                        count_checked(r, sh, gpu, b, false);
                         if sh.stop.load(Ordering::Relaxed) && !r.args.keep_going {
+                            continue;
+                        }
+                        // A known compiler bug is counted, not found again.
+                        let known = warp_core::idioms::idioms(&b.pending.case.program);
+                        if let Some(i) = known.first() {
+                            sh.count_known(i.name(), "wrong value");
                             continue;
                         }
                         report(r, sh, b.job, b.case_seed, &b.pending.case, d, &all);
                     }
                     Checked::Failed(GpuError::Driver(m)) => refused.push((b, m)),
-                    Checked::Failed(e) if e.switches_off() => switched_off = Some(e),
+                    Checked::Failed(GpuError::Abandoned) => {
+                        sh.skip("gpu", "not checked (the run ended during its batch)")
+                    }
+                    Checked::Failed(e) if e.switches_off() => failed = Some(e),
                     Checked::Failed(e) => sh.skip("gpu", &format!("not checked (GPU error): {e}")),
                 }
             }
             if !refused.is_empty() {
                 driver_refused(r, sh, gpu, &refused, &all);
             }
-            if let Some(e) = switched_off {
-                errln!(
-                    "warpdiff fuzz: {e}; GPU {} is off for the rest of the run",
-                    gpu.ordinal()
-                );
-                // Workers stop offering cases once every device is off.
-                if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
-                    sh.gpu_off.store(true, Ordering::Relaxed);
-                    drain(sh, rx, "not checked (every GPU was switched off)");
+            if let Some(e) = failed {
+                let what = e.to_string();
+                match e {
+                    GpuError::Hang(_) => sh.gpu_hangs.fetch_add(1, Ordering::Relaxed),
+                    _ => sh.gpu_faults.fetch_add(1, Ordering::Relaxed),
+                };
+                let survives = gpu.survives_failures() && !gpu.is_dead();
+                if survives {
+                    errln!(
+                        "warpdiff fuzz: GPU {}: {what}; the batch of {} cases is narrowed down in the background",
+                        gpu.ordinal(),
+                        batch.len()
+                    );
+                } else {
+                    switch_off(sh, gpu, rx, &what);
                 }
                 let cases: Vec<(TestCase, usize, u64)> = batch
                     .iter()
                     .map(|b| (b.pending.case.clone(), b.job, b.case_seed))
                     .collect();
-                let what = e.to_string();
-                let prober = &prober;
-                sc.spawn(move || narrow(r, sh, prober, &cases, &what));
+                // One narrowing at a time: each starts fresh processes and
+                // they would compete for the cores the compilers need.
+                if sh.narrowing.swap(true, Ordering::Relaxed) {
+                    let saved = save_batch(&cases);
+                    sh.found(format!(
+                        "gpu hang or fault ({what}): not narrowed (another narrowing was running); {saved}"
+                    ));
+                    sh.divergences.fetch_add(1, Ordering::Relaxed);
+                    sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    let prober = &prober;
+                    sc.spawn(move || {
+                        let t = Instant::now();
+                        narrow(r, sh, prober, &cases, &what);
+                        sh.narrow_us
+                            .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
+                        sh.narrowing.store(false, Ordering::Relaxed);
+                    });
+                }
+                if !survives {
+                    break;
+                }
+            }
+            if gpu.is_dead() {
+                let why = gpu.why_dead().unwrap_or_else(|| GpuError::Dead.to_string());
+                switch_off(sh, gpu, rx, &why);
                 break;
             }
         }
@@ -165,7 +250,7 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
     }
     let cases: Vec<TestCase> = batch.iter().map(|b| b.0.clone()).collect();
     let t = Instant::now();
-    let until = (t + NARROW_BUDGET).min(r.end() + NARROW_GRACE);
+    let until = r.narrow_until();
     // Halving in fresh processes: about 2 log2(batch) probes find the one
     // case that fails alone (the usual finding), where a probe per case
     // took minutes for a batch of 1024 and loaded the machine with as many

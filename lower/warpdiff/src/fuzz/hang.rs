@@ -65,6 +65,10 @@ pub struct Prober {
     exe: Result<PathBuf, String>,
     args: Vec<String>,
     deadline_ms: u64,
+    /// How long past the deadline a probe may take to start and end.
+    margin: Duration,
+    /// No probe waits past this instant (the end of a run's narrowing).
+    ending_by: Option<Instant>,
 }
 
 fn scratch_dir() -> PathBuf {
@@ -84,7 +88,16 @@ impl Prober {
             exe: std::env::current_exe().map_err(|e| format!("no path to warpdiff: {e}")),
             args: gpu.child_args(deadline_ms),
             deadline_ms,
+            margin: Duration::from_millis(gpu.gpu_answer_margin_ms) + Duration::from_secs(5),
+            ending_by: None,
         }
+    }
+
+    /// The same prober, whose probes never wait past `at` (a probe still
+    /// running then is killed and its answer is unknown).
+    pub fn ending_by(mut self, at: Instant) -> Prober {
+        self.ending_by = Some(at);
+        self
     }
 
     /// The deadline of each probe, in milliseconds.
@@ -132,8 +145,8 @@ impl Prober {
         };
         // The process itself must end (its exit tears the context down);
         // give it the deadline plus time to start and to exit.
-        let limit =
-            Instant::now() + Duration::from_millis(self.deadline_ms) + Duration::from_secs(30);
+        let own = Instant::now() + Duration::from_millis(self.deadline_ms) + self.margin;
+        let limit = self.ending_by.map_or(own, |end| own.min(end));
         let status = loop {
             match child.try_wait() {
                 Ok(Some(s)) => break Some(s),
@@ -158,9 +171,12 @@ impl Prober {
                 .to_string()
         };
         let Some(status) = status else {
+            if limit < own {
+                return Alone::Unknown("the time for narrowing ran out".into());
+            }
             return Alone::Fails(format!(
-                "gpu hang: the probe process did not end within {} ms + 30 s",
-                self.deadline_ms
+                "gpu hang: the probe process did not end within {} ms + {:?}",
+                self.deadline_ms, self.margin
             ));
         };
         match status.code().and_then(|c| u8::try_from(c).ok()) {

@@ -136,9 +136,16 @@ fn device(level: u32, base: &GpuConfig) -> Option<Arc<dyn Device>> {
                 compile_threads: 1,
                 ..base.clone()
             };
-            warp_gpu::run::Gpu::open_device(0, &config)
-                .ok()
-                .map(|g| Arc::new(g) as Arc<dyn Device>)
+            // Through a runner process of its own when the run has them,
+            // so that a case that hangs at some level costs that runner.
+            match &config.runner {
+                Some(exe) => warp_gpu::remote::RemoteGpu::open(0, &config, exe.clone())
+                    .ok()
+                    .map(|g| Arc::new(g) as Arc<dyn Device>),
+                None => warp_gpu::run::Gpu::open_device(0, &config)
+                    .ok()
+                    .map(|g| Arc::new(g) as Arc<dyn Device>),
+            }
         })
         .clone()
 }

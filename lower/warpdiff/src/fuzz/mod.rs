@@ -5,12 +5,12 @@
 //! is in the run, offer the agreeing ones to queues that one thread per GPU
 //! ([`crate::fuzz::gpu`]) and one per external engine
 //! ([`crate::fuzz::external`]) drain in batches. Every wait has a way out:
-//! workers never block on the GPU queue (they drop a case rather than wait
-//! once the GPUs are off, the run is over or the queue stays full) and
-//! wait on an external engine's only until the run's end, the batch
-//! threads take no batch after the run's end, every request to an
-//! external engine has a deadline, and narrowing a failure down and
-//! reducing it have a deadline of their own. So the run always ends by
+//! workers wait for room in the GPU queue and on an external engine's only
+//! while the engine is on and the run goes on, the batch threads take no
+//! batch after the run's end, a GPU batch in a runner process is given up
+//! [`ABANDON_GRACE`] after it, every request to an external engine has a
+//! deadline, and narrowing a failure down and reducing it have a deadline
+//! of their own. So the run always ends by
 //! `--seconds` (plus that bounded narrowing), with its summary and exit
 //! status. Two last resorts keep that true when something below breaks the
 //! rules: a thread that panics is caught, named and counted as an internal
@@ -19,8 +19,9 @@
 //! the run's end (a driver call that never returns) is left behind: the
 //! summary is printed and the process exits without waiting for it.
 //!
-//! Its parts: the CPU workers ([`cpu`]), one thread per GPU ([`gpu`]) and
-//! per external engine ([`external`]), what they share ([`run`]), the
+//! Its parts: the CPU workers ([`cpu`]), a few threads per GPU ([`gpu`]),
+//! the known-bug lane ([`known`]), one thread per external engine
+//! ([`external`]), what they share ([`run`]), the
 //! progress line ([`progress`]) and the summary
 //! ([`summary`](mod@summary)); GPU hangs narrowed down in fresh processes
 //! ([`hang`]) and GPU divergences classified by optimisation level
@@ -32,6 +33,7 @@ pub mod cpu;
 pub mod external;
 pub mod gpu;
 pub mod hang;
+pub mod known;
 pub mod levels;
 pub mod progress;
 pub mod run;
@@ -39,7 +41,7 @@ pub mod seen;
 pub mod summary;
 pub mod target;
 
-use crate::fuzz::cpu::worker;
+use crate::fuzz::cpu::{worker, ToGpu};
 use crate::fuzz::external::Lane;
 use crate::fuzz::gpu::ForGpu;
 use crate::fuzz::progress::{progress_line, Progress};
@@ -52,29 +54,49 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use warp_gpu::device::Device;
 
+/// How long after the run's end a GPU batch in a runner process is given
+/// up (its runner killed) if it has not answered.
+pub const ABANDON_GRACE: Duration = Duration::from_secs(2);
+
+/// Threads per GPU whose batches run in a runner process: they emit and
+/// compile batches side by side and take turns with the runner, so the
+/// compile helpers stay busy while a batch runs.
+pub const STAGES_PER_GPU: usize = 3;
+
 /// Runs the fuzzing loop of `r` (engines started, seed and corpus
 /// chosen): the workers, GPU and external-engine threads, the progress
 /// line, then the summary. Returns the exit status (see
 /// [`summary::exit_status`]).
-pub fn run_loop(r: Run) -> u8 {
-    let a = &r.args;
+pub fn run_loop(mut r: Run) -> u8 {
     let sh = Shared::default();
     // The GPUs, when asked for and present, check cases in batches: one
     // thread per device, all taking batches from one queue.
     let gpus: Vec<Arc<dyn Device>> = if r.engines.builtin.contains(&"gpu") {
         warp_gpu::engine::gpus()
             .into_iter()
-            .take(a.gpus as usize)
+            .take(r.args.gpus as usize)
             .collect()
     } else {
         Vec::new()
     };
+    if r.args.jobs.is_none() && !gpus.is_empty() {
+        // The GPU's pace is the compilers', and they need the cores: the
+        // CPU side only has to keep the GPU fed.
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        r.args.jobs = Some((cores / 4).max(2));
+    }
+    if r.args.inputs.is_none() && !gpus.is_empty() {
+        // Each program's CPU check must cost little next to its compile.
+        r.args.inputs = Some(8);
+    }
+    let a = &r.args;
     sh.gpus_alive.store(gpus.len(), Ordering::Relaxed);
-    sh.workers_alive.store(a.jobs as usize, Ordering::Relaxed);
+    sh.workers_alive.store(a.jobs() as usize, Ordering::Relaxed);
     outln!(
-        "warpdiff fuzz: engines {}, {} job(s), seed {:#x}, {} s, corpus {}{}{}",
+        "warpdiff fuzz: engines {}, {} job(s) of {} input sets per program, seed {:#x}, {} s, corpus {}{}{}",
         r.engines.names().join(","),
-        a.jobs,
+        a.jobs(),
+        a.inputs(),
         r.seed,
         a.seconds,
         r.corpus.display(),
@@ -109,29 +131,70 @@ pub fn run_loop(r: Run) -> u8 {
         .iter()
         .map(|e| Lane::new(e.clone(), a.ext_batch as usize))
         .collect();
+    for g in &gpus {
+        g.abandon_after(r.end() + ABANDON_GRACE);
+    }
+    // Known bugs that hang or fault run alone, on a runner of their own.
+    let known_gpu = known::open(&gpus);
+    if let Some(k) = &known_gpu {
+        k.abandon_after(r.end() + ABANDON_GRACE);
+    }
+    let (known_tx, known_rx) = match &known_gpu {
+        Some(_) => {
+            let (tx, rx) = sync_channel::<known::ForKnown>(known::QUEUE);
+            (Some(tx), Some(Mutex::new(rx)))
+        }
+        None => (None, None),
+    };
     let (tx, rx) = if gpus.is_empty() {
         (None, None)
     } else {
         let (tx, rx) = sync_channel::<ForGpu>(a.gpu_batch as usize * 2);
-        (Some(tx), Some(Mutex::new(rx)))
+        (
+            Some(ToGpu {
+                main: tx,
+                known: known_tx,
+            }),
+            Some(Mutex::new(rx)),
+        )
     };
     let progress = Progress::new(a.seconds);
     std::thread::scope(|sc| {
         if let Some(rx) = &rx {
             for g in &gpus {
-                let (r, sh) = (&r, &sh);
-                spawn_guarded(
-                    sc,
-                    sh,
-                    format!("GPU {}", g.ordinal()),
-                    move || gpu::gpu_loop(r, sh, g.as_ref(), rx),
-                    move || {
-                        if sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1 {
-                            sh.gpu_off.store(true, Ordering::Relaxed);
-                        }
-                    },
-                );
+                let stages = if g.survives_failures() {
+                    STAGES_PER_GPU
+                } else {
+                    1
+                };
+                for stage in 0..stages {
+                    let (r, sh) = (&r, &sh);
+                    spawn_guarded(
+                        sc,
+                        sh,
+                        format!("GPU {} thread {stage}", g.ordinal()),
+                        move || gpu::gpu_loop(r, sh, g.as_ref(), rx),
+                        move || {
+                            let d = g.ordinal().min(MAX_DEVICES - 1);
+                            if !sh.device_off[d].swap(true, Ordering::Relaxed)
+                                && sh.gpus_alive.fetch_sub(1, Ordering::Relaxed) == 1
+                            {
+                                sh.gpu_off.store(true, Ordering::Relaxed);
+                            }
+                        },
+                    );
+                }
             }
+        }
+        if let (Some(k), Some(krx)) = (&known_gpu, &known_rx) {
+            let (r, sh) = (&r, &sh);
+            spawn_guarded(
+                sc,
+                sh,
+                "the known-bug lane".to_string(),
+                move || known::known_loop(r, sh, k.as_ref(), krx),
+                || {},
+            );
         }
         for lane in &lanes {
             let (r, sh) = (&r, &sh);
@@ -143,7 +206,7 @@ pub fn run_loop(r: Run) -> u8 {
                 || {},
             );
         }
-        for job in 0..a.jobs as usize {
+        for job in 0..a.jobs() as usize {
             let (r, sh, lanes) = (&r, &sh, &lanes);
             let tx = tx.clone();
             spawn_guarded(
@@ -172,7 +235,7 @@ pub fn run_loop(r: Run) -> u8 {
                     .iter()
                     .map(|g| {
                         let i = g.ordinal().min(MAX_DEVICES - 1);
-                        let now = sh.per_device[i].load(Ordering::Relaxed);
+                        let now = sh.programs_per_device[i].load(Ordering::Relaxed);
                         let r = (now - last_dev[i]) as f64 / dt;
                         last_dev[i] = now;
                         r
@@ -196,7 +259,7 @@ pub fn run_loop(r: Run) -> u8 {
         let left = sh.busy.load(Ordering::Relaxed);
         if left > 0 {
             progress.finish();
-            summary(&r, &sh, &gpus, &lanes);
+            summary(&r, &sh, &gpus, known_gpu.as_deref(), &lanes);
             errln!(
                 "warpdiff fuzz: {left} thread(s) still busy {} s after the run was over (a GPU or engine call that does not return); exiting without waiting for them (the counts above may miss their last cases)",
                 stuck_after.as_secs()
@@ -205,7 +268,7 @@ pub fn run_loop(r: Run) -> u8 {
         }
     });
     progress.finish();
-    summary(&r, &sh, &gpus, &lanes);
+    summary(&r, &sh, &gpus, known_gpu.as_deref(), &lanes);
     exit_status(&sh)
 }
 

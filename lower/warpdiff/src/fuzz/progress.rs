@@ -82,9 +82,13 @@ pub fn progress_line(
             })
             .collect();
         line.push_str(&format!(
-            "  gpu {} checked ({})",
+            "  gpu {} programs ({} cases; programs {})  known bugs {}  hangs {} faults {}",
+            sh.gpu_programs.load(Ordering::Relaxed),
             sh.gpu_checked.load(Ordering::Relaxed),
-            per.join(", ")
+            per.join(", "),
+            sh.known_hits(),
+            sh.gpu_hangs.load(Ordering::Relaxed),
+            sh.gpu_faults.load(Ordering::Relaxed),
         ));
     }
     for lane in lanes {

@@ -27,9 +27,6 @@ pub const MAX_DEVICES: usize = 16;
 /// reduced and recorded; later ones are only counted.
 pub const REDUCE_PER_FORM: u64 = 3;
 
-/// How long narrowing a GPU failure down may go on after the run's end.
-pub const NARROW_GRACE: Duration = Duration::from_secs(30);
-
 /// How long narrowing a GPU failure down may take at most.
 pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
 
@@ -51,6 +48,15 @@ impl Run {
     /// When the run's time is up.
     pub fn end(&self) -> Instant {
         self.start + Duration::from_secs(self.args.seconds)
+    }
+
+    /// Until when narrowing or reducing a failure that starts now may go
+    /// on: [`NARROW_BUDGET`], and never more than `--narrow-grace-s` past
+    /// the run's end.
+    pub fn narrow_until(&self) -> Instant {
+        let now = Instant::now();
+        (now + NARROW_BUDGET)
+            .min(self.end().max(now) + Duration::from_secs(self.args.narrow_grace_s))
     }
 
     /// Whether the run's time is up.
@@ -116,6 +122,25 @@ pub struct Shared {
     pub busy: AtomicUsize,
     /// Threads that panicked (each caught and reported).
     pub internal_errors: AtomicU64,
+    /// Programs checked on a GPU (each once, whatever its input sets).
+    pub gpu_programs: AtomicU64,
+    /// Programs checked per GPU (by ordinal).
+    pub programs_per_device: [AtomicU64; MAX_DEVICES],
+    /// Programs checked on the GPUs in each minute of the run.
+    pub per_minute: Mutex<Vec<u64>>,
+    /// GPUs switched off (by ordinal): set once.
+    pub device_off: [AtomicBool; MAX_DEVICES],
+    /// Batches that hung on a GPU (the GPU went on when it could).
+    pub gpu_hangs: AtomicU64,
+    /// Batches that faulted on a GPU (likewise).
+    pub gpu_faults: AtomicU64,
+    /// Set while a GPU failure is narrowed down (one at a time).
+    pub narrowing: AtomicBool,
+    /// Time spent narrowing GPU failures down, in microseconds.
+    pub narrow_us: AtomicU64,
+    /// Hits of known compiler bugs, by "idiom: what it did" (counted, not
+    /// reduced).
+    pub known: Mutex<BTreeMap<String, u64>>,
 }
 
 impl Shared {
@@ -129,6 +154,35 @@ impl Shared {
             .unwrap_or_else(|p| p.into_inner())
             .entry(format!("{engine}: {class}"))
             .or_default() += 1;
+    }
+
+    /// Counts a hit of the known bug `idiom` that did `what` (a wrong
+    /// value, a hang, a fault).
+    pub fn count_known(&self, idiom: &str, what: &str) {
+        *self
+            .known
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(format!("{idiom}: {what}"))
+            .or_default() += 1;
+    }
+
+    /// Counts a program checked on a GPU in `minute` of the run.
+    pub fn count_minute(&self, minute: usize) {
+        let mut m = self.per_minute.lock().unwrap_or_else(|p| p.into_inner());
+        if m.len() <= minute {
+            m.resize(minute + 1, 0);
+        }
+        m[minute] += 1;
+    }
+
+    /// Every known-bug hit so far.
+    pub fn known_hits(&self) -> u64 {
+        self.known
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .sum()
     }
 
     /// Prints and keeps a finding's line.
@@ -177,7 +231,7 @@ pub fn report(
     }
     // An engine that answers only at its deadline (a hang) makes every
     // candidate slow: the reduction has a deadline of its own.
-    let until = (Instant::now() + NARROW_BUDGET).min(r.end().max(Instant::now()) + NARROW_GRACE);
+    let until = r.narrow_until();
     let (small, secs) = case::reduce_until(tc, &d, others, case_seed, Some(until));
     let (small, d2, unstable) = case::settle(tc, small, d, others);
     let mut notes = vec![

@@ -52,7 +52,13 @@ fn blind_spots(stats: &Stats) {
 
 /// The summary after the run: the generator's coverage table, the counts,
 /// divergences by engine and form, skips by reason, the GPU's figures.
-pub fn summary(r: &Run, sh: &Shared, gpus: &[Arc<dyn Device>], lanes: &[Lane]) {
+pub fn summary(
+    r: &Run,
+    sh: &Shared,
+    gpus: &[Arc<dyn Device>],
+    known_gpu: Option<&dyn Device>,
+    lanes: &[Lane],
+) {
     let secs = r.start.elapsed().as_secs_f64();
     let stats = sh.stats.lock().unwrap_or_else(|p| p.into_inner());
     let execs = sh.execs.load(Ordering::Relaxed);
@@ -123,35 +129,115 @@ pub fn summary(r: &Run, sh: &Shared, gpus: &[Arc<dyn Device>], lanes: &[Lane]) {
     for lane in lanes {
         outln!("{}", lane_summary(lane, secs));
     }
-    if let Some(g) = gpus.first() {
-        let t = sh.gpu_timing.lock().unwrap_or_else(|p| p.into_inner());
-        for d in gpus {
-            outln!(
-                "GPU {} ({}): {} cases checked{}",
-                d.ordinal(),
-                d.description(),
-                sh.per_device[d.ordinal().min(MAX_DEVICES - 1)].load(Ordering::Relaxed),
-                if d.is_dead() {
-                    ", then switched off"
-                } else {
-                    ""
-                }
-            );
-        }
+    if !gpus.is_empty() {
+        gpu_summary(r, sh, gpus, known_gpu, secs);
+    }
+}
+
+/// The GPU's part of the summary: per GPU its programs and cases, its
+/// runner processes' hangs, faults and kills; per minute the programs
+/// checked; the known bugs hit, the new findings, and where the time went.
+fn gpu_summary(
+    r: &Run,
+    sh: &Shared,
+    gpus: &[Arc<dyn Device>],
+    known_gpu: Option<&dyn Device>,
+    secs: f64,
+) {
+    let t = sh.gpu_timing.lock().unwrap_or_else(|p| p.into_inner());
+    let level = r
+        .args
+        .gpu
+        .level()
+        .map_or("the driver's default level".to_string(), |o| {
+            format!("-O{o}")
+        });
+    outln!("GPU (at {level}):");
+    for d in gpus {
+        let i = d.ordinal().min(MAX_DEVICES - 1);
+        let programs = sh.programs_per_device[i].load(Ordering::Relaxed);
+        let runners = match d.runner_counts() {
+            Some(c) => format!(
+                "; runner processes started {}, batches hung {}, faulted {}, runners killed unanswering {}, compiles killed {}",
+                c.started, c.hangs, c.faults, c.stuck, c.compile_timeouts
+            ),
+            None => String::new(),
+        };
         outln!(
-            "GPU {}: {} cases checked ({} agree), {} modules, {} kernels; emit {:.1} s (summed over threads), emit+compile {:.1} s, launch {:.1} s, wait {:.1} s, read back {:.1} s",
-            g.description(),
-            sh.gpu_checked.load(Ordering::Relaxed),
-            sh.gpu_agreed.load(Ordering::Relaxed),
-            t.modules,
-            t.kernels,
-            t.emit.as_secs_f64(),
-            t.load.as_secs_f64(),
-            t.launch.as_secs_f64(),
-            t.wait.as_secs_f64(),
-            t.copy.as_secs_f64()
+            "  GPU {} ({}): {programs} programs ({:.1}/s), {} cases checked{runners}{}",
+            d.ordinal(),
+            d.description(),
+            programs as f64 / secs.max(1e-9),
+            sh.per_device[i].load(Ordering::Relaxed),
+            if sh.device_off[i].load(Ordering::Relaxed) || d.is_dead() {
+                format!(
+                    "; switched off{}",
+                    d.why_dead().map_or(String::new(), |w| format!(": {w}"))
+                )
+            } else {
+                String::new()
+            }
         );
     }
+    if let Some(k) = known_gpu {
+        if let Some(c) = k.runner_counts() {
+            outln!(
+                "  known-bug lane (GPU {}, deadline {} ms): runner processes started {}, hangs {}, faults {}, killed unanswering {}",
+                k.ordinal(),
+                crate::fuzz::hang::DEADLINE_MS,
+                c.started,
+                c.hangs,
+                c.faults,
+                c.stuck
+            );
+        }
+    }
+    let programs = sh.gpu_programs.load(Ordering::Relaxed);
+    let minutes = sh.per_minute.lock().unwrap_or_else(|p| p.into_inner());
+    outln!(
+        "  all GPUs: {programs} programs checked ({:.1}/s), {} cases ({} agree); programs per minute: {}",
+        programs as f64 / secs.max(1e-9),
+        sh.gpu_checked.load(Ordering::Relaxed),
+        sh.gpu_agreed.load(Ordering::Relaxed),
+        if minutes.is_empty() {
+            "none".to_string()
+        } else {
+            minutes
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    let known = sh.known.lock().unwrap_or_else(|p| p.into_inner());
+    outln!(
+        "  known bugs hit (counted, not reduced): {}",
+        if known.is_empty() {
+            "none".to_string()
+        } else {
+            known
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    outln!(
+        "  hangs {} and faults {} of batches survived (each narrowed down or saved: see the findings above); narrowing took {:.1} s",
+        sh.gpu_hangs.load(Ordering::Relaxed),
+        sh.gpu_faults.load(Ordering::Relaxed),
+        sh.narrow_us.load(Ordering::Relaxed) as f64 / 1e6
+    );
+    outln!(
+        "  {} modules, {} kernels; emit {:.1} s (summed over threads), emit+compile {:.1} s, launch {:.1} s, run and wait {:.1} s, read back {:.1} s (summed over a GPU's threads)",
+        t.modules,
+        t.kernels,
+        t.emit.as_secs_f64(),
+        t.load.as_secs_f64(),
+        t.launch.as_secs_f64(),
+        t.wait.as_secs_f64(),
+        t.copy.as_secs_f64()
+    );
 }
 
 /// An external engine's line of the summary: cases, requests, jobs per
