@@ -6,6 +6,7 @@
 //! [`crate::run`]; in a runner process: [`crate::remote`]) runs batches
 //! through it.
 
+use super::device::{GpuError, Timing};
 use super::emit::{emit_module_with, encode_inputs, module_target, Job, Module};
 use super::wire::{Image, KernelRun, ModuleRun};
 use std::collections::BTreeMap;
@@ -181,5 +182,119 @@ pub fn first_lines(p: &Program) -> String {
         "an empty program".into()
     } else {
         text.join("; ")
+    }
+}
+
+/// A batch on its way to a GPU: every chunk emitted and compiled (in
+/// parallel), the modules to run, and the results known so far (skips,
+/// compile failures).
+pub struct Prepared<'b, 'j> {
+    jobs: &'b [Job<'j>],
+    out: Vec<Option<Result<Outcome, GpuError>>>,
+    ready: Vec<Emitted>,
+    /// The modules to run, one per chunk that compiled, in order.
+    pub modules: Vec<ModuleRun>,
+}
+
+/// Cuts `jobs` into at most `max_modules` chunks per module target and
+/// prepares each in a thread of its own with `compile` (emit, then compile
+/// or not as the GPU wants), adding emission figures to `timing`.
+pub fn prepare<'b, 'j>(
+    jobs: &'b [Job<'j>],
+    max_modules: usize,
+    timing: &mut Timing,
+    compile: impl Fn(&Chunk) -> Result<(Emitted, Image), String> + Sync,
+) -> Prepared<'b, 'j> {
+    let mut out: Vec<Option<Result<Outcome, GpuError>>> = vec![None; jobs.len()];
+    let (chunks, skipped) = chunks(jobs, max_modules);
+    for (i, s) in skipped {
+        out[i] = Some(Err(GpuError::Skip(s)));
+    }
+    let compile = &compile;
+    let prepared: Vec<Result<(Emitted, Image), String>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .map(|c| sc.spawn(move || compile(c)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a compile thread panicked".into()))
+            })
+            .collect()
+    });
+    let mut ready = Vec::new();
+    let mut modules = Vec::new();
+    for (c, p) in chunks.iter().zip(prepared) {
+        match p {
+            Ok((e, image)) => {
+                timing.emit += e.emit_time;
+                timing.modules += 1;
+                timing.kernels += e.module.kernels.len();
+                timing.ptx_bytes += e.module.ptx.len();
+                modules.push(e.run(image));
+                ready.push(e);
+            }
+            Err(m) => {
+                for &i in &c.jobs {
+                    out[i] = Some(Err(GpuError::Driver(m.clone())));
+                }
+            }
+        }
+    }
+    Prepared {
+        jobs,
+        out,
+        ready,
+        modules,
+    }
+}
+
+impl Prepared<'_, '_> {
+    /// Takes the modules' results (per module, its output words or why it
+    /// did not run), in the order of [`Prepared::modules`].
+    pub fn deliver(&mut self, results: Vec<Result<Vec<u64>, String>>) {
+        for (e, r) in self.ready.iter().zip(results) {
+            let failed = match r {
+                Ok(words) if words.len() as u64 >= e.out_words => {
+                    for (i, o) in e.decode(self.jobs, &words) {
+                        self.out[i] = Some(Ok(o));
+                    }
+                    continue;
+                }
+                Ok(words) => format!(
+                    "the GPU returned {} output words, the module has {}",
+                    words.len(),
+                    e.out_words
+                ),
+                Err(m) => m,
+            };
+            let m = format!(
+                "{failed} (a module of {} program(s), first: {})",
+                e.module.kernels.len(),
+                first_lines(self.jobs[e.jobs[0]].program)
+            );
+            for &i in &e.jobs {
+                self.out[i] = Some(Err(GpuError::Driver(m.clone())));
+            }
+        }
+    }
+
+    /// Every job of the modules sent ends with `e` (a hang, a fault).
+    pub fn fail(&mut self, e: &GpuError) {
+        for r in &self.ready {
+            for &i in &r.jobs {
+                self.out[i] = Some(Err(e.clone()));
+            }
+        }
+    }
+
+    /// One result per job, in order.
+    pub fn results(self) -> Vec<Result<Outcome, GpuError>> {
+        self.out
+            .into_iter()
+            .map(|o| o.unwrap_or(Err(GpuError::Dead)))
+            .collect()
     }
 }

@@ -355,115 +355,34 @@ impl Device for RemoteGpu {
 
     fn run_batch_timed(&self, jobs: &[Job]) -> (Vec<Result<Outcome, GpuError>>, Timing) {
         let mut timing = Timing::default();
-        let mut out: Vec<Option<Result<Outcome, GpuError>>> = vec![None; jobs.len()];
         if self.is_dead() {
             return (jobs.iter().map(|_| Err(GpuError::Dead)).collect(), timing);
         }
-        let (chunks, skipped) = plan::chunks(jobs, self.config.compile_threads);
-        for (i, s) in skipped {
-            out[i] = Some(Err(GpuError::Skip(s)));
-        }
         let t0 = Instant::now();
-        let prepared: Vec<Result<(Emitted, Image), String>> = std::thread::scope(|sc| {
-            let handles: Vec<_> = chunks
-                .iter()
-                .map(|c| sc.spawn(move || self.prepare(jobs, c)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err("a compile thread panicked".into()))
-                })
-                .collect()
+        let mut batch = plan::prepare(jobs, self.config.compile_threads, &mut timing, |c| {
+            self.prepare(jobs, c)
         });
         timing.load = t0.elapsed();
-        let mut ready = Vec::new();
-        let mut modules = Vec::new();
-        for (c, p) in chunks.iter().zip(prepared) {
-            match p {
-                Ok((e, image)) => {
-                    timing.emit += e.emit_time;
-                    timing.modules += 1;
-                    timing.kernels += e.module.kernels.len();
-                    timing.ptx_bytes += e.module.ptx.len();
-                    modules.push(e.run(image));
-                    ready.push(e);
-                }
-                Err(m) => {
-                    for &i in &c.jobs {
-                        out[i] = Some(Err(GpuError::Driver(m.clone())));
-                    }
-                }
-            }
-        }
-        if !ready.is_empty() {
+        if !batch.modules.is_empty() {
             let req = Request {
                 seq: self.seq.fetch_add(1, Ordering::Relaxed) + 1,
                 deadline_ms: self.config.deadline.as_millis() as u64,
-                modules,
+                modules: std::mem::take(&mut batch.modules),
             };
             let t1 = Instant::now();
             let reply = self.exchange(&req);
             timing.wait += t1.elapsed();
-            let failed = |e: GpuError, out: &mut Vec<Option<Result<Outcome, GpuError>>>| {
-                for r in &ready {
-                    for &i in &r.jobs {
-                        out[i] = Some(Err(e.clone()));
-                    }
-                }
-            };
             match reply {
-                Ok(Reply::Ran(results)) => {
-                    for (e, r) in ready.iter().zip(results) {
-                        match r {
-                            Ok(words) if words.len() as u64 >= e.out_words => {
-                                for (i, o) in e.decode(jobs, &words) {
-                                    out[i] = Some(Ok(o));
-                                }
-                            }
-                            Ok(words) => {
-                                let m = format!(
-                                    "the GPU runner returned {} output words, the module has {}",
-                                    words.len(),
-                                    e.out_words
-                                );
-                                for &i in &e.jobs {
-                                    out[i] = Some(Err(GpuError::Driver(m.clone())));
-                                }
-                            }
-                            Err(m) => {
-                                let m = format!(
-                                    "{m} (a module of {} program(s), first: {})",
-                                    e.module.kernels.len(),
-                                    first_lines(jobs[e.jobs[0]].program)
-                                );
-                                for &i in &e.jobs {
-                                    out[i] = Some(Err(GpuError::Driver(m.clone())));
-                                }
-                            }
-                        }
-                    }
-                }
-                Ok(Reply::Hang(m)) => failed(
-                    GpuError::Hang(format!(
-                        "{m}; the runner process ended, a fresh one takes the next batch"
-                    )),
-                    &mut out,
-                ),
-                Ok(Reply::Fault(m)) => failed(
-                    GpuError::Fault(format!(
-                        "{m}; the runner process ended, a fresh one takes the next batch"
-                    )),
-                    &mut out,
-                ),
-                Err(e) => failed(e, &mut out),
+                Ok(Reply::Ran(results)) => batch.deliver(results),
+                Ok(Reply::Hang(m)) => batch.fail(&GpuError::Hang(format!(
+                    "{m}; the runner process ended, a fresh one takes the next batch"
+                ))),
+                Ok(Reply::Fault(m)) => batch.fail(&GpuError::Fault(format!(
+                    "{m}; the runner process ended, a fresh one takes the next batch"
+                ))),
+                Err(e) => batch.fail(&e),
             }
         }
-        let results = out
-            .into_iter()
-            .map(|o| o.unwrap_or(Err(GpuError::Dead)))
-            .collect();
-        (results, timing)
+        (batch.results(), timing)
     }
 }

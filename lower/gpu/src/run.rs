@@ -133,51 +133,22 @@ impl Gpu {
     fn run_jobs(&self, jobs: &[Job]) -> (Vec<Result<Outcome, GpuError>>, Timing) {
         let _one_at_a_time = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let mut timing = Timing::default();
-        let mut out: Vec<Option<Result<Outcome, GpuError>>> = vec![None; jobs.len()];
         if self.is_dead() {
             return (jobs.iter().map(|_| Err(GpuError::Dead)).collect(), timing);
-        }
-        let (chunks, skipped) = plan::chunks(jobs, self.config.compile_threads);
-        for (i, s) in skipped {
-            out[i] = Some(Err(GpuError::Skip(s)));
         }
         // Emit and compile every chunk in parallel: in the helpers when
         // they run (a cubin), else the driver compiles the PTX when the
         // module is loaded.
         let t0 = Instant::now();
-        let prepared: Vec<Result<(plan::Emitted, Image), String>> = std::thread::scope(|sc| {
-            let handles: Vec<_> = chunks
-                .iter()
-                .map(|c| sc.spawn(move || self.prepare(jobs, c)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err("a compile thread panicked".into()))
-                })
-                .collect()
+        let mut batch = plan::prepare(jobs, self.config.compile_threads, &mut timing, |c| {
+            self.prepare(jobs, c)
         });
-        let mut ready = Vec::new();
-        let mut runs = Vec::new();
-        for (c, p) in chunks.iter().zip(prepared) {
-            match p {
-                Ok((e, image)) => {
-                    timing.emit += e.emit_time;
-                    timing.modules += 1;
-                    timing.kernels += e.module.kernels.len();
-                    timing.ptx_bytes += e.module.ptx.len();
-                    runs.push(e.run(image));
-                    ready.push(e);
-                }
-                Err(m) => {
-                    for &i in &c.jobs {
-                        out[i] = Some(Err(GpuError::Driver(m.clone())));
-                    }
-                }
-            }
-        }
-        let executed = exec::execute(&self.ctx, &self.stream, &runs, self.config.deadline);
+        let executed = exec::execute(
+            &self.ctx,
+            &self.stream,
+            &batch.modules,
+            self.config.deadline,
+        );
         timing.load = t0.elapsed();
         match executed {
             Ok(ex) => {
@@ -185,50 +156,23 @@ impl Gpu {
                 timing.launch += ex.launch;
                 timing.wait += ex.wait;
                 timing.copy += ex.copy;
-                for (e, r) in ready.iter().zip(ex.results) {
-                    match r {
-                        Ok(words) => {
-                            for (i, o) in e.decode(jobs, &words) {
-                                out[i] = Some(Ok(o));
-                            }
-                        }
-                        Err(m) => {
-                            let m = format!(
-                                "{m} (a module of {} program(s), first: {})",
-                                e.module.kernels.len(),
-                                first_lines(jobs[e.jobs[0]].program)
-                            );
-                            for &i in &e.jobs {
-                                out[i] = Some(Err(GpuError::Driver(m.clone())));
-                            }
-                        }
-                    }
-                }
+                batch.deliver(ex.results);
             }
             Err(stop) => {
                 // A hung kernel cannot be stopped, a fault poisons the
                 // context: this process's GPU is off.
                 self.dead.store(true, Ordering::Relaxed);
-                let e = match stop {
+                batch.fail(&match stop {
                     Stopped::Hang(m) => {
                         GpuError::Hang(format!("{m}; the GPU is switched off for this process"))
                     }
                     Stopped::Fault(m) => GpuError::Fault(format!(
                         "{m}; the context is unusable, the GPU is switched off for this process"
                     )),
-                };
-                for e2 in &ready {
-                    for &i in &e2.jobs {
-                        out[i] = Some(Err(e.clone()));
-                    }
-                }
+                });
             }
         }
-        let results = out
-            .into_iter()
-            .map(|o| o.unwrap_or(Err(GpuError::Dead)))
-            .collect();
-        (results, timing)
+        (batch.results(), timing)
     }
 
     /// Emits a chunk and compiles it in a helper when they run (runs on a

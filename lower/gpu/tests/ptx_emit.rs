@@ -951,3 +951,29 @@ fn perturbed_emission_sleeps_before_every_collective() {
     };
     assert_eq!(body(&plain.ptx), body(&shaken.ptx));
 }
+
+/// The simulated GPU's output block decodes back to the outcome it came
+/// from: every register's value masked to its width, and exactly the
+/// exited lanes (here the lanes that took `@p exit`, worked out by hand).
+#[test]
+fn encoded_outputs_decode_to_the_same_outcome() {
+    let case = parse(
+        ".reg .b32 R;\n.reg .b64 W;\n.reg .pred p;\n\
+         .lanes R = 7;\n.lanes W = 0x123456789;\n\
+         setp.lt.u32 p, %laneid, 3;\n@p exit;\nadd.u32 R, R, %laneid;\n",
+    )
+    .expect("parses");
+    let out = Interp::new(&case.program).run(&case.inputs).expect("runs");
+    assert_eq!(out.exited, 0b111, "lanes 0..2 took the exit");
+    let words = warp_gpu::encode_outputs(&case.program, &out);
+    assert_eq!(words.len(), warp_gpu::out_words(&case.program));
+    let back = warp_gpu::decode_outputs(&case.program, &words);
+    assert_eq!(back.exited, 0b111);
+    let r = case.program.reg("R").expect("R");
+    let w = case.program.reg("W").expect("W");
+    for lane in 0..WARP {
+        let want = if lane < 3 { 7 } else { 7 + lane as u64 };
+        assert_eq!(back.values[r.index()][lane], want, "R lane {lane}");
+        assert_eq!(back.values[w.index()][lane], 0x1_2345_6789, "W lane {lane}");
+    }
+}
