@@ -102,6 +102,14 @@ pub struct RunnerCounts {
     pub stuck: u64,
     /// Compiles killed at their deadline.
     pub compile_timeouts: u64,
+    /// Compile helpers of the GPU's farm (0 when it has none).
+    pub helpers: u64,
+    /// Microseconds the helpers spent compiling (summed over helpers; a
+    /// helper's share of the run's wall time is how busy it was).
+    pub compile_busy_us: u64,
+    /// Microseconds a runner held the GPU for a batch (request to answer):
+    /// the GPU's own share of the run, the rest is compiling and waiting.
+    pub runner_busy_us: u64,
 }
 
 /// A GPU that runs batches of jobs.

@@ -45,6 +45,10 @@ pub struct Farm {
     device: usize,
     idle: Mutex<Pool>,
     freed: Condvar,
+    /// Microseconds helpers spent on requests (summed): [`Farm::busy_us`].
+    busy_us: std::sync::atomic::AtomicU64,
+    /// Helpers asked for.
+    size: usize,
 }
 
 /// The helpers not busy now, and how many are alive in all.
@@ -132,6 +136,8 @@ impl Farm {
                 alive: 0,
             }),
             freed: Condvar::new(),
+            busy_us: std::sync::atomic::AtomicU64::new(0),
+            size: n.max(1),
         };
         for _ in 0..n.max(1) {
             let w = farm.start()?;
@@ -176,6 +182,16 @@ impl Farm {
             stdin,
             replies: rx,
         })
+    }
+
+    /// Microseconds the helpers spent compiling, summed over helpers.
+    pub fn busy_us(&self) -> u64 {
+        self.busy_us.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many helpers the farm keeps.
+    pub fn size(&self) -> usize {
+        self.size
     }
 
     /// How many helpers are alive and idle.
@@ -228,7 +244,12 @@ impl Farm {
                 p = self.freed.wait(p).unwrap_or_else(|e| e.into_inner());
             }
         };
+        let asked = std::time::Instant::now();
         let result = Self::ask(&mut w, ptx, opt_level, Some(deadline));
+        self.busy_us.fetch_add(
+            asked.elapsed().as_micros() as u64,
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let back = match result {
             Ok(r) => {
                 self.pool().idle.push(w);
@@ -280,13 +301,16 @@ impl Farm {
     }
 }
 
-/// Writes `ptx` into `dir` as `module-N.ptx` (`--gpu-dump`: for measuring
-/// the PTX compiler outside the driver, `ptxas`), saying so on stderr when
-/// it cannot.
-pub fn dump(dir: &Path, ptx: &str) {
+/// Writes `ptx` into `dir` as `module-N.ptx`, or `single-N.ptx` when its
+/// batch had one job (a reduction's or a level sweep's candidate, not a
+/// fuzz batch) (`--gpu-dump`: for measuring the PTX compiler outside the
+/// driver, `ptxas`, on the modules a run compiles), saying so on stderr
+/// when it cannot.
+pub fn dump(dir: &Path, ptx: &str, single: bool) {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = dir.join(format!("module-{n}.ptx"));
+    let kind = if single { "single" } else { "module" };
+    let path = dir.join(format!("{kind}-{n}.ptx"));
     if let Err(e) = std::fs::write(&path, ptx) {
         eprintln!("warpdiff: --gpu-dump: {}: {e}", path.display());
     }

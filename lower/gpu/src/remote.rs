@@ -227,7 +227,7 @@ impl RemoteGpu {
     fn prepare(&self, jobs: &[Job], c: &plan::Chunk) -> Result<(Emitted, Image), String> {
         let e = plan::emit(jobs, c, self.config.perturb)?;
         if let Some(dir) = &self.config.dump_dir {
-            super::farm::dump(dir, &e.module.ptx);
+            super::farm::dump(dir, &e.module.ptx, jobs.len() == 1);
         }
         if self.config.simulate.is_some() {
             let image = e.sim_image(jobs);
@@ -265,7 +265,16 @@ impl RemoteGpu {
     /// runner is dropped (killed) whenever it will not take another batch.
     fn exchange(&self, req: &Request) -> Result<Reply, GpuError> {
         let mut slot = self.runner.lock().unwrap_or_else(|p| p.into_inner());
-        let runner = self.ensure_runner(&mut slot)?;
+        let held = Instant::now();
+        let r = self.exchange_held(&mut slot, req);
+        let us = held.elapsed().as_micros() as u64;
+        self.count(|c| c.runner_busy_us += us);
+        r
+    }
+
+    /// [`RemoteGpu::exchange`] with the runner's slot held.
+    fn exchange_held(&self, slot: &mut Option<Runner>, req: &Request) -> Result<Reply, GpuError> {
+        let runner = self.ensure_runner(slot)?;
         if let Err(e) = req.write(&mut runner.stdin) {
             *slot = None;
             return Err(GpuError::Driver(format!(
@@ -350,7 +359,12 @@ impl Device for RemoteGpu {
     }
 
     fn runner_counts(&self) -> Option<RunnerCounts> {
-        Some(self.counts())
+        let mut c = self.counts();
+        if let Some(farm) = &self.farm {
+            c.helpers = farm.size() as u64;
+            c.compile_busy_us = farm.busy_us();
+        }
+        Some(c)
     }
 
     fn run_batch_timed(&self, jobs: &[Job]) -> (Vec<Result<Outcome, GpuError>>, Timing) {

@@ -180,7 +180,7 @@ impl Gpu {
     fn prepare(&self, jobs: &[Job], c: &plan::Chunk) -> Result<(plan::Emitted, Image), String> {
         let e = plan::emit(jobs, c, self.config.perturb)?;
         if let Some(dir) = &self.config.dump_dir {
-            super::farm::dump(dir, &e.module.ptx);
+            super::farm::dump(dir, &e.module.ptx, jobs.len() == 1);
         }
         let image = match self
             .farm

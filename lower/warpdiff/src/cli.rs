@@ -203,9 +203,9 @@ pub struct FuzzArgs {
     #[arg(long, hide = true, default_value_t = 20)]
     pub batch_fill_ms: u64,
     /// Seconds past the run's end that narrowing down or reducing a failure
-    /// found before it may go on
-    #[arg(long, hide = true, default_value_t = 30)]
-    pub narrow_grace_s: u64,
+    /// found before it may go on [default: a tenth of --seconds, 2 to 30]
+    #[arg(long, hide = true)]
+    pub narrow_grace_s: Option<u64>,
     /// The seed of the run (default: from the clock); each job has its own
     /// stream of it
     #[arg(long, value_parser = parse_u64)]
@@ -244,8 +244,9 @@ pub struct FuzzArgs {
     /// stays defined). Each engine compiles the program once for all of
     /// them, and each set is a case. A program with no data input has one.
     /// The default amortises generating and compiling a program (~2 ms)
-    /// over 64 sets [default: 64; with a GPU in the run, 8: there the CPU
-    /// side must keep the GPU fed, and the GPU checks `--gpu-inputs` sets]
+    /// over 64 sets [default: 64; with a GPU in the run, `--gpu-inputs`:
+    /// the CPU engines check what the GPU checks, and the CPU side must
+    /// keep the GPU fed]
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub inputs: Option<u64>,
     /// Most cases per GPU batch
@@ -441,7 +442,8 @@ pub struct ProbeArgs {
 /// it. Each may also come from the environment variable it names.
 #[derive(Clone, Debug, Default, Args)]
 pub struct GpuArgs {
-    /// Milliseconds a GPU batch may run before it is a hang [default: 5000]
+    /// Milliseconds a GPU batch may run before it is a hang [default: 1500
+    /// for fuzz and reduce-hang, 5000 elsewhere]
     #[arg(long, env = "WARPDIFF_GPU_DEADLINE_MS", value_name = "MS")]
     pub gpu_deadline_ms: Option<u64>,
     /// The PTX compiler's optimisation level: 0-4, or `default` (the

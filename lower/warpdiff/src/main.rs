@@ -63,7 +63,12 @@ fn configure_gpu(command: &Command, g: &GpuArgs) -> Result<(), String> {
         _ => None,
     };
     let deadline = match command {
-        Command::ReduceHang(_) => Duration::from_millis(warpdiff::fuzz::hang::DEADLINE_MS),
+        // A generated program runs for microseconds on a GPU: a fuzz batch
+        // still running after the short deadline hangs, and each hang
+        // holds the GPU for its deadline.
+        Command::ReduceHang(_) | Command::Fuzz(_) => {
+            Duration::from_millis(warpdiff::fuzz::hang::DEADLINE_MS)
+        }
         _ => warp_gpu::GpuConfig::DEFAULT_DEADLINE,
     };
     warp_gpu::engine::configure(g.config(helpers, deadline));

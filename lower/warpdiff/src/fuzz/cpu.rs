@@ -33,19 +33,26 @@ pub struct ToGpu {
 /// Offers a case to the GPU queue, waiting for room: `false` when it was
 /// dropped because the GPUs are off or the run is over or stopping.
 fn offer(r: &Run, sh: &Shared, tx: &SyncSender<ForGpu>, mut item: ForGpu) -> bool {
-    loop {
+    let mut waited = None;
+    let sent = loop {
         if sh.gpu_off.load(Ordering::Relaxed) || sh.stop.load(Ordering::Relaxed) || r.over() {
-            return false;
+            break false;
         }
         match tx.try_send(item) {
-            Ok(()) => return true,
-            Err(TrySendError::Disconnected(_)) => return false,
+            Ok(()) => break true,
+            Err(TrySendError::Disconnected(_)) => break false,
             Err(TrySendError::Full(back)) => {
                 item = back;
+                waited.get_or_insert_with(std::time::Instant::now);
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
+    };
+    if let Some(t) = waited {
+        sh.offer_wait_us
+            .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
     }
+    sent
 }
 
 /// The body of CPU worker `job`: generates and checks cases until the run

@@ -122,7 +122,7 @@ impl Lane {
 /// The next batch from the lane's queue: `None` once the run is over or
 /// stopping.
 fn next_batch(r: &Run, sh: &Shared, lane: &Lane) -> Option<Vec<ForExt>> {
-    take_batch(r, sh, &lane.rx, r.args.ext_batch as usize)
+    take_batch(r, sh, &lane.rx, r.args.ext_batch as usize, None)
 }
 
 /// An engine failure of `engine` with message `m`, as a divergence.

@@ -59,7 +59,13 @@ pub struct ForGpu {
 /// stopping, or every worker is gone and the queue is empty.
 fn next_batch(r: &Run, sh: &Shared, rx: &Mutex<Receiver<ForGpu>>) -> Option<Vec<ForGpu>> {
     // One thread at a time fills its batch from the shared queue.
-    take_batch(r, sh, rx, r.args.gpu_batch as usize)
+    take_batch(
+        r,
+        sh,
+        rx,
+        r.args.gpu_batch as usize,
+        Some(&sh.batch_wait_us),
+    )
 }
 
 /// Empties the queue once no device will take from it, counting what was
@@ -108,8 +114,7 @@ fn switch_off(sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForGpu>>, why: 
 pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForGpu>>) {
     let all_owned = r.all_engines();
     let all: Vec<&dyn Engine> = all_owned.iter().map(|e| e.as_ref()).collect();
-    let prober = Prober::new(&r.args.gpu, hang::DEADLINE_MS)
-        .ending_by(r.end() + std::time::Duration::from_secs(r.args.narrow_grace_s));
+    let prober = Prober::new(&r.args.gpu, hang::DEADLINE_MS).ending_by(r.end() + r.narrow_grace());
     std::thread::scope(|sc| {
         while let Some(batch) = next_batch(r, sh, rx) {
             if sh.device_off[gpu.ordinal().min(MAX_DEVICES - 1)].load(Ordering::Relaxed) {

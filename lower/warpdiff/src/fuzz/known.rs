@@ -43,6 +43,9 @@ pub fn open(gpus: &[Arc<dyn Device>]) -> Option<Arc<dyn Device>> {
     let exe = config.runner.clone()?;
     config.deadline = Duration::from_millis(hang::DEADLINE_MS);
     config.compile_threads = 4;
+    // `--gpu-dump` samples the batches' modules (for `ptxas` alone), not
+    // the lane's small ones.
+    config.dump_dir = None;
     match RemoteGpu::open(first.ordinal(), &config, exe) {
         Ok(g) => Some(Arc::new(g)),
         Err(e) => {

@@ -55,8 +55,18 @@ impl Run {
     /// the run's end.
     pub fn narrow_until(&self) -> Instant {
         let now = Instant::now();
-        (now + NARROW_BUDGET)
-            .min(self.end().max(now) + Duration::from_secs(self.args.narrow_grace_s))
+        (now + NARROW_BUDGET).min(self.end().max(now) + self.narrow_grace())
+    }
+
+    /// How long past the run's end narrowing or reducing may go on:
+    /// `--narrow-grace-s`, else a tenth of the run, 2 to 30 s (a one-minute
+    /// run ended 30 s late when a narrowing was in flight at its end).
+    pub fn narrow_grace(&self) -> Duration {
+        Duration::from_secs(
+            self.args
+                .narrow_grace_s
+                .unwrap_or((self.args.seconds / 10).clamp(2, 30)),
+        )
     }
 
     /// Whether the run's time is up.
@@ -138,6 +148,12 @@ pub struct Shared {
     pub narrowing: AtomicBool,
     /// Time spent narrowing GPU failures down, in microseconds.
     pub narrow_us: AtomicU64,
+    /// Microseconds CPU workers waited for room in the GPU queue (summed):
+    /// the GPU side was the slower one.
+    pub offer_wait_us: AtomicU64,
+    /// Microseconds GPU threads waited for a first case (summed): the CPU
+    /// side was the slower one.
+    pub batch_wait_us: AtomicU64,
     /// Hits of known compiler bugs, by "idiom: what it did" (counted, not
     /// reduced).
     pub known: Mutex<BTreeMap<String, u64>>,
@@ -310,14 +326,26 @@ fn triage(small: &TestCase, d: &Divergence, notes: &mut Vec<String>) -> String {
 /// threads share: waits for a first item (looking every 100 ms whether the
 /// run is over or stopping), then takes what arrives within 20 ms more.
 /// `None` when the run is over or stopping, or every sender is gone and
-/// the queue is empty. The lock is held while one batch fills.
-pub fn take_batch<T>(r: &Run, sh: &Shared, rx: &Mutex<Receiver<T>>, max: usize) -> Option<Vec<T>> {
+/// the queue is empty. The lock is held while one batch fills. The time
+/// spent waiting for the first item is added to `waited`.
+pub fn take_batch<T>(
+    r: &Run,
+    sh: &Shared,
+    rx: &Mutex<Receiver<T>>,
+    max: usize,
+    waited: Option<&AtomicU64>,
+) -> Option<Vec<T>> {
     loop {
         if r.over() || (sh.stop.load(Ordering::Relaxed) && !r.args.keep_going) {
             return None;
         }
         let rx = rx.lock().unwrap_or_else(|p| p.into_inner());
-        let first = match rx.recv_timeout(Duration::from_millis(100)) {
+        let waiting = Instant::now();
+        let first = rx.recv_timeout(Duration::from_millis(100));
+        if let Some(w) = waited {
+            w.fetch_add(waiting.elapsed().as_micros() as u64, Ordering::Relaxed);
+        }
+        let first = match first {
             Ok(x) => x,
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => return None,

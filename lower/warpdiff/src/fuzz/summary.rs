@@ -144,6 +144,9 @@ fn gpu_summary(
     known_gpu: Option<&dyn Device>,
     secs: f64,
 ) {
+    // Rates are over the time GPU batches were taken: narrowing a failure
+    // may run past the run's end, but checks nothing more.
+    let secs = secs.min(r.args.seconds as f64).max(1e-9);
     let t = sh.gpu_timing.lock().unwrap_or_else(|p| p.into_inner());
     let level = r
         .args
@@ -158,8 +161,22 @@ fn gpu_summary(
         let programs = sh.programs_per_device[i].load(Ordering::Relaxed);
         let runners = match d.runner_counts() {
             Some(c) => format!(
-                "; runner processes started {}, batches hung {}, faulted {}, runners killed unanswering {}, compiles killed {}",
-                c.started, c.hangs, c.faults, c.stuck, c.compile_timeouts
+                "; runner processes started {}, batches hung {}, faulted {}, runners killed unanswering {}, compiles killed {}; the runner held the GPU {:.0} % of the run{}",
+                c.started,
+                c.hangs,
+                c.faults,
+                c.stuck,
+                c.compile_timeouts,
+                100.0 * c.runner_busy_us as f64 / 1e6 / secs.max(1e-9),
+                if c.helpers > 0 {
+                    format!(
+                        ", its {} compile helpers were busy {:.0} % of it",
+                        c.helpers,
+                        100.0 * c.compile_busy_us as f64 / 1e6 / (c.helpers as f64 * secs.max(1e-9))
+                    )
+                } else {
+                    String::new()
+                }
             ),
             None => String::new(),
         };
@@ -195,7 +212,7 @@ fn gpu_summary(
     let programs = sh.gpu_programs.load(Ordering::Relaxed);
     let minutes = sh.per_minute.lock().unwrap_or_else(|p| p.into_inner());
     outln!(
-        "  all GPUs: {programs} programs checked ({:.1}/s), {} cases ({} agree); programs per minute: {}",
+        "  all GPUs: {programs} programs checked ({:.1}/s over the run's {secs:.1} s), {} cases ({} agree); programs per minute: {}",
         programs as f64 / secs.max(1e-9),
         sh.gpu_checked.load(Ordering::Relaxed),
         sh.gpu_agreed.load(Ordering::Relaxed),
@@ -227,6 +244,11 @@ fn gpu_summary(
         sh.gpu_hangs.load(Ordering::Relaxed),
         sh.gpu_faults.load(Ordering::Relaxed),
         sh.narrow_us.load(Ordering::Relaxed) as f64 / 1e6
+    );
+    outln!(
+        "  balance: CPU workers waited {:.1} s for room in the GPU queue, GPU threads {:.1} s for cases (summed over threads: the side that waits is the faster one)",
+        sh.offer_wait_us.load(Ordering::Relaxed) as f64 / 1e6,
+        sh.batch_wait_us.load(Ordering::Relaxed) as f64 / 1e6
     );
     outln!(
         "  {} modules, {} kernels; emit {:.1} s (summed over threads), emit+compile {:.1} s, launch {:.1} s, run and wait {:.1} s, read back {:.1} s (summed over a GPU's threads)",
