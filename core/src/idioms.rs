@@ -109,9 +109,11 @@ pub enum Idiom {
     ZeroMembermaskCollectiveFaults,
     /// N5: `shl.b64 d, a, IMM` with an immediate amount IMM above 63. The
     /// PTX ISA (`shl`, docs.nvidia.com/cuda/parallel-thread-execution/
-    /// #logic-and-shift-instructions-shl): "Shift amounts greater than the
-    /// register width N are clamped to N", so `d` is 0; the reference and
-    /// -O0 give 0. From -O1 on the compiler folds the shift as if the
+    /// #logic-and-shift-instructions-shl): "Shift a left by the amount
+    /// specified by unsigned 32-bit value in b", and "Shift amounts greater
+    /// than the register width N are clamped to N" (the rule the reference
+    /// follows, `interp/alu.rs`), so `d` is 0; the reference and -O0 give
+    /// 0. From -O1 on the compiler folds the shift as if the
     /// amount were taken mod 64: `1 << 0x35358885` gives 1 and `1 << 64`
     /// gives 1 (`corpus/shl.b64-e76daa37.ptx`), `1 << 0x55555555` gives
     /// 0x200000, the amount mod 64 being 21 (`corpus/shl.b64-7ea77b79.ptx`).
@@ -154,16 +156,21 @@ pub enum Idiom {
     /// `@q bra L`, and on its fall-through path, before `L`, an instruction
     /// that is no collective writing `p` (in the cases a `setp`), with X's
     /// result still live at `L`: the compiler computes X as if it read `p`
-    /// after that write. PTX guards (docs.nvidia.com/cuda/
-    /// parallel-thread-execution/#predicated-execution): "All instructions
-    /// have an optional guard predicate which controls conditional
-    /// execution of the instruction"; the guard, like `selp`'s selector,
-    /// is read when the instruction executes, before the later write. Cases:
+    /// after that write. In the PTX ISA an instruction's guard (`@p`,
+    /// section "Predicated Execution") and `selp`'s selector are read when
+    /// the instruction runs: `selp` (docs.nvidia.com/cuda/
+    /// parallel-thread-execution/#comparison-and-selection-instructions-selp):
+    /// "Conditional selection. If c is True, a is stored in d, b otherwise
+    /// ... `d = (c == 1) ? a : b;`", and `bra`: "Conditional branches are
+    /// specified by using a guard predicate" (the text as the ptx-90-parser
+    /// crate's copy of the ISA pages gives it); no rule lets a later write
+    /// of `p` change what an earlier instruction read. Cases:
     /// `@%p2 mul.lo.u64 %bd1, 0, 0; @!%p0 bra L2; setp.lt.and.s32 _|%p2,
-    /// ...; L2:` gives `%bd1` = 1 (its input) where the mul ran and gives 0
-    /// (`corpus/mul.lo.u64-3af54cac.ptx`); `@%p3 mov.b64 %bd2, 0; @%lp0 bra
-    /// L3; ...; setp.eq.s32 %p3, 1, 1; L3:` gives 0 where the mov did not
-    /// run (`corpus/mov.b64-6059a2c4.ptx`). The H200's experiments of
+    /// ...; L2:`, where every lane runs the mul (0) and none takes the
+    /// branch, gives `%bd1` = 1, its input (`corpus/mul.lo.u64-3af54cac.ptx`);
+    /// `@%p3 mov.b64 %bd2, 0; @%lp0 bra L3; ...; setp.eq.s32 %p3, 1, 1; L3:`,
+    /// where no lane runs the mov, gives `%bd2` = 0
+    /// (`corpus/mov.b64-6059a2c4.ptx`). The H200's experiments of
     /// 2026-11-27 (`docs/log/gpu-2026-11-27/triage.md`, G9): the guarded
     /// instruction replaced by an unguarded `selp` reading `p` still
     /// diverges from -O1 (`corpus/selp.u64-3af54cac-unguarded.ptx`,
