@@ -27,9 +27,16 @@ pub enum Idiom {
     /// then `@!%p4 vote.sync.uni %p0`, found 2026-11-23.)
     GuardRedefinedByCollective,
     /// `@p exit` (either polarity), or `@p bra L` where `L` is an unguarded
-    /// `exit` or the end of the program, then a loop that both writes `p`
-    /// and reads it: the compiler folds `p` to its value after the exit
-    /// (`corpus/vote.sync.any-6be43972.ptx`, `corpus/sub.f32-27e7f0a1.ptx`).
+    /// `exit`, the end of the program or any label past the loop, then a
+    /// loop that both writes `p` and reads it: the compiler folds `p` to
+    /// its value after the exit (`corpus/vote.sync.any-6be43972.ptx`,
+    /// `corpus/sub.f32-27e7f0a1.ptx`). A branch over the loop to a label
+    /// that is no exit does the same (H200, 2026-11-27, triage group G5,
+    /// `docs/log/gpu-2026-11-27/triage.md`: `@!%p0 bra L0` over a loop
+    /// that copies `%p0` and rewrites it, `L0` followed by more code, wrong
+    /// at -O1 to -O4; with the loop writing a copy `%p5` instead of `%p0`
+    /// it agrees at every level, and with the code after `L0` removed it
+    /// still diverges).
     GuardFoldedAfterExit,
     /// A `match`, `vote` or `redux` whose result no one reads (a sink, or
     /// a register overwritten before any read), with a register membermask
@@ -100,6 +107,83 @@ pub enum Idiom {
     /// made both, so this idiom is the reduced shape and its near
     /// relatives, not every program of this bug.
     ZeroMembermaskCollectiveFaults,
+    /// N5: `shl.b64 d, a, IMM` with an immediate amount IMM above 63. The
+    /// PTX ISA (`shl`, docs.nvidia.com/cuda/parallel-thread-execution/
+    /// #logic-and-shift-instructions-shl): "Shift a left by the amount
+    /// specified by unsigned 32-bit value in b", and "Shift amounts greater
+    /// than the register width N are clamped to N" (the rule the reference
+    /// follows, `interp/alu.rs`), so `d` is 0; the reference and -O0 give
+    /// 0. From -O1 on the compiler folds the shift as if the
+    /// amount were taken mod 64: `1 << 0x35358885` gives 1 and `1 << 64`
+    /// gives 1 (`corpus/shl.b64-e76daa37.ptx`), `1 << 0x55555555` gives
+    /// 0x200000, the amount mod 64 being 21 (`corpus/shl.b64-7ea77b79.ptx`).
+    /// The H200's experiments of 2026-11-27
+    /// (`docs/log/gpu-2026-11-27/triage.md`, G7): the amount 63 agrees at
+    /// every level, 64 diverges from -O1, and the amount 0x35358885 from a
+    /// register agrees at every level (`corpus/cases/shl64-*-h200.ptx`).
+    /// Only `shl.b64` was seen; `shr` and the 32-bit shifts with amounts
+    /// above their width are not recognised until a case shows them, and
+    /// an immediate `a` (the whole shift a constant) is recognised though
+    /// no case had one.
+    Shl64ImmediateAmountWraps,
+    /// N6: `add.f32 d, IMM, IMM` (no rounding modifier) whose exact sum
+    /// lies halfway between two neighbouring f32 values. The PTX ISA
+    /// (`add` (floating point), docs.nvidia.com/cuda/parallel-thread-execution/
+    /// #floating-point-instructions-add): "An add instruction with no
+    /// rounding modifier defaults to round-to-nearest-even and may be
+    /// optimized aggressively by the code optimizer. In particular, mul/add
+    /// sequences with no rounding modifiers may be optimized to use
+    /// fused-multiply-add instructions on the target device." A lone add
+    /// has nothing to fuse with, so its value is the sum rounded to nearest
+    /// even; the reference and -O0 (the hardware's `FADD`) give it. From
+    /// -O1 on the compiler folds the sum and rounds the tie the other way:
+    /// 20 + (-95450288) = -95450268 gives `0fccb60e93` (-95450264, odd,
+    /// toward zero) where round-to-nearest-even gives `0fccb60e94`
+    /// (`corpus/add.f32-6f3cd99b.ptx`). The H200's experiments of
+    /// 2026-11-27 (`docs/log/gpu-2026-11-27/triage.md`, G8): the same add
+    /// with one operand in
+    /// a register agrees at every level, and 19 instead of 20 (no tie, the
+    /// nearest value `0fccb60e94`) agrees at every level
+    /// (`corpus/cases/f32-add-*-h200.ptx`), so the folder rounds to nearest
+    /// and only the tie goes wrong (toward zero or to odd: one case cannot
+    /// tell them apart). `sub`/`mul` ties and an
+    /// explicit `add.rn.f32` (which warpdiff's IR has no form for) were
+    /// not tried.
+    F32AddImmediatesTieMisrounded,
+    /// N7: an instruction X that reads a predicate `p` (as its guard, or
+    /// as a source such as `selp`'s selector) and writes a register, then
+    /// (in the same block, `p` unchanged) a conditional forward branch
+    /// `@q bra L`, and on its fall-through path, before `L`, an instruction
+    /// that is no collective writing `p` (in the cases a `setp`), with X's
+    /// result still live at `L`: the compiler computes X as if it read `p`
+    /// after that write. In the PTX ISA an instruction's guard (`@p`,
+    /// section "Predicated Execution") and `selp`'s selector are read when
+    /// the instruction runs: `selp` (docs.nvidia.com/cuda/
+    /// parallel-thread-execution/#comparison-and-selection-instructions-selp):
+    /// "Conditional selection. If c is True, a is stored in d, b otherwise
+    /// ... `d = (c == 1) ? a : b;`", and `bra`: "Conditional branches are
+    /// specified by using a guard predicate" (the text as the ptx-90-parser
+    /// crate's copy of the ISA pages gives it); no rule lets a later write
+    /// of `p` change what an earlier instruction read. Cases:
+    /// `@%p2 mul.lo.u64 %bd1, 0, 0; @!%p0 bra L2; setp.lt.and.s32 _|%p2,
+    /// ...; L2:`, where every lane runs the mul (0) and none takes the
+    /// branch, gives `%bd1` = 1, its input (`corpus/mul.lo.u64-3af54cac.ptx`);
+    /// `@%p3 mov.b64 %bd2, 0; @%lp0 bra L3; ...; setp.eq.s32 %p3, 1, 1; L3:`,
+    /// where no lane runs the mov, gives `%bd2` = 0
+    /// (`corpus/mov.b64-6059a2c4.ptx`). The H200's experiments of
+    /// 2026-11-27 (`docs/log/gpu-2026-11-27/triage.md`, G9): the guarded
+    /// instruction replaced by an unguarded `selp` reading `p` still
+    /// diverges from -O1 (`corpus/selp.u64-3af54cac-unguarded.ptx`,
+    /// `corpus/selp.b64-6059a2c4-unguarded.ptx`), and the `setp` writing a
+    /// fresh predicate instead agrees at every level
+    /// (`corpus/cases/pred-read-*-renamed-h200.ptx`). K1
+    /// ([`Idiom::GuardRedefinedByCollective`]) is the same late read with a
+    /// guarded collective as the writer and no branch between; this one
+    /// needs the branch (the reducer kept it in both cases, each with no
+    /// lane taking it) and a writer that is no collective. Both cases also
+    /// hold a `.sync` vote reading `p` that the reducer could not remove;
+    /// whether it is needed was not tried.
+    PredicateRedefinedPastBranch,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -119,7 +203,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 8] = [
+    pub const ALL: [Idiom; 11] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -128,6 +212,9 @@ impl Idiom {
         Idiom::ShiftAmountConvertedFromF32,
         Idiom::LoopGuardRewrittenHangs,
         Idiom::ZeroMembermaskCollectiveFaults,
+        Idiom::Shl64ImmediateAmountWraps,
+        Idiom::F32AddImmediatesTieMisrounded,
+        Idiom::PredicateRedefinedPastBranch,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -141,6 +228,9 @@ impl Idiom {
             Idiom::ShiftAmountConvertedFromF32 => "shift-amount-converted-from-f32",
             Idiom::LoopGuardRewrittenHangs => "loop-guard-rewritten-hangs",
             Idiom::ZeroMembermaskCollectiveFaults => "zero-membermask-collective-faults",
+            Idiom::Shl64ImmediateAmountWraps => "shl64-immediate-amount-wraps",
+            Idiom::F32AddImmediatesTieMisrounded => "f32-add-immediates-tie-misrounded",
+            Idiom::PredicateRedefinedPastBranch => "predicate-redefined-past-branch",
         }
     }
 
@@ -158,7 +248,8 @@ impl Idiom {
     /// removal takes it away (the later collective, the write in the loop,
     /// the unused collective, the exit in the loop, the second shuffle,
     /// the `mov.f32` that writes the shift amount, the guarded collective
-    /// in the loop, the mask-0 collective), or `None`.
+    /// in the loop, the mask-0 collective, the shift, the add, the write
+    /// of the predicate past the branch), or `None`.
     pub fn find(self, prog: &Program) -> Option<usize> {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
@@ -169,6 +260,9 @@ impl Idiom {
             Idiom::ShiftAmountConvertedFromF32 => shift_amount_from_f32(prog),
             Idiom::LoopGuardRewrittenHangs => loop_guard_rewritten(prog),
             Idiom::ZeroMembermaskCollectiveFaults => zero_membermask_after_register_mask(prog),
+            Idiom::Shl64ImmediateAmountWraps => shl64_immediate_amount_over_63(prog),
+            Idiom::F32AddImmediatesTieMisrounded => f32_add_immediates_tie(prog),
+            Idiom::PredicateRedefinedPastBranch => predicate_redefined_past_branch(prog),
         }
     }
 
@@ -188,18 +282,36 @@ impl Idiom {
     ///   that redefines its guard) the reference runs it cleanly, every
     ///   lane exiting before the mask-0 `shfl.sync`: that fault is the
     ///   fold's.
-    /// - `loop-guard-rewritten-hangs` hangs, `zero-membermask-collective-faults`
-    ///   faults, and the other idioms give wrong values.
+    ///   On 2026-11-27 the H200 hung at -O1 to -O4 on a K1 finding
+    ///   (`hang-fa0585c3`, docs/log/gpu-2026-11-27/triage.md) whose hang the
+    ///   reference reproduces with K1's mistake applied by hand, and still
+    ///   hung with the guarded `mov` replaced by a `selp` reading the same
+    ///   predicate. That does not decide it: by
+    ///   [`Idiom::PredicateRedefinedPastBranch`]'s experiments a `selp`'s
+    ///   selector is read late like a guard, so the `selp` kept the late
+    ///   read. Until an experiment that removes the redefinition decides
+    ///   it, K1 stays at wrong values.
+    /// - `zero-membermask-collective-faults` faults (H100 2026-11-24, H200
+    ///   2026-11-27) and also gives wrong values: on the H200 the reduced
+    ///   `shr.b32-d59e4241` of the same shape finishes with the odd lanes
+    ///   skipping a block, at -O1 to -O4, and agrees at every level without
+    ///   the mask-0 collective or with the register mask made the full mask
+    ///   (triage group G10).
+    /// - `loop-guard-rewritten-hangs` hangs, and the other idioms give wrong
+    ///   values.
     pub fn effects(self) -> &'static [Effect] {
         match self {
             Idiom::GuardFoldedAfterExit => &[Effect::WrongValue, Effect::Hang, Effect::Fault],
             Idiom::LoopGuardRewrittenHangs => &[Effect::Hang],
-            Idiom::ZeroMembermaskCollectiveFaults => &[Effect::Fault],
+            Idiom::ZeroMembermaskCollectiveFaults => &[Effect::Fault, Effect::WrongValue],
             Idiom::GuardRedefinedByCollective
             | Idiom::UnusedCollectiveSplitsWarp
             | Idiom::LoopWriteHoistedAboveExit
             | Idiom::ShuffleOfShuffledImmediate
-            | Idiom::ShiftAmountConvertedFromF32 => &[Effect::WrongValue],
+            | Idiom::ShiftAmountConvertedFromF32
+            | Idiom::Shl64ImmediateAmountWraps
+            | Idiom::F32AddImmediatesTieMisrounded
+            | Idiom::PredicateRedefinedPastBranch => &[Effect::WrongValue],
         }
     }
 
@@ -303,13 +415,22 @@ fn guarded_exit(prog: &Program, inst: &crate::ir::Inst) -> Option<Guard> {
     }
 }
 
+/// The guard of `inst` when it is a guarded forward branch whose target
+/// lies past instruction `b` (lanes that take it skip `b`).
+fn guarded_branch_past(prog: &Program, inst: &crate::ir::Inst, b: usize) -> Option<Guard> {
+    let g = inst.guard?;
+    let at = prog.labels[inst.op.branch_target()?.0 as usize].at;
+    (at > b).then_some(g)
+}
+
 fn folded_after_exit(prog: &Program) -> Option<usize> {
     let loops = loops(prog);
     for (i, inst) in prog.insts.iter().enumerate() {
-        let Some(g) = guarded_exit(prog, inst) else {
-            continue;
-        };
         for &(h, b) in loops.iter().filter(|&&(h, _)| h > i) {
+            let Some(g) = guarded_exit(prog, inst).or_else(|| guarded_branch_past(prog, inst, b))
+            else {
+                continue;
+            };
             let body = &prog.insts[h..=b];
             let write = body.iter().position(|x| x.op.written().contains(&g.reg));
             if let (Some(w), true) = (write, body.iter().any(|x| reads(x, g.reg))) {
@@ -484,4 +605,117 @@ fn zero_membermask_after_register_mask(prog: &Program) -> Option<usize> {
         .skip(first + 1)
         .find(|(_, x)| x.op.membermask() == Some(Operand::Imm(0)))
         .map(|(j, _)| j)
+}
+
+fn shl64_immediate_amount_over_63(prog: &Program) -> Option<usize> {
+    prog.insts.iter().position(|x| {
+        matches!(
+            x.op,
+            Op::Glue(Glue::Bin { op: BinOp::Shl, ty, b: Operand::Imm(n), .. })
+                if ty.bits() == 64 && n > 63
+        )
+    })
+}
+
+fn f32_add_immediates_tie(prog: &Program) -> Option<usize> {
+    prog.insts.iter().position(|x| {
+        matches!(
+            x.op,
+            Op::Glue(Glue::Bin {
+                op: BinOp::Add,
+                ty: Type::F32,
+                a: Operand::Imm(a),
+                b: Operand::Imm(b),
+                ..
+            }) if f32_sum_is_tie(a as u32, b as u32)
+        )
+    })
+}
+
+/// Whether the exact sum of the f32 values with bits `a` and `b` lies
+/// halfway between two neighbouring finite f32 values. Such a midpoint has
+/// 25 significant bits, so it is an f64; the f64 sum is exact exactly when
+/// its error term (Knuth's two-sum) is 0, and a sum that is not exact is
+/// no midpoint.
+fn f32_sum_is_tie(a: u32, b: u32) -> bool {
+    let (a, b) = (f64::from(f32::from_bits(a)), f64::from(f32::from_bits(b)));
+    let s = a + b;
+    if !s.is_finite() {
+        return false;
+    }
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    if err != 0.0 {
+        return false;
+    }
+    let r = s as f32;
+    if f64::from(r) == s || !r.is_finite() {
+        return false;
+    }
+    let other = if s > f64::from(r) {
+        r.next_up()
+    } else {
+        r.next_down()
+    };
+    other.is_finite() && (f64::from(r) + f64::from(other)) / 2.0 == s
+}
+
+fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
+    let n = prog.insts.len();
+    for (i, x) in prog.insts.iter().enumerate() {
+        if x.op.is_control_flow() {
+            continue;
+        }
+        let mut preds: Vec<Reg> = x.guard.map(|g| g.reg).into_iter().collect();
+        preds.extend(x.op.sources().iter().filter_map(|(o, _, _)| match o {
+            Operand::Reg(r) | Operand::NotPred(r) if prog.decl(*r).ty == Type::Pred => Some(*r),
+            _ => None,
+        }));
+        for p in preds {
+            let results: Vec<Reg> = x.op.written().into_iter().filter(|r| *r != p).collect();
+            if results.is_empty() {
+                continue;
+            }
+            // The first control-flow instruction after X, in X's block,
+            // with `p` unchanged up to it.
+            let mut k = i + 1;
+            while k < n
+                && !labelled(prog, k)
+                && !prog.insts[k].op.is_control_flow()
+                && !prog.insts[k].op.written().contains(&p)
+            {
+                k += 1;
+            }
+            if k >= n || labelled(prog, k) || prog.insts[k].guard.is_none() {
+                continue;
+            }
+            let Some(target) = prog.insts[k].op.branch_target() else {
+                continue;
+            };
+            let t = prog.labels[target.0 as usize].at;
+            if t <= k + 1 {
+                continue;
+            }
+            // On the fall-through path, before the label: a write of `p`
+            // by no collective, with one of X's results not yet rewritten
+            // on the way (so X's value reaches the join).
+            for w in k + 1..t.min(n) {
+                let y = &prog.insts[w];
+                if y.op.is_control_flow() {
+                    break;
+                }
+                if !is_collective(&y.op) && y.op.written().contains(&p) {
+                    let live = results.iter().any(|r| {
+                        !prog.insts[k + 1..w]
+                            .iter()
+                            .any(|z| z.guard.is_none() && z.op.written().contains(r))
+                    });
+                    if live {
+                        return Some(w);
+                    }
+                }
+            }
+        }
+    }
+    None
 }
