@@ -362,7 +362,7 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{} cases, {} instructions ({:.1} per case), {} repaired away, {} removed as avoided idioms, {:.1} interpreter runs per case",
+            "{} programs, {} instructions ({:.1} per program), {} repaired away, {} removed as avoided idioms, {:.1} interpreter runs per program while generating",
             self.cases,
             self.insts,
             self.insts as f64 / self.cases.max(1) as f64,
@@ -373,7 +373,7 @@ impl fmt::Display for Stats {
         if self.runs > 0 {
             writeln!(
                 f,
-                "runs: {} usable of {} ({:.2} %), {} UB, {} errors; register lanes defined at the end: {:.2} %",
+                "input sets: {} compared of {} ({:.2} %), {} with undefined behaviour, {} unfinished; register lanes defined at the end: {:.2} %",
                 self.usable,
                 self.runs,
                 100.0 * self.usable_share(),
@@ -403,7 +403,7 @@ impl fmt::Display for Stats {
             .collect();
         writeln!(
             f,
-            "UB on purpose: {} cases ({})",
+            "UB on purpose: {} programs ({})",
             self.ub_intended,
             rules.join(", ")
         )?;
@@ -420,7 +420,7 @@ impl fmt::Display for Stats {
                 .iter()
                 .map(|n| (n.as_str(), self.forms.get(n).copied().unwrap_or(0))),
         )?;
-        writeln!(f, "control-flow shapes (cases with each):")?;
+        writeln!(f, "control-flow shapes (programs with each):")?;
         columns(
             f,
             SHAPES

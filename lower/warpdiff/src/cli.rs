@@ -238,6 +238,12 @@ pub struct FuzzArgs {
     /// reduced, the rest counted)
     #[arg(long)]
     pub keep_going: bool,
+    /// Also print the generator's tables after the run: instruction forms,
+    /// control-flow shapes and features generated, where the workers' time
+    /// went, the forms never executed in each context, the JIT's helper
+    /// cache
+    #[arg(long)]
+    pub stats: bool,
     /// Input sets per program checked on the CPU engines: the case's own,
     /// then sets with its data inputs redrawn (those that cannot reach
     /// control flow, a collective's participation or a membermask, so each

@@ -157,7 +157,7 @@ fn with_the_gpu_in_process_a_fault_switches_it_off_and_the_cpu_goes_on() {
     assert_eq!(code, 1, "the fault counts as a finding: {out}{err}");
     assert!(err.contains("gpu fault: simulated"), "{err}");
     assert!(out.contains("switched off"), "{out}");
-    assert!(out.contains("cases in "), "the summary: {out}");
+    assert!(out.contains(" input sets in "), "the summary: {out}");
     assert!(
         out.contains("did not fail again in a fresh process"),
         "{out}"
@@ -223,7 +223,7 @@ fn the_gpu_survives_hangs_faults_and_stuck_calls_and_the_run_ends_on_time() {
     let cpu: Vec<u64> = err
         .lines()
         .filter_map(|l| {
-            let at = l.find("execs/s")?;
+            let at = l.find("input sets/s")?;
             l[..at].split_whitespace().last()?.parse::<f64>().ok()
         })
         .map(|r| r as u64)
@@ -471,7 +471,7 @@ fn with_the_gpu_in_process_a_call_that_never_returns_is_left_behind() {
     assert!(secs < 20.0, "ended after {secs:.1} s\n{out}{err}");
     assert!(secs >= 8.0, "waited for the threads first: {secs:.1} s");
     assert_eq!(code, 0, "no divergence, no internal error: {out}{err}");
-    assert!(out.contains("cases in "), "the summary: {out}");
+    assert!(out.contains(" input sets in "), "the summary: {out}");
     assert!(
         err.contains("thread(s) still busy 6 s after the run was over"),
         "{err}"

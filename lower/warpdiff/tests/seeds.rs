@@ -37,7 +37,7 @@ fn fuzz(seed: &str, jobs: &str, cases: &str, inputs: &str) -> String {
 fn digest_in(text: &str) -> String {
     let line = text
         .lines()
-        .find(|l| l.starts_with("cases digest "))
+        .find(|l| l.starts_with("programs digest "))
         .unwrap_or_else(|| panic!("a digest line:\n{text}"));
     line.split_whitespace()
         .nth(2)
@@ -49,8 +49,8 @@ fn digest_in(text: &str) -> String {
 fn digest(seed: &str, jobs: &str, cases: &str) -> String {
     let text = fuzz(seed, jobs, cases, "1");
     assert!(
-        text.contains(&format!("{cases} cases in")),
-        "stops after {cases} cases:\n{text}"
+        text.contains(&format!("\n{cases} programs (")),
+        "stops after {cases} programs:\n{text}"
     );
     digest_in(&text)
 }
@@ -75,20 +75,26 @@ fn the_jobs_of_one_run_generate_different_cases() {
 #[test]
 fn more_input_sets_per_program_are_more_cases_from_the_same_programs() {
     // `--inputs 4`: each of the 30 generated programs is also checked on
-    // up to 3 rotations of its inputs, so more than 30 cases are compared;
-    // the programs (and so the digest over them) are the same.
-    let count = |text: &str| -> u64 {
+    // up to 3 more input sets, so more than 30 input sets are run; the
+    // programs (and so the digest over them) are the same.
+    let counts = |text: &str| -> (u64, u64) {
         let line = text
             .lines()
-            .find(|l| l.contains(" cases in "))
+            .find(|l| l.contains(" input sets in "))
             .unwrap_or_else(|| panic!("a summary line:\n{text}"));
-        line.split_whitespace()
-            .next()
-            .and_then(|n| n.parse().ok())
-            .expect("a count")
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .iter()
+            .position(|w| *w == "input")
+            .expect("input sets");
+        (
+            words[0].parse().expect("programs"),
+            words[at - 1].parse().expect("input sets"),
+        )
     };
     let (one, four) = (fuzz("4", "1", "30", "1"), fuzz("4", "1", "30", "4"));
-    assert_eq!(count(&one), 30, "{one}");
-    assert!(count(&four) > 30, "{four}");
+    assert_eq!(counts(&one), (30, 30), "{one}");
+    assert_eq!(counts(&four).0, 30, "{four}");
+    assert!(counts(&four).1 > 30, "{four}");
     assert_eq!(digest_in(&one), digest_in(&four));
 }

@@ -6,7 +6,7 @@
 use crate::engines;
 use arbitrary::{Arbitrary, Unstructured};
 use std::hash::{Hash, Hasher};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 use warp_core::corpus::{write_case, Written};
 use warp_core::engine::Engine;
@@ -26,11 +26,17 @@ use warp_core::rng::Rng;
 pub const FUZZ_FUEL: u64 = 100_000;
 
 /// Where regression cases go: `$WARPDIFF_CORPUS`, else the repository's
-/// `corpus/`.
+/// `corpus/` (written without `..`, as the summary prints it).
 pub fn corpus_dir() -> PathBuf {
     std::env::var_os("WARPDIFF_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus")))
+        .unwrap_or_else(|| {
+            let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+            repo.parent()
+                .and_then(Path::parent)
+                .unwrap_or(repo)
+                .join("corpus")
+        })
 }
 
 /// How one input ended.

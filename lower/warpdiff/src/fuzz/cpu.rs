@@ -84,7 +84,9 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
             continue;
         };
         made += 1;
+        sh.programs.fetch_add(1, Ordering::Relaxed);
         sh.execs.fetch_add(1, Ordering::Relaxed);
+        let before = (stats.runs, stats.ub_runs, stats.errors);
         sh.digest.fetch_add(case::case_hash(&tc), Ordering::Relaxed);
         let (result, more) = case::run_case_inputs(
             &tc,
@@ -94,6 +96,12 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
             case_seed,
         );
         sh.execs.fetch_add(more, Ordering::Relaxed);
+        sh.input_sets
+            .fetch_add(stats.runs - before.0, Ordering::Relaxed);
+        sh.ub_sets
+            .fetch_add(stats.ub_runs - before.1, Ordering::Relaxed);
+        sh.refused_sets
+            .fetch_add(stats.errors - before.2, Ordering::Relaxed);
         match result {
             CaseResult::NoCase => {}
             CaseResult::Agree(reference, skipped) => {

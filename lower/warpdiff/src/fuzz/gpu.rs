@@ -297,11 +297,14 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
         ];
         let (d, notes) = hang::as_divergence(&after, notes);
         let msg = match case::record(&r.corpus, &small, &d, notes) {
-            Ok(w) => format!(
+            Ok(w) => sh.wrote(
+                w.path(),
+                format!(
                 "divergence: gpu hang or fault; reduced {} -> {} instructions in {secs:.1} s; {}",
                 cases[i].program.insts.len(),
                 small.program.insts.len(),
                 w.path().display()
+            ),
             ),
             Err(e) => format!("divergence: gpu hang or fault; could not write it: {e}"),
         };
@@ -321,12 +324,12 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
                 ),
             ];
             let msg = match hang::record_group(&r.corpus, &members, &seen, &notes) {
-                Ok(dir) => format!(
+                Ok(dir) => sh.wrote(&dir, format!(
                     "divergence: gpu hang or fault only as a batch; the smallest failing group has {} of the {} cases; recorded in {}",
                     members.len(),
                     cases.len(),
                     dir.display()
-                ),
+                )),
                 Err(e) => format!(
                     "divergence: gpu hang or fault only as a batch ({} cases); could not record the group: {e}",
                     members.len()

@@ -231,7 +231,7 @@ pub fn run_loop(mut r: Run) -> u8 {
             std::thread::sleep(Duration::from_millis(250));
             let dt = last.0.elapsed().as_secs_f64();
             if dt >= 1.0 {
-                let execs = sh.execs.load(Ordering::Relaxed);
+                let execs = sh.input_sets.load(Ordering::Relaxed);
                 let rate = (execs - last.1) as f64 / dt;
                 let gpu_rates: Vec<f64> = gpus
                     .iter()

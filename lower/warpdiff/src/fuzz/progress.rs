@@ -61,14 +61,17 @@ pub fn progress_line(
     rate: f64,
     gpu_rates: &[f64],
 ) -> String {
-    let execs = sh.execs.load(Ordering::Relaxed);
-    let ub = sh.ub.load(Ordering::Relaxed);
+    let t = crate::fuzz::summary::Totals::of(sh);
     let mut line = format!(
-        "{rate:>7.0} execs/s  {execs} cases  UB {:.1}%  rejected {}  divergences {}",
-        100.0 * ub as f64 / execs.max(1) as f64,
-        sh.rejected.load(Ordering::Relaxed),
+        "{rate:>7.0} input sets/s  {} input sets of {} programs  UB {:.1}%  divergences {}",
+        t.sets,
+        t.programs,
+        100.0 * t.ub as f64 / t.sets.max(1) as f64,
         sh.divergences.load(Ordering::Relaxed)
     );
+    if t.refused > 0 {
+        line.push_str(&format!("  unfinished {}", t.refused));
+    }
     if !gpus.is_empty() {
         let per: Vec<String> = gpus
             .iter()

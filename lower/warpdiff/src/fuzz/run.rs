@@ -148,6 +148,17 @@ pub struct Shared {
     pub narrowing: AtomicBool,
     /// Time spent narrowing GPU failures down, in microseconds.
     pub narrow_us: AtomicU64,
+    /// Programs the CPU workers generated.
+    pub programs: AtomicU64,
+    /// Input sets the CPU workers ran (each a program on one input set).
+    pub input_sets: AtomicU64,
+    /// Of those, the ones whose reference run met undefined behaviour (not
+    /// compared).
+    pub ub_sets: AtomicU64,
+    /// Of those, the ones the reference could not finish (not compared).
+    pub refused_sets: AtomicU64,
+    /// The corpus files reduced findings were written to (or found in).
+    pub written: Mutex<Vec<PathBuf>>,
     /// Microseconds CPU workers waited for room in the GPU queue (summed):
     /// the GPU side was the slower one.
     pub offer_wait_us: AtomicU64,
@@ -199,6 +210,15 @@ impl Shared {
             .unwrap_or_else(|p| p.into_inner())
             .values()
             .sum()
+    }
+
+    /// Keeps `path` as a file a finding was written to; returns `msg`.
+    pub fn wrote(&self, path: &std::path::Path, msg: String) -> String {
+        self.written
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(path.to_path_buf());
+        msg
     }
 
     /// Prints and keeps a finding's line.
@@ -271,7 +291,7 @@ pub fn report(
         .entry(key)
         .or_default() += 1;
     let msg = match case::record(&r.corpus, &small, &d2, notes) {
-        Ok(w) => format!(
+        Ok(w) => sh.wrote(w.path(), format!(
             "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}",
             d2.engine,
             d2.form,
@@ -282,7 +302,7 @@ pub fn report(
                 warp_core::corpus::Written::Exists(_) => "already in corpus:",
             },
             w.path().display()
-        ),
+        )),
         Err(e) => format!(
             "divergence: {} on {}; could not write it: {e}",
             d2.engine, d2.form

@@ -1,6 +1,8 @@
-//! What `warpdiff fuzz` ends with: the summary (the generator's coverage
-//! and blind spots, the counts, divergences by engine and form, skips by
-//! reason, each external engine's and GPU's figures) and the exit status.
+//! What `warpdiff fuzz` ends with: the summary (programs and input sets,
+//! undefined behaviour, coverage and blind spots, the digest, divergences
+//! by engine and form, skips by reason, each external engine's and GPU's
+//! figures, with `--stats` the generator's tables, and last a verdict in
+//! words) and the exit status.
 
 use crate::fuzz::external::Lane;
 use crate::fuzz::run::{Run, Shared, MAX_DEVICES, REDUCE_PER_FORM};
@@ -22,20 +24,36 @@ pub fn exit_status(sh: &Shared) -> u8 {
     }
 }
 
-/// The blind-spot report: per context, the forms no usable case executed
-/// there (the first few named).
-fn blind_spots(stats: &Stats) {
+/// The blind-spot counts (per context, how many forms no usable case
+/// executed there) and, with `named`, the first few of each.
+fn blind_spots(stats: &Stats, named: bool) {
     const NAMED: usize = 8;
     let spots = stats.blind_spots();
-    let all = warp_core::gen::all_forms().len();
     let counts: Vec<String> = spots
         .iter()
         .map(|(c, never)| format!("{c} {}", never.len()))
         .collect();
+    let missing = stats.missing_forms();
+    let all = warp_core::gen::all_forms().len();
+    let any = spots.iter().any(|(_, n)| !n.is_empty());
     outln!(
-        "blind spots (of {all} forms, never executed): {}",
-        counts.join(", ")
+        "forms generated {}/{all}{}; blind spots (forms never executed): {}{}",
+        all - missing.len(),
+        if missing.is_empty() {
+            String::new()
+        } else {
+            format!(" (missing: {})", missing.join(", "))
+        },
+        counts.join(", "),
+        if any && !named {
+            " (`--stats` names them)"
+        } else {
+            ""
+        }
     );
+    if !named {
+        return;
+    }
     for (c, never) in spots.iter().filter(|(_, n)| !n.is_empty()) {
         let more = never.len().saturating_sub(NAMED);
         outln!(
@@ -50,8 +68,10 @@ fn blind_spots(stats: &Stats) {
     }
 }
 
-/// The summary after the run: the generator's coverage table, the counts,
-/// divergences by engine and form, skips by reason, the GPU's figures.
+/// The summary after the run (with `--stats` the generator's tables
+/// first): programs and input sets, undefined behaviour, coverage, the
+/// digest, findings, skips, the GPU's and external engines' figures, and
+/// last the verdict in words.
 pub fn summary(
     r: &Run,
     sh: &Shared,
@@ -61,28 +81,38 @@ pub fn summary(
 ) {
     let secs = r.start.elapsed().as_secs_f64();
     let stats = sh.stats.lock().unwrap_or_else(|p| p.into_inner());
-    let execs = sh.execs.load(Ordering::Relaxed);
-    outln!("\n{stats}");
-    let missing = stats.missing_forms();
-    let all = warp_core::gen::all_forms().len();
+    outln!();
+    if r.args.stats {
+        outln!("{stats}");
+        let helpers = warp_jit::outline::stats();
+        if helpers.hits + helpers.misses + helpers.inlined > 0 {
+            outln!(
+                "JIT helpers (fast-compile tier): {} instruction shapes compiled, {} call sites served from the cache, {} lowered inline (cache full)",
+                helpers.misses,
+                helpers.hits,
+                helpers.inlined
+            );
+        }
+    }
+    let totals = Totals::of(sh);
     outln!(
-        "{execs} cases in {secs:.1} s ({:.0} execs/s); usable {:.2}%; UB {}; rejected {}; divergences {} (engine failures {}); forms generated {}/{all}{}",
-        execs as f64 / secs,
-        100.0 * stats.usable_share(),
-        sh.ub.load(Ordering::Relaxed),
-        sh.rejected.load(Ordering::Relaxed),
-        sh.divergences.load(Ordering::Relaxed),
-        sh.engine_failures.load(Ordering::Relaxed),
-        all - missing.len(),
-        if missing.is_empty() {
-            String::new()
+        "{} programs ({:.1} instructions each), {} input sets in {secs:.1} s ({:.0} input sets/s): {} compared, {} not compared for undefined behaviour in the reference ({:.1} %){}",
+        totals.programs,
+        stats.insts as f64 / stats.cases.max(1) as f64,
+        totals.sets,
+        totals.sets as f64 / secs.max(1e-9),
+        totals.compared(),
+        totals.ub,
+        100.0 * totals.ub as f64 / totals.sets.max(1) as f64,
+        if totals.refused > 0 {
+            format!(", {} the reference could not finish", totals.refused)
         } else {
-            format!(" (missing: {})", missing.join(", "))
+            String::new()
         }
     );
-    blind_spots(&stats);
+    blind_spots(&stats, r.args.stats);
     outln!(
-        "cases digest {:016x} (seed {:#x}; the same seed and --cases give the same digest)",
+        "programs digest {:016x} (seed {:#x}; the same seed and --cases give the same digest)",
         sh.digest.load(Ordering::Relaxed),
         r.seed
     );
@@ -109,15 +139,6 @@ pub fn summary(
                 .join(", ")
         );
     }
-    let helpers = warp_jit::outline::stats();
-    if helpers.hits + helpers.misses + helpers.inlined > 0 {
-        outln!(
-            "JIT helpers (fast-compile tier): {} instruction shapes compiled, {} call sites served from the cache, {} lowered inline (cache full)",
-            helpers.misses,
-            helpers.hits,
-            helpers.inlined
-        );
-    }
     let skipped = sh.skipped.lock().unwrap_or_else(|p| p.into_inner());
     if skipped.is_empty() {
         outln!("skipped (cannot run here): none");
@@ -126,12 +147,106 @@ pub fn summary(
             outln!("skipped (cannot run here) {n}: {reason}");
         }
     }
+    drop(skipped);
     for lane in lanes {
         outln!("{}", lane_summary(lane, secs));
     }
     if !gpus.is_empty() {
         gpu_summary(r, sh, gpus, known_gpu, secs);
     }
+    outln!("{}", verdict(r, sh, &totals, secs, !gpus.is_empty()));
+}
+
+/// The counts of the CPU workers' input sets.
+pub struct Totals {
+    /// Programs generated.
+    pub programs: u64,
+    /// Input sets run (a program on one set of inputs each).
+    pub sets: u64,
+    /// Of those, with undefined behaviour in the reference run.
+    pub ub: u64,
+    /// Of those, that the reference could not finish.
+    pub refused: u64,
+}
+
+impl Totals {
+    /// The counts so far.
+    pub fn of(sh: &Shared) -> Totals {
+        Totals {
+            programs: sh.programs.load(Ordering::Relaxed),
+            sets: sh.input_sets.load(Ordering::Relaxed),
+            ub: sh.ub_sets.load(Ordering::Relaxed),
+            refused: sh.refused_sets.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The input sets every engine's result was compared on.
+    pub fn compared(&self) -> u64 {
+        self.sets.saturating_sub(self.ub + self.refused)
+    }
+}
+
+/// The last line of the summary: what happened, in words, and where the
+/// findings went.
+fn verdict(r: &Run, sh: &Shared, t: &Totals, secs: f64, gpu_ran: bool) -> String {
+    let divergences = sh.divergences.load(Ordering::Relaxed);
+    let internal = sh.internal_errors.load(Ordering::Relaxed);
+    // The engines that checked something: `gpu` only where one was found.
+    let engines = r
+        .engines
+        .names()
+        .into_iter()
+        .filter(|n| gpu_ran || n != "gpu")
+        .collect::<Vec<_>>()
+        .join(", ");
+    let gpu = match sh.gpu_programs.load(Ordering::Relaxed) {
+        0 => String::new(),
+        n => format!("; {n} programs checked on the GPU"),
+    };
+    let known = match sh.known_hits() {
+        0 => String::new(),
+        n => format!("; {n} hits of known compiler bugs counted"),
+    };
+    if divergences == 0 {
+        return format!(
+            "verdict: no divergence in {} input sets of {} programs ({engines}), {secs:.1} s{gpu}{known}{}",
+            t.compared(),
+            t.programs,
+            if internal > 0 {
+                format!(
+                    "; but {internal} internal error(s) (exit status 2): see the messages above"
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    let written = sh.written.lock().unwrap_or_else(|p| p.into_inner());
+    let mut files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    files.sort();
+    files.dedup();
+    let shown = files.len().min(3);
+    format!(
+        "verdict: {divergences} divergence(s){} in {} input sets of {} programs ({engines}), {secs:.1} s{gpu}{known}; {}",
+        match sh.engine_failures.load(Ordering::Relaxed) {
+            0 => String::new(),
+            n => format!(" ({n} engine failure(s))"),
+        },
+        t.compared(),
+        t.programs,
+        match files.len() {
+            0 => "none written to the corpus (see the messages above)".to_string(),
+            n => format!(
+                "{n} file(s) written to the corpus: {}{}",
+                files[..shown].join(", "),
+                if n > shown {
+                    format!(" and {} more", n - shown)
+                } else {
+                    String::new()
+                }
+            ),
+        }
+    )
 }
 
 /// The GPU's part of the summary: per GPU its programs and cases, its
