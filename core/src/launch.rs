@@ -164,14 +164,28 @@ fn number(s: &str) -> Option<u64> {
     }
 }
 
-/// Hex 32-bit words as little-endian bytes.
-fn words(ws: &[&str]) -> Result<Vec<u8>, String> {
+/// Hex 32-bit words as little-endian bytes; the error names the bad word
+/// and gives its index in `ws`.
+fn words(ws: &[&str]) -> Result<Vec<u8>, (usize, String)> {
     let mut out = Vec::new();
-    for w in ws {
-        let v = u32::from_str_radix(w, 16).map_err(|_| format!("bad hex word `{w}`"))?;
+    for (i, w) in ws.iter().enumerate() {
+        let v = u32::from_str_radix(w, 16).map_err(|_| {
+            (
+                i,
+                format!("bad hex word `{w}` (word {} of the list)", i + 1),
+            )
+        })?;
         out.extend_from_slice(&v.to_le_bytes());
     }
     Ok(out)
+}
+
+/// The 1-based column of `tok`, a slice of `line`, in `line`.
+fn column_of(line: &str, tok: &str) -> usize {
+    (tok.as_ptr() as usize)
+        .checked_sub(line.as_ptr() as usize)
+        .filter(|&o| o <= line.len())
+        .map_or(1, |o| o + 1)
 }
 
 impl Launch {
@@ -276,22 +290,29 @@ impl Launch {
             let text = text.split("//").next().unwrap_or("");
             let toks: Vec<&str> = text.split_whitespace().collect();
             let Some(&first) = toks.first() else { continue };
-            let col = raw.find(first).unwrap_or(0) + 1;
+            let col = column_of(raw, first);
             let bad = |m: String| format!("{file}:{line}:{col}: {m}");
+            // An error about one token points at it.
+            let bad_at =
+                |tok: &str, m: String| format!("{file}:{line}:{}: {m}", column_of(raw, tok));
             match (first, &toks[1..]) {
                 ("kernel", [name]) => l.kernel = name.to_string(),
-                ("grid", [d]) => l.grid = parse_dims(d).map_err(bad)?,
-                ("block", [d]) => l.block = parse_dims(d).map_err(bad)?,
+                ("grid", [d]) => l.grid = parse_dims(d).map_err(|m| bad_at(d, m))?,
+                ("block", [d]) => l.block = parse_dims(d).map_err(|m| bad_at(d, m))?,
                 ("shared", [n]) => {
-                    l.shared = n.parse().map_err(|_| bad(format!("bad byte count `{n}`")))?
+                    l.shared = n
+                        .parse()
+                        .map_err(|_| bad_at(n, format!("bad byte count `{n}`")))?
                 }
                 ("buffer", [name, "u32", ws @ ..]) => l.buffers.push(Buffer {
                     name: name.to_string(),
-                    bytes: words(ws).map_err(bad)?,
+                    bytes: words(ws).map_err(|(i, m)| bad_at(ws[i], m))?,
                 }),
                 ("buffer", [name, "fill", w, n]) => {
-                    let one = words(&[w]).map_err(bad)?;
-                    let n: usize = n.parse().map_err(|_| bad(format!("bad count `{n}`")))?;
+                    let one = words(&[w]).map_err(|(_, m)| bad_at(w, m))?;
+                    let n: usize = n
+                        .parse()
+                        .map_err(|_| bad_at(n, format!("bad count `{n}`")))?;
                     l.buffers.push(Buffer {
                         name: name.to_string(),
                         bytes: one.repeat(n),
@@ -310,7 +331,7 @@ impl Launch {
                     pending.push((name.to_string(), buf.to_string(), line))
                 }
                 ("param", [name, "value", v]) => {
-                    let v = number(v).ok_or_else(|| bad(format!("bad number `{v}`")))?;
+                    let v = number(v).ok_or_else(|| bad_at(v, format!("bad number `{v}`")))?;
                     l.params.push((name.to_string(), ParamValue::Value(v)));
                 }
                 _ => {
@@ -354,9 +375,13 @@ pub fn parse_expected(src: &str, file: &str) -> Result<Expected, String> {
                 if w == "________" {
                     Ok(None)
                 } else {
-                    u32::from_str_radix(w, 16)
-                        .map(Some)
-                        .map_err(|_| format!("{file}:{}: bad word `{w}`", i + 1))
+                    u32::from_str_radix(w, 16).map(Some).map_err(|_| {
+                        format!(
+                            "{file}:{}:{}: bad word `{w}` (8 hex digits, or ________ for undefined)",
+                            i + 1,
+                            column_of(raw, w)
+                        )
+                    })
                 }
             })
             .collect::<Result<Vec<_>, _>>()?;

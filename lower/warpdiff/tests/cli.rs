@@ -217,3 +217,38 @@ fn gpu_commands_without_a_gpu() {
         "{err}"
     );
 }
+
+#[test]
+fn a_bad_word_given_to_buffer_is_named_with_its_place() {
+    // The buffer is read before the module is run: the module's name is
+    // enough, its kernel never starts.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus/kernels/nvcc/");
+    let module = format!("{root}saxpy.ptx");
+    let (code, out, err) = warpdiff(&[
+        "run",
+        &module,
+        "--kernel",
+        "saxpy",
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--buffer",
+        "in=u32:1,2,zz",
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("--buffer `in=u32:1,2,zz`: word 3 `zz` is not a hex 32-bit word"),
+        "{err}"
+    );
+    let (code, _, err) = warpdiff(&[
+        "run",
+        &module,
+        "--kernel",
+        "saxpy",
+        "--buffer",
+        "in=fill:1*many",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`many` is not a word count"), "{err}");
+}

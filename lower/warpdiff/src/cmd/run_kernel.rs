@@ -50,15 +50,24 @@ pub fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
         let (name, spec) = b.split_once('=').ok_or_else(bad)?;
         let bytes = if let Some(ws) = spec.strip_prefix("u32:") {
             let mut v = Vec::new();
-            for w in ws.split(',').filter(|w| !w.is_empty()) {
-                let x = u32::from_str_radix(w.trim_start_matches("0x"), 16).map_err(|_| bad())?;
+            for (i, w) in ws.split(',').filter(|w| !w.is_empty()).enumerate() {
+                let x = u32::from_str_radix(w.trim_start_matches("0x"), 16).map_err(|_| {
+                    format!(
+                        "--buffer `{b}`: word {} `{w}` is not a hex 32-bit word (NAME=u32:W0,W1,... takes hex words, e.g. u32:1,ff,0x10)",
+                        i + 1
+                    )
+                })?;
                 v.extend_from_slice(&x.to_le_bytes());
             }
             v
         } else if let Some(f) = spec.strip_prefix("fill:") {
             let (w, n) = f.split_once('*').ok_or_else(bad)?;
-            let x = u32::from_str_radix(w.trim_start_matches("0x"), 16).map_err(|_| bad())?;
-            let n: usize = n.parse().map_err(|_| bad())?;
+            let x = u32::from_str_radix(w.trim_start_matches("0x"), 16).map_err(|_| {
+                format!("--buffer `{b}`: `{w}` is not a hex 32-bit word (NAME=fill:WORD*COUNT)")
+            })?;
+            let n: usize = n.parse().map_err(|_| {
+                format!("--buffer `{b}`: `{n}` is not a word count (NAME=fill:WORD*COUNT)")
+            })?;
             x.to_le_bytes().repeat(n)
         } else if let Some(p) = spec.strip_prefix("file:") {
             std::fs::read(p).map_err(|e| format!("--buffer `{b}`: cannot read `{p}`: {e}"))?
