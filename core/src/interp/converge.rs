@@ -365,6 +365,26 @@ impl Convergence {
         }
     }
 
+    /// The lanes `unsure` of the group `conv` ran an instruction under a
+    /// guard that is undefined there: each may or may not have executed
+    /// it, and the compiled code may branch on the guard (a predicated
+    /// instruction can become a branch around it), so from that
+    /// instruction on each is certainly with no other lane of the group,
+    /// and no other lane with it (lanes whose guard holds may run it
+    /// without them). The H200 at -O0 ran `@!%p1 activemask.b32 _` with `%p1` never
+    /// written and then `activemask` gave lane 0 `1` and lanes 1-31
+    /// `0xfffffffe` (`corpus/cases/activemask-after-undefined-guard-h200.ptx`).
+    pub fn isolate(&mut self, conv: u32, unsure: u32) {
+        self.trace.note(7 | (conv as u64) << 8);
+        self.trace.note(unsure as u64);
+        for l in lanes(conv & unsure) {
+            self.part(l, conv & !(1 << l));
+        }
+        for l in lanes(conv & !unsure) {
+            self.part(l, unsure);
+        }
+    }
+
     /// The lanes `exec` of the group `conv` exit: they leave every group.
     pub fn exit(&mut self, conv: u32, exec: u32) {
         self.trace.note(5 | (conv as u64) << 8);

@@ -232,6 +232,13 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             ),
         ));
     }
+    // Lanes whose guard is undefined may or may not have run it: the
+    // compiled code may branch on it, so after it they are certainly with
+    // no other lane (`Convergence::isolate`). (Where the guard decides
+    // control flow, a collective or memory, it is UB above.)
+    if maybe != 0 {
+        w.conv.isolate(conv, maybe);
+    }
     match &inst.op {
         Op::Glue(x) => {
             alu::exec(w, &s, x);
