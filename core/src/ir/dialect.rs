@@ -345,8 +345,9 @@ pub fn dialect_glue_forms() -> Vec<Glue> {
     v
 }
 
-/// Every form name the generator draws, in a fixed order (for coverage
-/// tables): the warp instructions', the glue's, `bra` and `exit`.
+/// Every form name the IR has, in a fixed order (for coverage tables): the
+/// warp instructions', the glue's, the glue's on the other types, the lane
+/// ops', `bra` and `exit`.
 pub fn all_forms() -> Vec<String> {
     let r = Operand::Imm(0);
     let d = Dest::Sink;
@@ -437,7 +438,9 @@ pub fn all_forms() -> Vec<String> {
             c: r,
         });
     }
+    glue.extend(dialect_glue_forms());
     ops.extend(glue.into_iter().map(Op::Glue));
+    ops.extend(lane_op_forms().into_iter().map(Op::LaneOp));
     ops.push(Op::Control(Control::Bra { target: LabelId(0) }));
     ops.push(Op::Control(Control::Exit));
     ops.iter().map(Op::form_name).collect()
