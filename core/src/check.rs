@@ -1,6 +1,6 @@
 //! Checking an [`Outcome`] against a case's `.expect` lines.
 
-use crate::compare::is_nan_bits;
+use crate::compare::same_kind_nan;
 use crate::ir::{Bits, Expect, Program, Reg, WARP};
 use crate::outcome::Outcome;
 use crate::text::format_bits;
@@ -41,8 +41,8 @@ pub fn check_expect(
             let open = reference.is_some_and(|r| r.nan_open(*reg, lane));
             let both_nan = open
                 && expected.defined != 0
-                && is_nan_bits(expected.value)
-                && is_nan_bits(actual.value);
+                && same_kind_nan(expected.value, expected.value)
+                && same_kind_nan(expected.value, actual.value);
             let differs = if knows_undefined {
                 expected.defined != actual.defined
                     || (expected.value ^ actual.value) & expected.defined != 0

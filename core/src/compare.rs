@@ -67,7 +67,7 @@ pub fn compare(reference: &Outcome, other: &Outcome) -> Vec<Diff> {
                 continue;
             }
             let differs = if reference.nan_open(reg, lane) {
-                !is_nan_bits(b)
+                !same_kind_nan(a, b)
             } else {
                 (a ^ b) & defined != 0
             };
@@ -85,10 +85,21 @@ pub fn compare(reference: &Outcome, other: &Outcome) -> Vec<Diff> {
     v
 }
 
-/// Whether the low 32 bits are an f32 NaN (open NaNs live in 32-bit
-/// registers: f32 results and their copies).
+/// Whether the low 32 bits are an f32 NaN.
 pub(crate) fn is_nan_bits(x: u64) -> bool {
     x as u32 & 0x7fff_ffff > 0x7f80_0000
+}
+
+/// Whether `other` is a NaN of the width of `nan`, a NaN whose bits PTX
+/// leaves open: an f64 NaN (its upper word holds the exponent) where
+/// `nan` is one, else an f32 NaN (open NaNs live in `.f32` and `.f64`
+/// registers: float results and their copies).
+pub(crate) fn same_kind_nan(nan: u64, other: u64) -> bool {
+    if nan >> 32 != 0 {
+        other & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000
+    } else {
+        is_nan_bits(other)
+    }
 }
 
 /// Prints differences one per line, naming registers.

@@ -25,11 +25,14 @@
 //! - `ir/requirement.rs`: which `.version` and `.target` each instruction
 //!   needs;
 //! - `ir/forms.rs`: the modes, operations and types each instruction
-//!   takes, form names and opcodes.
+//!   takes, form names and opcodes;
+//! - `ir/dialect.rs`: the same for the lane ops and the glue's 16-bit
+//!   and `.f64` types, and every form name ([`all_forms`]).
 //!
 //! Each file imports only those above it in this list (`operands.rs`,
 //! `requirement.rs` and `forms.rs` add methods to the instruction types).
 
+mod dialect;
 mod forms;
 mod glue;
 mod inst;
@@ -42,7 +45,9 @@ mod requirement;
 mod types;
 mod warp_ops;
 
-pub use forms::all_forms;
+pub use dialect::{
+    all_forms, dialect_glue_forms, lane_op_forms, narrow_types, wide_type, CVT_INTS, ROUNDINGS,
+};
 pub use glue::{BinOp, BoolOp, CmpOp, Glue, UnOp};
 pub use inst::{Control, Inst, Op};
 pub use lane_ops::{Address, Axis, FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Space, Special};

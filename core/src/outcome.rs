@@ -97,7 +97,9 @@ impl Outcome {
 
     /// Whether register `r` holds on `lane` a NaN whose bits PTX does not
     /// fix: the result of an f32 `add/sub/mul/min/max/neg/abs` that is NaN,
-    /// or a copy of one (`mov`, `selp`, `shfl`). On an H200 such results
+    /// a NaN that a lane op's float arithmetic or conversion writes
+    /// (`add.rz.f64`, `cvt.f64.f32` ...), or a copy of one (`mov`, `selp`,
+    /// `shfl`). On an H200 such results
     /// were canonical `0x7fffffff` at run time but kept the operand's bits
     /// when `ptxas` folded immediate operands (`abs.f32 %f, 0f7fc00000`
     /// gave `0x7fc00000`), so only "is a NaN" is compared there. The

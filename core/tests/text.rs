@@ -381,12 +381,6 @@ fn parse_errors_name_line_and_column() {
     );
     assert_error(&format!("{HEAD}.lanes p = 2;\n"), 4, 12, "bad .pred value");
     assert_error(&format!("{HEAD}.lanes Rx = 1.5;\n"), 4, 13, "float literal");
-    assert_error(
-        &format!("{HEAD}vote.sync.any.pred p, 1, 0xffffffff;\n"),
-        4,
-        23,
-        "must be a register",
-    );
     // Others: sink as a source, `!` where not allowed, missing `;`, unknown
     // label, unknown directive, undefined in `.lanes`.
     assert_error(

@@ -40,6 +40,13 @@ pub struct Weights {
     /// `activemask` on its own. Default 3.
     #[arbitrary(with = weight)]
     pub activemask: u32,
+    /// The rest of the dialect, each of its forms equally often: the lane
+    /// ops (`cvt`, `mul.wide`, `mad`, `div`, `rem`, bit manipulation,
+    /// `.f64` and rounded, `.ftz`, `.sat` float arithmetic, special
+    /// registers, `mov` packing) and the glue on 16-bit types and `.f64`.
+    /// Default 20.
+    #[arbitrary(with = weight)]
+    pub lane_ops: u32,
     /// A forward `@p bra` over a block (an `if`). Default 5.
     #[arbitrary(with = weight)]
     pub branch: u32,
@@ -68,6 +75,7 @@ impl Default for Weights {
             matching: 6,
             redux: 8,
             activemask: 3,
+            lane_ops: 20,
             branch: 5,
             if_else: 3,
             loops: 3,
@@ -88,6 +96,7 @@ impl Weights {
             matching: c(self.matching),
             redux: c(self.redux),
             activemask: c(self.activemask),
+            lane_ops: c(self.lane_ops),
             branch: c(self.branch),
             if_else: c(self.if_else),
             loops: c(self.loops),

@@ -173,6 +173,12 @@ const ROWS: &[Row] = &[
         emit: |g| g.activemask(),
     },
     Row {
+        name: "lane op",
+        weight: |w| w.lane_ops,
+        valid: |_| true,
+        emit: |g| g.dialect(),
+    },
+    Row {
         name: "if",
         weight: |w| w.branch,
         valid: |g| g.depth < g.cfg.max_depth && g.budget >= 3,

@@ -37,12 +37,14 @@
 //! `values.rs` (interesting values and lane patterns), `regs.rs` (the
 //! register file by role), `probe.rs` (the program under construction and
 //! the interpreter probes), `emit.rs` (the row table, glue and collective rows),
+//! `dialect.rs` (the row of the lane ops and the glue on the other types),
 //! `flow.rs` (blocks, loops, jumps, `exit`), `masks.rs` (guards and
 //! membermasks), `inject.rs` (UB on purpose), `shapes.rs` (the
 //! control-flow shapes of a finished program), `stats.rs` (counters),
 //! `vary.rs` (more input sets that keep a finished case valid).
 
 mod config;
+mod dialect;
 mod emit;
 mod flow;
 mod inject;

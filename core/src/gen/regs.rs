@@ -14,8 +14,26 @@ use super::values;
 use crate::ir::{Inputs, Reg, RegDecl, Type};
 use arbitrary::{Result, Unstructured};
 
-/// The data register types, in declaration order.
-pub(crate) const TYPES: [Type; 8] = Type::ALL;
+/// The data register types, in declaration order: the warp instructions'
+/// eight, then the 16-bit types and `.f64`, which the rest of the dialect
+/// reads and writes (`gen/dialect.rs`).
+pub(crate) const TYPES: [Type; 12] = [
+    Type::B32,
+    Type::U32,
+    Type::S32,
+    Type::F32,
+    Type::B64,
+    Type::U64,
+    Type::S64,
+    Type::Pred,
+    Type::B16,
+    Type::U16,
+    Type::S16,
+    Type::F64,
+];
+
+/// The 16-bit integer types.
+pub(crate) const NARROW_INTS: [Type; 3] = [Type::B16, Type::U16, Type::S16];
 
 /// The 32-bit integer-like types (where `%laneid` and masks fit).
 pub(crate) const INT32: [Type; 3] = [Type::B32, Type::U32, Type::S32];
@@ -36,8 +54,12 @@ fn prefix(ty: Type) -> &'static str {
         Type::U64 => "%rd",
         Type::S64 => "%sd",
         Type::Pred => "%p",
-        Type::B16 | Type::U16 | Type::S16 | Type::F64 | Type::B8 | Type::U8 | Type::S8 => {
-            unreachable!("the generator draws from Type::ALL only, not {ty}")
+        Type::B16 => "%h",
+        Type::U16 => "%rh",
+        Type::S16 => "%sh",
+        Type::F64 => "%fd",
+        Type::B8 | Type::U8 | Type::S8 => {
+            unreachable!("the generator declares no 8-bit register ({ty})")
         }
     }
 }
@@ -45,7 +67,7 @@ fn prefix(ty: Type) -> &'static str {
 /// The registers of one case, by role.
 pub(crate) struct RegFile {
     /// Data registers (`data[i]` has type `TYPES[i]`).
-    data: [Vec<Reg>; 8],
+    data: [Vec<Reg>; TYPES.len()],
     /// Membermask registers, each written just before the collective that
     /// reads it.
     pub masks: Vec<Reg>,
@@ -75,7 +97,7 @@ impl RegFile {
             decls.push(RegDecl { name, ty });
             Reg(decls.len() as u32 - 1)
         };
-        let mut data: [Vec<Reg>; 8] = Default::default();
+        let mut data: [Vec<Reg>; TYPES.len()] = Default::default();
         for (i, &ty) in TYPES.iter().enumerate() {
             let n = u.int_in_range(cfg.regs_per_type.clone())?;
             for k in 0..n {
@@ -114,10 +136,12 @@ impl RegFile {
         ))
     }
 
-    /// Data registers of exactly type `ty`.
+    /// Data registers of exactly type `ty` (none for the 8-bit types).
     pub fn of(&self, ty: Type) -> &[Reg] {
-        let i = TYPES.iter().position(|&t| t == ty).expect("a data type");
-        &self.data[i]
+        match TYPES.iter().position(|&t| t == ty) {
+            Some(i) => &self.data[i],
+            None => &[],
+        }
     }
 
     /// Data registers whose type is compatible with an operand of type

@@ -28,6 +28,62 @@ pub(crate) const F32_SPECIAL: &[u32] = &[
     0x4000_0000, // 2.0
     0x4b80_0000, // 2^24
     0x3eaa_aaab, // 1/3
+    0x3fc0_0000, // 1.5: rounds to 2 (nearest even), 1 toward zero
+    0x4020_0000, // 2.5: rounds to 2 (nearest even)
+    0xbfc0_0000, // -1.5
+    0x4f00_0000, // 2^31: one past the largest .s32
+    0xcf00_0000, // -2^31: the smallest .s32
+    0x4f80_0000, // 2^32: one past the largest .u32
+    0x437f_8000, // 255.5: around the .u8 bound
+    0x4700_0000, // 32768: one past the largest .s16
+    0x5f00_0000, // 2^63
+    0x5f80_0000, // 2^64
+];
+
+/// f64 bit patterns: those of [`F32_SPECIAL`]'s kinds, the bounds of the
+/// integer conversions and values that round differently to f32 under
+/// each rounding.
+pub(crate) const F64_SPECIAL: &[u64] = &[
+    0x0000_0000_0000_0000, // +0.0
+    0x8000_0000_0000_0000, // -0.0
+    0x7ff8_0000_0000_0000, // quiet NaN
+    0xfff8_0000_0000_0000, // negative quiet NaN
+    0x7ff0_0000_0000_0001, // signalling NaN
+    0x7ff0_0000_0000_0000, // +inf
+    0xfff0_0000_0000_0000, // -inf
+    0x0000_0000_0000_0001, // smallest subnormal
+    0x800f_ffff_ffff_ffff, // largest negative subnormal
+    0x0010_0000_0000_0000, // smallest normal
+    0x7fef_ffff_ffff_ffff, // largest finite
+    0x3ff0_0000_0000_0000, // 1.0
+    0xbff0_0000_0000_0000, // -1.0
+    0x3fe0_0000_0000_0000, // 0.5
+    0x3ff8_0000_0000_0000, // 1.5
+    0x4004_0000_0000_0000, // 2.5
+    0xbff8_0000_0000_0000, // -1.5
+    0x3fd5_5555_5555_5555, // 1/3
+    0x3ff0_0000_1000_0000, // 1 + 2^-24: halfway between two f32s
+    0x3ff0_0000_1000_0001, // just above it
+    0x47ef_ffff_f000_0000, // halfway between f32's largest finite and 2^128
+    0x47f0_0000_0000_0000, // 2^128: past f32's range
+    0x3690_0000_0000_0000, // 2^-150: half f32's smallest subnormal
+    0x3810_0000_0000_0000, // 2^-126: f32's smallest normal
+    0x41df_ffff_ffc0_0000, // 2^31 - 1
+    0x41e0_0000_0000_0000, // 2^31
+    0xc1e0_0000_0000_0000, // -2^31
+    0x41f0_0000_0000_0000, // 2^32
+    0x43e0_0000_0000_0000, // 2^63
+    0xc3e0_0000_0000_0000, // -2^63
+    0x43f0_0000_0000_0000, // 2^64
+    0x406f_f000_0000_0000, // 255.5
+    0x40df_ffc0_0000_0000, // 32767.5
+];
+
+/// 16-bit integers at the edges: the `.s8`/`.u8` and `.s16`/`.u16`
+/// bounds and their neighbours.
+pub(crate) const INT16_SPECIAL: &[u16] = &[
+    0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0x8001, 0xff80, 0xff7f, 0xffff, 0xfffe,
+    0x5555, 0xaaaa,
 ];
 
 /// 32-bit integers at the edges: zero, one, all ones, INT_MIN/INT_MAX, lane
@@ -52,6 +108,14 @@ pub(crate) const INT32_SPECIAL: &[u32] = &[
     0xaaaa_aaaa,
     0x0000_ffff,
     0xffff_0000,
+    0x80,
+    0x7fff,
+    0x8000,
+    0x1_0000,
+    0xffff_ff80,
+    0xffff_ff7f,
+    0xffff_8000,
+    0xffff_7fff,
 ];
 
 /// 64-bit integers at the edges.
@@ -69,6 +133,10 @@ pub(crate) const INT64_SPECIAL: &[u64] = &[
     0xffff_ffff_ffff_ffff,
     0xffff_ffff_8000_0000,
     0x5555_5555_5555_5555,
+    0x7fff_ffff,
+    0xffff_ffff_7fff_ffff,
+    0x8000,
+    0xffff_ffff_ffff_8000,
 ];
 
 /// One interesting value of type `ty`: a special constant, a small number,
@@ -92,9 +160,18 @@ pub(crate) fn value(u: &mut Unstructured, ty: Type) -> Result<u64> {
             6 => u.arbitrary::<u32>()? as u64,
             _ => u.arbitrary::<u64>()?,
         },
-        Type::B16 | Type::U16 | Type::S16 | Type::F64 | Type::B8 | Type::U8 | Type::S8 => {
-            u.arbitrary::<u64>()? & ty.mask()
-        }
+        Type::F64 => match u.int_in_range(0..=9)? {
+            0..=4 => *u.choose(F64_SPECIAL)?,
+            5..=6 => (u.int_in_range(-8i32..=40)? as f64 / 2.0).to_bits(),
+            7 => (f32::from_bits(*u.choose(F32_SPECIAL)?) as f64).to_bits(),
+            _ => u.arbitrary::<u64>()?,
+        },
+        Type::B16 | Type::U16 | Type::S16 => match u.int_in_range(0..=9)? {
+            0..=3 => *u.choose(INT16_SPECIAL)? as u64,
+            4..=6 => u.int_in_range(-4i32..=40)? as u16 as u64,
+            _ => u.arbitrary::<u16>()? as u64,
+        },
+        Type::B8 | Type::U8 | Type::S8 => u.arbitrary::<u8>()? as u64,
     })
 }
 
@@ -119,17 +196,18 @@ pub(crate) fn lanes(u: &mut Unstructured, ty: Type) -> Result<[u64; WARP]> {
         }
         return Ok(v);
     }
-    let float = ty == Type::F32;
+    let float = ty.is_float();
+    // `x` as a number of the register's kind.
+    let num = |x: f32| match ty {
+        Type::F64 => (x as f64).to_bits(),
+        _ => x.to_bits() as u64,
+    };
     match u.int_in_range(0..=7)? {
         0 => v = [value(u, ty)?; WARP],
         1 => {
             // Lane index, as a number of the register's kind.
             for (l, x) in v.iter_mut().enumerate() {
-                *x = if float {
-                    (l as f32).to_bits() as u64
-                } else {
-                    l as u64
-                };
+                *x = if float { num(l as f32) } else { l as u64 };
             }
         }
         2 => {
@@ -139,7 +217,7 @@ pub(crate) fn lanes(u: &mut Unstructured, ty: Type) -> Result<[u64; WARP]> {
             for (l, x) in v.iter_mut().enumerate() {
                 let n = (l as i64).wrapping_mul(k).wrapping_add(c as i64);
                 *x = if float {
-                    ((n as i32) as f32 / 4.0).to_bits() as u64
+                    num((n as i32) as f32 / 4.0)
                 } else {
                     n as u64 & mask
                 };
@@ -167,16 +245,11 @@ pub(crate) fn lanes(u: &mut Unstructured, ty: Type) -> Result<[u64; WARP]> {
         5 if float => {
             // Signed zeros among non-positive values: where max/min must
             // order -0.0 below +0.0 (and NaNs are skipped or propagate).
-            const POOL: [u64; 6] = [
-                0x0000_0000,
-                0x8000_0000,
-                0x8000_0000,
-                0xbf80_0000,
-                0xff80_0000,
-                0xffc0_0000,
-            ];
+            const POOL: [f32; 6] = [0.0, -0.0, -0.0, -1.0, f32::NEG_INFINITY, f32::NAN];
             for x in v.iter_mut() {
-                *x = *u.choose(&POOL)?;
+                let f = *u.choose(&POOL)?;
+                // The negative quiet NaN `0xffc00000` (and its f64).
+                *x = if f.is_nan() { num(-f32::NAN) } else { num(f) };
             }
         }
         5 if !float && ty.bits() == 32 => {

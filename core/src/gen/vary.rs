@@ -36,11 +36,21 @@ use arbitrary::Unstructured;
 /// same questions, [`crate::interp::Interp::run_reusing`]) and every
 /// `membermask`. Then, until nothing changes: every source and the guard
 /// of an instruction that writes a control register are control. A
-/// program with a thread-level instruction (memory, barriers: only PTX
-/// modules have them, the generator never emits one) keeps every
-/// register, since memory carries values between its instructions.
+/// program with memory or barriers (only PTX modules have them, the
+/// generator never emits one) keeps every register, since memory carries
+/// values between its instructions.
 pub fn control_regs(program: &Program) -> Vec<bool> {
-    if program.insts.iter().any(|i| matches!(i.op, Op::LaneOp(_))) {
+    let memory = |i: &crate::ir::Inst| match &i.op {
+        Op::LaneOp(x) => x.access().is_some() || x.is_barrier(),
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => false,
+    };
+    if program.insts.iter().any(memory) {
         return vec![true; program.regs.len()];
     }
     let mut control = vec![false; program.regs.len()];

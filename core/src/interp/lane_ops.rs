@@ -20,8 +20,9 @@
 use super::alu::{compare, signed};
 use super::bits::Val;
 use super::lanes::lanes;
+use super::place::WarpPlace;
 use super::warp::{Step, Warp};
-use crate::ir::{FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Type};
+use crate::ir::{wide_type, FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Type};
 
 /// `x` (bits of a `ty` value) as an exact integer.
 fn int_of(x: u64, ty: Type) -> i128 {
@@ -470,19 +471,26 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
     } else {
         (1u64 << (2 * bits)) - 1
     };
-    Some(match op {
-        IntOp::MulWide => ((ia * ib) as u64) & wide_m,
-        IntOp::MadLo => ((ia * ib + int_of(c, ty)) as u64) & m,
-        IntOp::MadHi => ((((ia * ib) >> bits) + int_of(c, ty)) as u64) & m,
-        IntOp::MadWide => {
-            let wty = if ty.is_signed() { Type::S64 } else { Type::U64 };
-            let cw = if bits == 32 {
-                int_of(c, wty)
-            } else {
-                int_of(c, ty)
-            };
-            ((ia * ib + cw) as u64) & wide_m
+    // The exact product: two `.u64` values need all 128 bits unsigned
+    // (their product overflows an i128), everything else fits an i128.
+    let hi = |p: i128| -> i128 {
+        if ty.is_signed() {
+            p >> bits
+        } else {
+            ((p as u128) >> bits) as i128
         }
+    };
+    let product = if ty.is_signed() {
+        ia * ib
+    } else {
+        (ia as u128).wrapping_mul(ib as u128) as i128
+    };
+    Some(match op {
+        IntOp::MulWide => (product as u64) & wide_m,
+        IntOp::MadLo => (product.wrapping_add(int_of(c, ty)) as u64) & m,
+        IntOp::MadHi => (hi(product).wrapping_add(int_of(c, ty)) as u64) & m,
+        // "`.wide`: `c` and `d` are twice the width of `a` and `b`".
+        IntOp::MadWide => (product.wrapping_add(int_of(c, wide_type(ty))) as u64) & wide_m,
         IntOp::Div | IntOp::Rem => {
             if ib == 0 {
                 return None;
@@ -592,11 +600,51 @@ pub fn eval(x: &LaneOp, args: [u64; 4]) -> Option<u64> {
     }
 }
 
+/// Whether a result of `x` that is a NaN has bits PTX leaves open (see
+/// `alu.rs`): every NaN a float operation or a conversion to a float type
+/// writes (the ISA fixes the payload of none of them, and the engines'
+/// native NaNs differ).
+fn nan_result_open(x: &LaneOp, v: u64) -> bool {
+    let ty = x.dests[0].1;
+    let produces = match x.kind {
+        LaneOpKind::Cvt { .. } | LaneOpKind::Float { .. } => true,
+        LaneOpKind::Int(_)
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Special(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Ld(_)
+        | LaneOpKind::St(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Bar => false,
+    };
+    produces
+        && match ty {
+            Type::F32 => f32::from_bits(v as u32).is_nan(),
+            Type::F64 => f64::from_bits(v).is_nan(),
+            _ => false,
+        }
+}
+
 /// Executes a computing thread-level instruction on `s.exec`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
-    let mut results: Vec<Vec<(usize, Val)>> = vec![Vec::new(); x.dests.len()];
+    let mut results: Vec<Vec<(usize, Val, bool)>> = vec![Vec::new(); x.dests.len()];
+    // A case has no launch: its warp is the one warp of one CTA.
+    let case_place = w.kernel.is_none().then(WarpPlace::one_warp);
     for l in lanes(s.exec) {
-        let ins: Vec<Val> = x.srcs.iter().map(|&(o, _)| w.read_keep_nan(o, l)).collect();
+        // A float source reads an open NaN as the NaN it is; any other
+        // reads its bits, which no rule fixes: undefined.
+        let ins: Vec<Val> = x
+            .srcs
+            .iter()
+            .map(|&(o, t)| {
+                if t.is_float() {
+                    w.read_keep_nan(o, l)
+                } else {
+                    w.read(o, l)
+                }
+            })
+            .collect();
         let full = x
             .srcs
             .iter()
@@ -604,11 +652,12 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
             .all(|(&(_, t), v)| v.d & t.mask() == t.mask());
         match x.kind {
             LaneOpKind::Special(sr) => {
-                let ctx = w
-                    .kernel
-                    .as_ref()
-                    .expect("special registers exist in kernels");
-                results[0].push((l, Val::known(ctx.place.special(sr, l) as u64)));
+                let place = match (&w.kernel, &case_place) {
+                    (Some(ctx), _) => &ctx.place,
+                    (None, Some(p)) => p,
+                    (None, None) => unreachable!("a case has its place"),
+                };
+                results[0].push((l, Val::known(place.special(sr, l) as u64), false));
             }
             LaneOpKind::Cvt { .. }
             | LaneOpKind::Int(_)
@@ -616,10 +665,10 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
             | LaneOpKind::FSetp(_) => {
                 let args = std::array::from_fn(|i| ins.get(i).map_or(0, |v| v.v));
                 let v = match (full, eval(x, args)) {
-                    (true, Some(v)) => Val::known(v),
-                    _ => Val::unknown(),
+                    (true, Some(v)) => (Val::known(v), nan_result_open(x, v)),
+                    _ => (Val::unknown(), false),
                 };
-                results[0].push((l, v));
+                results[0].push((l, v.0, v.1));
             }
             LaneOpKind::Pack => {
                 let (mut v, mut d, mut at) = (0u64, 0u64, 0);
@@ -628,7 +677,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
                     d |= (ins[i].d & t.mask()) << at;
                     at += t.bits();
                 }
-                results[0].push((l, Val { v, d }));
+                results[0].push((l, Val { v, d }, false));
             }
             LaneOpKind::Unpack => {
                 let (mut at, a) = (0, ins[0]);
@@ -637,7 +686,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
                         v: (a.v >> at) & t.mask(),
                         d: (a.d >> at) & t.mask(),
                     };
-                    results[i].push((l, v));
+                    results[i].push((l, v, false));
                     at += t.bits();
                 }
             }
@@ -647,6 +696,8 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
         }
     }
     for (i, r) in results.iter().enumerate() {
-        w.write_all(x.dests[i].0, r);
+        for &(l, v, open) in r {
+            w.write_nan(x.dests[i].0, l, v, open);
+        }
     }
 }

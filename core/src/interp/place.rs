@@ -52,6 +52,21 @@ impl WarpPlace {
         }
     }
 
+    /// The place of a case (issue #39): one warp of one CTA of 32 threads,
+    /// so `%tid.x` is the lane, `%ntid` is (32, 1, 1), `%ctaid` is 0 and
+    /// `%nctaid` (1, 1, 1).
+    pub fn one_warp() -> WarpPlace {
+        WarpPlace {
+            tid: std::array::from_fn(|l| [l as u32, 0, 0]),
+            ntid: [WARP as u32, 1, 1],
+            ctaid: [0; 3],
+            nctaid: [1; 3],
+            warp: 0,
+            nwarps: 1,
+            absent: 0,
+        }
+    }
+
     /// The value of special register `s` on `lane`.
     pub fn special(&self, s: Special, lane: usize) -> u32 {
         let axis = |a: Axis| a as usize;

@@ -369,104 +369,157 @@ impl Op {
             Op::Activemask(x) => x.form_name(),
             Op::Glue(x) => x.form_name(),
             Op::Control(x) => x.form_name(),
-            Op::LaneOp(x) => x.opcode.clone(),
+            Op::LaneOp(x) => x.form_name(),
         }
     }
 }
 
-/// Every form name the IR has, in a fixed order (for coverage tables).
-pub fn all_forms() -> Vec<String> {
-    let r = Operand::Imm(0);
-    let d = Dest::Sink;
-    let mut ops = Vec::new();
-    for membermask in [Some(r), None] {
-        for mode in ShflMode::ALL {
-            ops.push(Op::Shfl(Shfl {
-                mode,
-                d,
-                p: None,
-                a: r,
-                b: r,
-                c: r,
-                membermask,
-            }));
-        }
-        for mode in VoteMode::ALL {
-            ops.push(Op::Vote(Vote {
-                mode,
-                d,
-                a: r,
-                membermask,
-            }));
-        }
-    }
-    for mode in MatchMode::ALL {
-        for wide in [false, true] {
-            ops.push(Op::Match(Match {
-                mode,
-                wide,
-                d,
-                p: None,
-                a: r,
-                membermask: r,
-            }));
+impl IntOp {
+    /// The PTX opcode without its type (`mad.wide`, `bfind.shiftamt`,
+    /// `shf.l.clamp`).
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            IntOp::MulWide => "mul.wide",
+            IntOp::MadLo => "mad.lo",
+            IntOp::MadHi => "mad.hi",
+            IntOp::MadWide => "mad.wide",
+            IntOp::Div => "div",
+            IntOp::Rem => "rem",
+            IntOp::Neg => "neg",
+            IntOp::Abs => "abs",
+            IntOp::Brev => "brev",
+            IntOp::Clz => "clz",
+            IntOp::Bfe => "bfe",
+            IntOp::Bfi => "bfi",
+            IntOp::Prmt => "prmt",
+            IntOp::Shf { left, clamp } => match (left, clamp) {
+                (true, true) => "shf.l.clamp",
+                (true, false) => "shf.l.wrap",
+                (false, true) => "shf.r.clamp",
+                (false, false) => "shf.r.wrap",
+            },
+            IntOp::Bfind { shiftamt: false } => "bfind",
+            IntOp::Bfind { shiftamt: true } => "bfind.shiftamt",
         }
     }
-    for op in ReduxOp::ALL {
-        ops.push(Op::Redux(Redux {
-            op,
-            d,
-            a: r,
-            membermask: r,
-        }));
-    }
-    ops.push(Op::Activemask(Activemask { d }));
-    let mut glue = Vec::new();
-    for &ty in Glue::MOV_TYPES {
-        glue.push(Glue::Mov { ty, d, a: r });
-    }
-    for op in BinOp::ALL {
-        for &ty in op.types() {
-            glue.push(Glue::Bin {
-                op,
-                ty,
-                d,
-                a: r,
-                b: r,
-            });
+}
+
+impl FloatOp {
+    /// The PTX opcode without modifiers (`fma`, `sqrt`).
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            FloatOp::Add => "add",
+            FloatOp::Sub => "sub",
+            FloatOp::Mul => "mul",
+            FloatOp::Fma => "fma",
+            FloatOp::Div => "div",
+            FloatOp::Neg => "neg",
+            FloatOp::Abs => "abs",
+            FloatOp::Min => "min",
+            FloatOp::Max => "max",
+            FloatOp::Sqrt => "sqrt",
         }
     }
-    for op in UnOp::ALL {
-        for &ty in op.types() {
-            glue.push(Glue::Un { op, ty, d, a: r });
+
+    /// How many sources it reads.
+    pub fn arity(self) -> usize {
+        match self {
+            FloatOp::Neg | FloatOp::Abs | FloatOp::Sqrt => 1,
+            FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Div => 2,
+            FloatOp::Min | FloatOp::Max => 2,
+            FloatOp::Fma => 3,
         }
     }
-    for cmp in CmpOp::ALL {
-        for b in BoolOp::ALL_OR_NONE {
-            for &ty in cmp.types() {
-                glue.push(Glue::Setp {
-                    cmp,
-                    combine: b.map(|b| (b, r)),
-                    ty,
-                    p: d,
-                    q: None,
-                    a: r,
-                    b: r,
-                });
+
+    /// Whether it rounds (and its opcode names the rounding): not `neg`,
+    /// `abs`, `min`, `max`, which are exact.
+    pub fn rounds(self) -> bool {
+        match self {
+            FloatOp::Add
+            | FloatOp::Sub
+            | FloatOp::Mul
+            | FloatOp::Fma
+            | FloatOp::Div
+            | FloatOp::Sqrt => true,
+            FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => false,
+        }
+    }
+}
+
+impl LaneOp {
+    /// The opcode PTX spells this instruction with, whatever way it was
+    /// written: every modifier that changes the result, in the ISA's
+    /// order, and the rounding of `add`/`sub`/`mul`/`fma`/`div`/`sqrt`
+    /// always written (so that `ptxas` may not contract them, and `div`
+    /// and `sqrt` are the IEEE ones): `cvt.rzi.ftz.s32.f32`,
+    /// `mad.wide.s32`, `add.rn.ftz.f32`, `mov.u32` (a special register),
+    /// `mov.b64` (packing). The memory instructions, `cvta` and `bar`
+    /// keep the opcode they were written with.
+    pub fn canonical_opcode(&self) -> String {
+        match self.kind {
+            LaneOpKind::Cvt {
+                rnd,
+                int_round,
+                ftz,
+                sat,
+            } => {
+                let mut s = "cvt".to_string();
+                if let Some(r) = rnd {
+                    s.push('.');
+                    s.push_str(r.name());
+                    if int_round {
+                        s.push('i');
+                    }
+                }
+                if ftz {
+                    s.push_str(".ftz");
+                }
+                if sat {
+                    s.push_str(".sat");
+                }
+                format!("{s}{}{}", self.dests[0].1, self.srcs[0].1)
+            }
+            LaneOpKind::Int(op) => format!("{}{}", op.mnemonic(), self.srcs[0].1),
+            LaneOpKind::Float { op, rnd, ftz, sat } => {
+                let mut s = op.mnemonic().to_string();
+                if op.rounds() {
+                    s.push('.');
+                    s.push_str(rnd.name());
+                }
+                if ftz {
+                    s.push_str(".ftz");
+                }
+                if sat {
+                    s.push_str(".sat");
+                }
+                format!("{s}{}", self.dests[0].1)
+            }
+            LaneOpKind::FSetp(cmp) => format!("setp.{}.f64", cmp.name()),
+            LaneOpKind::Special(_) | LaneOpKind::Pack => format!("mov{}", self.dests[0].1),
+            LaneOpKind::Unpack => format!("mov{}", self.srcs[0].1),
+            LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } | LaneOpKind::Bar => {
+                self.opcode.clone()
             }
         }
     }
-    for &ty in Glue::SELP_TYPES {
-        glue.push(Glue::Selp {
-            ty,
-            d,
-            a: r,
-            b: r,
-            c: r,
-        });
+
+    /// The stable name of its form (see the module docs): the canonical
+    /// opcode ([`LaneOp::canonical_opcode`]), a special register's name,
+    /// `pack.b64.b32` for `mov.b64 d, {a, b}` and `unpack.b64.b32` for
+    /// its inverse.
+    pub fn form_name(&self) -> String {
+        match self.kind {
+            LaneOpKind::Special(s) => s.name(),
+            LaneOpKind::Pack => format!("pack{}{}", self.dests[0].1, self.srcs[0].1),
+            LaneOpKind::Unpack => format!("unpack{}{}", self.srcs[0].1, self.dests[0].1),
+            LaneOpKind::Cvt { .. }
+            | LaneOpKind::Int(_)
+            | LaneOpKind::Float { .. }
+            | LaneOpKind::FSetp(_)
+            | LaneOpKind::Ld(_)
+            | LaneOpKind::St(_)
+            | LaneOpKind::Cvta { .. }
+            | LaneOpKind::Bar => self.canonical_opcode(),
+        }
     }
-    ops.extend(glue.into_iter().map(Op::Glue));
-    ops.push(Op::Control(Control::Bra { target: LabelId(0) }));
-    ops.push(Op::Control(Control::Exit));
-    ops.iter().map(Op::form_name).collect()
 }

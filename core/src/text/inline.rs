@@ -58,7 +58,7 @@ impl Parser {
         if let Some(extra) = it.next() {
             return err(&extra.tok, "unexpected operand after the argument list");
         }
-        let scope = self.module.as_ref().expect("in a module");
+        let scope = &self.scope;
         let Some(callee) = scope
             .funcs
             .iter()
@@ -114,8 +114,7 @@ impl Parser {
 
     /// The local address of a call-site `.param` named by `t`.
     fn site_param(&self, t: &Token) -> PResult<u64> {
-        let scope = self.module.as_ref().expect("in a module");
-        match scope.symbol(&t.text) {
+        match self.scope.symbol(&t.text) {
             Some((Space::Local, a)) if t.kind == Kind::Word => Ok(a),
             _ => err(
                 t,
@@ -127,9 +126,8 @@ impl Parser {
     /// Appends a renamed copy of `callee`'s body; `map` sends the callee's
     /// parameter-space offsets `[off, off + size)` to local addresses.
     fn copy_body(&mut self, callee: &Kernel, map: &[(u64, u64, u64)], opt: &Token) -> PResult<()> {
-        let scope = self.module.as_mut().expect("in a module");
-        scope.calls += 1;
-        let tag = format!("{}.{}", callee.name, scope.calls);
+        self.scope.calls += 1;
+        let tag = format!("{}.{}", callee.name, self.scope.calls);
         let prog = &mut self.case.program;
         let reg0 = prog.regs.len() as u32;
         for r in &callee.program.regs {

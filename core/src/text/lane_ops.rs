@@ -1,13 +1,14 @@
-//! Reading the instructions of a PTX module's bodies: the lane ops
-//! (PTX's thread-level instructions, [`LaneOp`]: `ld`, `st`, `cvta`, `cvt`, `mul.wide`,
-//! `mad`, `div`, `rem`, `.f64` and rounded float arithmetic, bit
-//! manipulation, `mov` of special registers and `{a, b}` groups, `bar`),
-//! and the module spellings of the glue (`add.rn.f32` is `add.f32`,
-//! `mov.pred %p, -1`, `ret`), before handing the rest to the case format's
-//! reader.
+//! Reading the instructions of a body, a case's or a PTX module's kernel's
+//! alike (one dialect): the lane ops (PTX's thread-level instructions,
+//! [`LaneOp`]: `ld`, `st`, `cvta`, `cvt`, `mul.wide`, `mad`, `div`, `rem`,
+//! `.f64` and rounded float arithmetic, bit manipulation, `mov` of special
+//! registers and `{a, b}` groups, `bar`), and the other spellings of the
+//! glue (`add.rn.f32` is `add.f32`, `mov.pred %p, -1`, `ret`), before
+//! handing the rest to the warp instructions' and the glue's reader. A case
+//! refuses only what needs memory or a launch (`ld`, `st`, `cvta`, `bar`).
 
 use super::lex::{Kind, Token};
-use super::parse::{err, Build, PResult};
+use super::parse::{err, needs_module, Body, Build, PResult};
 use crate::ir::*;
 
 /// The float functions that need a libm-quality approximation: an honest
@@ -62,10 +63,15 @@ fn parse_rounding(s: &str) -> Option<(Rounding, bool)> {
 }
 
 impl Build<'_> {
-    /// One instruction of a module body.
-    pub(super) fn module_op(&self) -> PResult<Op> {
+    /// One instruction of a body.
+    pub(super) fn body_op(&self) -> PResult<Op> {
         let text = self.opt.text.as_str();
         let parts: Vec<&str> = text.split('.').collect();
+        let memory = matches!(parts[0], "ld" | "st" | "cvta" | "barrier")
+            || (parts[0] == "bar" && parts[1..] != ["warp", "sync"]);
+        if memory && self.p.body == Body::Case {
+            return self.fail(needs_module(text));
+        }
         if APPROX.contains(&parts[0]) {
             return self.fail(format!(
                 "not supported yet: `{text}` (an approximate float function)"
@@ -92,13 +98,13 @@ impl Build<'_> {
                 self.count(0)?;
                 Ok(Op::Control(Control::Exit))
             }
-            "mov" => self.module_mov(&parts),
-            "mul" if parts.get(1) == Some(&"wide") => self.int(&parts[2..], IntOp::MulWide, 3),
+            "mov" => self.mov(&parts),
+            "mul" if parts.get(1) == Some(&"wide") => self.int(&parts[2..], IntOp::MulWide),
             "mad" => match parts.get(1) {
-                Some(&"lo") => self.int(&parts[2..], IntOp::MadLo, 4),
-                Some(&"hi") => self.int(&parts[2..], IntOp::MadHi, 4),
-                Some(&"wide") => self.int(&parts[2..], IntOp::MadWide, 4),
-                _ => self.float(&parts, FloatOp::Fma, 4),
+                Some(&"lo") => self.int(&parts[2..], IntOp::MadLo),
+                Some(&"hi") => self.int(&parts[2..], IntOp::MadHi),
+                Some(&"wide") => self.int(&parts[2..], IntOp::MadWide),
+                _ => self.float(&parts, FloatOp::Fma),
             },
             "div" | "rem" if !floats && parts.last().is_some_and(|t| *t != "f32") => self.int(
                 &parts[1..],
@@ -107,7 +113,6 @@ impl Build<'_> {
                 } else {
                     IntOp::Rem
                 },
-                3,
             ),
             "neg" | "abs"
                 if parts
@@ -120,10 +125,10 @@ impl Build<'_> {
                 } else {
                     IntOp::Abs
                 };
-                self.int(&parts[1..], op, 2)
+                self.int(&parts[1..], op)
             }
-            "brev" => self.int(&parts[1..], IntOp::Brev, 2),
-            "bfe" => self.int(&parts[1..], IntOp::Bfe, 4),
+            "brev" => self.int(&parts[1..], IntOp::Brev),
+            "bfe" => self.int(&parts[1..], IntOp::Bfe),
             "shf"
                 if parts.len() == 4
                     && matches!(parts[1], "l" | "r")
@@ -135,32 +140,31 @@ impl Build<'_> {
                         left: parts[1] == "l",
                         clamp: parts[2] == "clamp",
                     },
-                    4,
                 )
             }
-            "bfi" => self.int(&parts[1..], IntOp::Bfi, 5),
-            "prmt" if parts.len() == 2 => self.int(&parts[1..], IntOp::Prmt, 4),
+            "bfi" => self.int(&parts[1..], IntOp::Bfi),
+            "prmt" if parts.len() == 2 => self.int(&parts[1..], IntOp::Prmt),
             "prmt" => self.fail(format!("not supported yet: `{text}` (prmt modes)")),
-            "clz" => self.int(&parts[1..], IntOp::Clz, 2),
+            "clz" => self.int(&parts[1..], IntOp::Clz),
             "bfind" => {
                 let shiftamt = parts.get(1) == Some(&"shiftamt");
                 let rest = if shiftamt { &parts[2..] } else { &parts[1..] };
-                self.int(rest, IntOp::Bfind { shiftamt }, 2)
+                self.int(rest, IntOp::Bfind { shiftamt })
             }
-            "fma" => self.float(&parts, FloatOp::Fma, 4),
-            "sqrt" => self.float(&parts, FloatOp::Sqrt, 2),
-            "div" => self.float(&parts, FloatOp::Div, 3),
+            "fma" => self.float(&parts, FloatOp::Fma),
+            "sqrt" => self.float(&parts, FloatOp::Sqrt),
+            "div" => self.float(&parts, FloatOp::Div),
             "add" | "sub" | "mul" | "min" | "max" | "neg" | "abs" if floats => {
-                let (op, n) = match parts[0] {
-                    "add" => (FloatOp::Add, 3),
-                    "sub" => (FloatOp::Sub, 3),
-                    "mul" => (FloatOp::Mul, 3),
-                    "min" => (FloatOp::Min, 3),
-                    "max" => (FloatOp::Max, 3),
-                    "neg" => (FloatOp::Neg, 2),
-                    _ => (FloatOp::Abs, 2),
+                let op = match parts[0] {
+                    "add" => FloatOp::Add,
+                    "sub" => FloatOp::Sub,
+                    "mul" => FloatOp::Mul,
+                    "min" => FloatOp::Min,
+                    "max" => FloatOp::Max,
+                    "neg" => FloatOp::Neg,
+                    _ => FloatOp::Abs,
                 };
-                self.float(&parts, op, n)
+                self.float(&parts, op)
             }
             "setp" if parts.last() == Some(&"f64") => self.fsetp(&parts),
             "add" | "sub" | "mul" if parts.get(1) == Some(&"rn") => {
@@ -371,8 +375,7 @@ impl Build<'_> {
             };
             return Ok((a, space));
         };
-        let scope = self.p.module.as_ref().expect("in a module");
-        if let Some((s, a)) = scope.symbol(&base.text) {
+        if let Some((s, a)) = self.p.scope.symbol(&base.text) {
             let effective = match (s, space) {
                 (s, sp) if s == sp => s,
                 (Space::Global | Space::Const, Space::Generic) => Space::Generic,
@@ -533,9 +536,9 @@ impl Build<'_> {
         )
     }
 
-    /// `mov` in a module: special registers, `{a, b}` packing, `.pred`
-    /// immediates and every type; the rest as the glue's `mov`.
-    fn module_mov(&self, parts: &[&str]) -> PResult<Op> {
+    /// `mov`: special registers, `{a, b}` packing, `.pred` immediates and
+    /// every type; the rest as the glue's `mov`.
+    fn mov(&self, parts: &[&str]) -> PResult<Op> {
         self.shape(parts, 2, "mov.type")?;
         let ty = match Type::from_name(parts[1]) {
             Some(t) => t,
@@ -608,68 +611,35 @@ impl Build<'_> {
             .collect()
     }
 
-    /// An integer instruction `op.ty d, a{, b{, c}}` (`n` operands).
-    fn int(&self, rest: &[&str], op: IntOp, n: usize) -> PResult<Op> {
+    /// An integer instruction `op.ty d, a{, b{, c}}`: its types as
+    /// [`IntOp::all_with_types`] lists them, its operands'
+    /// [`IntOp::operand_types`].
+    fn int(&self, rest: &[&str], op: IntOp) -> PResult<Op> {
         if rest.len() != 1 {
             return self.fail(format!("`{}`: expected one type", self.opt.text));
         }
         let ty = self.lane_op_type(rest[0])?;
-        if ty.is_float() {
-            return self.fail(format!("`{}`: an integer type is needed", self.opt.text));
-        }
-        self.count(n)?;
-        let wide = |t: Type| match (t.bits(), t.is_signed()) {
-            (16, true) => Type::S32,
-            (16, false) => Type::U32,
-            (32, true) => Type::S64,
-            (32, false) => Type::U64,
-            _ => t,
-        };
-        let (dty, cty) = match op {
-            IntOp::MulWide => (wide(ty), ty),
-            IntOp::MadWide => (wide(ty), wide(ty)),
-            IntOp::Clz | IntOp::Bfind { .. } => (Type::U32, ty),
-            IntOp::MadLo
-            | IntOp::MadHi
-            | IntOp::Div
-            | IntOp::Rem
-            | IntOp::Neg
-            | IntOp::Abs
-            | IntOp::Brev
-            | IntOp::Bfe
-            | IntOp::Bfi
-            | IntOp::Prmt
-            | IntOp::Shf { .. } => (ty, ty),
-        };
-        if let Some((types, bad)) = bit_field_operands(op, ty) {
-            if bad {
-                return self.fail(format!("`{}`: no such form", self.opt.text));
-            }
-            let srcs = types
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| Ok((self.src(i + 1, t)?, t)))
-                .collect::<PResult<Vec<_>>>()?;
-            return self.lane_op(
-                LaneOpKind::Int(op),
-                vec![(self.dest(0, ty)?, ty)],
-                srcs,
-                None,
-            );
-        }
-        if matches!(op, IntOp::MulWide | IntOp::MadWide) && ty.bits() == 64 {
+        let forms = IntOp::all_with_types();
+        let types = forms
+            .iter()
+            .find(|(o, _)| *o == op)
+            .map_or(&[][..], |(_, t)| *t);
+        if !types.contains(&ty) {
+            let names: Vec<String> = types.iter().map(|t| t.to_string()).collect();
             return self.fail(format!(
-                "`{}`: .wide takes 16- or 32-bit types",
-                self.opt.text
+                "`{}`: no such form (`{}` takes {})",
+                self.opt.text,
+                op.mnemonic(),
+                names.join(" ")
             ));
         }
-        let mut srcs = vec![(self.src(1, ty)?, ty)];
-        if n >= 3 {
-            srcs.push((self.src(2, ty)?, ty));
-        }
-        if n == 4 {
-            srcs.push((self.src(3, cty)?, cty));
-        }
+        let (dty, stypes) = op.operand_types(ty);
+        self.count(stypes.len() + 1)?;
+        let srcs = stypes
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| Ok((self.src(i + 1, t)?, t)))
+            .collect::<PResult<Vec<_>>>()?;
         self.lane_op(
             LaneOpKind::Int(op),
             vec![(self.dest(0, dty)?, dty)],
@@ -679,7 +649,8 @@ impl Build<'_> {
     }
 
     /// A float instruction `op{.rnd}{.ftz}{.sat}.ty d, a{, b{, c}}`.
-    fn float(&self, parts: &[&str], op: FloatOp, n: usize) -> PResult<Op> {
+    fn float(&self, parts: &[&str], op: FloatOp) -> PResult<Op> {
+        let n = op.arity() + 1;
         let ty = self.lane_op_type(parts[parts.len() - 1])?;
         if !ty.is_float() {
             return self.fail(format!("`{}`: a float type is needed", self.opt.text));
@@ -730,28 +701,4 @@ impl Build<'_> {
             None,
         )
     }
-}
-
-/// The source types of a bit-field operation on `ty` (`bfe a, b, c` and
-/// `bfi a, b, c, d` take their position and length as `.u32`) and whether
-/// `ty` is not a form of it; `None` for the other integer operations.
-fn bit_field_operands(op: IntOp, ty: Type) -> Option<(Vec<Type>, bool)> {
-    use Type::{B32, U32};
-    Some(match op {
-        IntOp::Bfe => (vec![ty, U32, U32], ty.bits() < 32),
-        IntOp::Bfi => (vec![ty, ty, U32, U32], !ty.is_bits() || ty.bits() < 32),
-        IntOp::Prmt => (vec![ty, ty, ty], ty != B32),
-        IntOp::Shf { .. } => (vec![ty, ty, U32], ty != B32),
-        IntOp::MulWide
-        | IntOp::MadLo
-        | IntOp::MadHi
-        | IntOp::MadWide
-        | IntOp::Div
-        | IntOp::Rem
-        | IntOp::Neg
-        | IntOp::Abs
-        | IntOp::Brev
-        | IntOp::Clz
-        | IntOp::Bfind { .. } => return None,
-    })
 }

@@ -11,7 +11,7 @@
 
 use super::error::ParseError;
 use super::lex::{lex, Kind, Token};
-use super::parse::{err, PResult, Parser};
+use super::parse::{err, Body, PResult, Parser};
 use super::scope::Scope;
 use super::value::{parse_value, Place};
 use crate::ir::{windows, Case, Kernel, Module, Param, Space, Type, Variable};
@@ -32,7 +32,8 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
         case: Case::default(),
         label_uses: Vec::new(),
         eof,
-        module: Some(Scope::default()),
+        scope: Scope::default(),
+        body: Body::Module,
     };
     let mut m = Module {
         address_size: 64,
@@ -64,11 +65,7 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
                 if t.text == ".entry" {
                     m.kernels.push(k);
                 } else {
-                    p.module
-                        .as_mut()
-                        .expect("in a module")
-                        .funcs
-                        .push(k.clone());
+                    p.scope.funcs.push(k.clone());
                     m.funcs.push(k);
                 }
             }
@@ -104,9 +101,12 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
                 declare(&mut p, &v, space)?;
                 m.globals.push(v);
             }
-            ".file" => skip_line(&mut p),
+            ".file" => {
+                p.pos += 1;
+                p.skip_line();
+            }
             ".section" => skip_section(&mut p)?,
-            ".pragma" => skip_statement(&mut p)?,
+            ".pragma" => p.skip_statement()?,
             _ => {
                 return err(
                     &t,
@@ -129,28 +129,8 @@ fn shared_end(vars: &[Variable]) -> u64 {
 
 /// Adds a variable's name to the scope.
 fn declare(p: &mut Parser, v: &Variable, space: Space) -> PResult<()> {
-    let scope = p.module.as_mut().expect("in a module");
-    scope.symbols.push((v.name.clone(), space, v.address));
+    p.scope.symbols.push((v.name.clone(), space, v.address));
     Ok(())
-}
-
-/// Skips the tokens left on the current token's line (`.loc 1 5 3`,
-/// `.file 1 "a.cu"`: no `;`).
-fn skip_line(p: &mut Parser) {
-    let line = p.peek().map_or(0, |t| t.line);
-    while p.peek().is_some_and(|t| t.line == line) {
-        p.pos += 1;
-    }
-}
-
-/// Skips up to and including the next `;`.
-fn skip_statement(p: &mut Parser) -> PResult<()> {
-    loop {
-        let t = p.next("`;`")?;
-        if t.kind == Kind::Punct && t.text == ";" {
-            return Ok(());
-        }
-    }
 }
 
 /// Skips `.section NAME { ... }` (debug information).
@@ -402,10 +382,11 @@ fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Ker
     for r in &mut returns {
         r.offset += base;
     }
-    let saved = p.module.clone();
-    let scope = p.module.as_mut().expect("in a module");
+    let saved = p.scope.clone();
     for q in params.iter().chain(&returns) {
-        scope.symbols.push((q.name.clone(), Space::Param, q.offset));
+        p.scope
+            .symbols
+            .push((q.name.clone(), Space::Param, q.offset));
     }
     p.case.program = crate::ir::Program {
         version: m.version,
@@ -418,11 +399,9 @@ fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Ker
     p.resolve_labels()?;
     // Keep what the body added to the module scope (inlined calls' count);
     // drop its own symbols.
-    let calls = p.module.as_ref().map_or(0, |s| s.calls);
-    p.module = saved;
-    if let Some(s) = p.module.as_mut() {
-        s.calls = calls;
-    }
+    let calls = p.scope.calls;
+    p.scope = saved;
+    p.scope.calls = calls;
     let param_size = params.last().map_or(0, |q| q.offset + q.size);
     Ok(Kernel {
         name: name.text,
@@ -472,8 +451,11 @@ fn body(p: &mut Parser, shared: &mut Vec<Variable>, local: &mut Vec<Variable>) -
                 declare(p, &v, space)?;
                 list.push(v);
             }
-            (Kind::Word, ".loc") | (Kind::Word, ".file") => skip_line(p),
-            (Kind::Word, ".pragma") => skip_statement(p)?,
+            (Kind::Word, ".loc") | (Kind::Word, ".file") => {
+                p.pos += 1;
+                p.skip_line();
+            }
+            (Kind::Word, ".pragma") => p.skip_statement()?,
             (Kind::Word, w) if w.starts_with('.') => {
                 return err(&t, format!("not supported yet in a body: `{w}`"));
             }

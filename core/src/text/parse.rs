@@ -31,7 +31,8 @@ pub fn parse(src: &str) -> Result<Case, ParseError> {
         },
         label_uses: Vec::new(),
         eof: (1, 1),
-        module: None,
+        scope: Scope::default(),
+        body: Body::Case,
     };
     if let Some(t) = p.toks.last() {
         p.eof = (t.line, t.col + t.text.chars().count() as u32);
@@ -65,8 +66,20 @@ pub(super) struct Parser {
     /// Line and column just after the last token, where "unexpected end of
     /// file" is reported.
     pub(super) eof: (u32, u32),
-    /// In a PTX module: its symbols, and the thread-level instructions.
-    pub(super) module: Option<Scope>,
+    /// The symbols a body may name (a case's: `WARP_SZ` alone).
+    pub(super) scope: Scope,
+    /// What the instructions are the body of: a case or a module's kernel.
+    pub(super) body: Body,
+}
+
+/// What a body belongs to. Both read every instruction with the same code
+/// ([`Build::body_op`]); a case refuses only what needs memory or a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Body {
+    /// A case file: one warp of one CTA, with `.lanes` inputs.
+    Case,
+    /// A PTX module's `.entry` or `.func`.
+    Module,
 }
 
 pub(super) fn err<T>(t: &Token, msg: impl Into<String>) -> PResult<T> {
@@ -223,6 +236,10 @@ impl Parser {
                     return err(&t, "`.stop` given twice");
                 }
             }
+            // Debugging and compiler directives, as in a kernel body.
+            ".loc" | ".file" => self.skip_line(),
+            ".pragma" => self.skip_statement()?,
+            other @ (".param" | ".local") => return err(&t, needs_module(other)),
             other @ (".visible" | ".entry" | ".func" | ".extern" | ".weak" | ".global"
             | ".const" | ".shared") => {
                 return err(
@@ -236,6 +253,28 @@ impl Parser {
             other => return err(&t, format!("unknown directive `{other}`")),
         }
         Ok(())
+    }
+
+    /// Skips the tokens left on the current token's line (`.loc 1 5 3`,
+    /// `.file 1 "a.cu"`: no `;`).
+    pub(super) fn skip_line(&mut self) {
+        let line = self
+            .toks
+            .get(self.pos.saturating_sub(1))
+            .map_or(0, |t| t.line);
+        while self.peek().is_some_and(|t| t.line == line) {
+            self.pos += 1;
+        }
+    }
+
+    /// Skips up to and including the next `;`.
+    pub(super) fn skip_statement(&mut self) -> PResult<()> {
+        loop {
+            let t = self.next("`;`")?;
+            if t.kind == Kind::Punct && t.text == ";" {
+                return Ok(());
+            }
+        }
     }
 
     /// The decimal count after `.fuel` or `.stop`, and its `;`.
@@ -437,7 +476,10 @@ impl Parser {
         if semi.kind != Kind::Punct || semi.text != ";" {
             return err(&semi, format!("expected `,` or `;`, found `{}`", semi.text));
         }
-        if self.module.is_some() && opt.text.split('.').next() == Some("call") {
+        if opt.text.split('.').next() == Some("call") {
+            if self.body == Body::Case {
+                return err(&opt, needs_module(&opt.text));
+            }
             return self.inline_call(guard, &opt, &raws);
         }
         let b = Build {
@@ -445,10 +487,7 @@ impl Parser {
             opt: &opt,
             raws: &raws,
         };
-        let op = match self.module {
-            Some(_) => b.module_op()?,
-            None => b.op()?,
-        };
+        let op = b.body_op()?;
         let idx = self.case.program.insts.len();
         if op.branch_target().is_some() {
             self.label_uses.push((idx, raws[0].tok.clone()));
@@ -551,6 +590,15 @@ impl Parser {
         raw.addr = Some((base, offset));
         Ok(raw)
     }
+}
+
+/// Why `what` (an instruction or a directive) is refused in a case file:
+/// it needs memory or a launch, which a case does not have.
+pub(super) fn needs_module(what: &str) -> String {
+    format!(
+        "`{what}` needs memory or a launch, which a case file does not have: \
+         write it in a PTX module and run a kernel with --launch FILE (docs/kernels.md)"
+    )
 }
 
 fn parse_target(v: &Token) -> PResult<Target> {
@@ -689,9 +737,9 @@ impl Build<'_> {
             return Ok(Operand::NotPred(self.reg_of(t, Type::Pred)?));
         }
         match t.kind {
-            // PTX modules: LLVM writes predicate immediates (`mov.pred %p,
-            // -1`, `vote.sync.ballot.b32 %r, 1, -1`); nonzero is true.
-            Kind::Number if want == Type::Pred && self.p.module.is_some() => {
+            // LLVM writes predicate immediates (`mov.pred %p, -1`,
+            // `vote.sync.ballot.b32 %r, 1, -1`); nonzero is true.
+            Kind::Number if want == Type::Pred => {
                 match parse_value(&t.text, Type::S64, Place::Operand) {
                     Ok(v) => Ok(Operand::Imm((v != 0) as u64)),
                     Err(m) => err(t, m),
@@ -711,7 +759,7 @@ impl Build<'_> {
                 Ok(Operand::LaneId)
             }
             Kind::Word if t.text == "_" => err(t, "the sink `_` is only allowed as a destination"),
-            Kind::Word => match self.p.module.as_ref().and_then(|m| m.constant(&t.text)) {
+            Kind::Word => match self.p.scope.constant(&t.text) {
                 Some(v) => Ok(Operand::Imm(v & want.mask())),
                 None => Ok(Operand::Reg(self.reg_of(t, want)?)),
             },
@@ -725,21 +773,8 @@ impl Build<'_> {
 
     /// The instruction type named by a modifier, restricted to `allowed`.
     pub(super) fn ty(&self, m: &str, allowed: &[Type]) -> PResult<Type> {
-        // PTX modules: the 16-bit integer types wherever the 32-bit ones
-        // are allowed (`add.s16`, `setp.lt.u16`, `selp.b16`).
-        let wider = |t: Type| match t {
-            Type::B16 => Some(Type::B32),
-            Type::U16 => Some(Type::U32),
-            Type::S16 => Some(Type::S32),
-            _ => None,
-        };
-        match m.strip_prefix("").and_then(Type::from_name) {
+        match Type::from_name(m) {
             Some(t) if allowed.contains(&t) => Ok(t),
-            Some(t)
-                if self.p.module.is_some() && wider(t).is_some_and(|w| allowed.contains(&w)) =>
-            {
-                Ok(t)
-            }
             _ => {
                 let names: Vec<String> = allowed.iter().map(|t| t.to_string()).collect();
                 self.fail(format!(
@@ -749,6 +784,15 @@ impl Build<'_> {
                 ))
             }
         }
+    }
+
+    /// The type of a glue instruction: one of `allowed`, or its 16-bit
+    /// counterpart ([`narrow_types`]: `add.s16`, `setp.lt.u16`,
+    /// `selp.b16`).
+    pub(super) fn glue_ty(&self, m: &str, allowed: &[Type]) -> PResult<Type> {
+        let mut all = allowed.to_vec();
+        all.extend(narrow_types(allowed));
+        self.ty(m, &all)
     }
 
     pub(super) fn shape(&self, parts: &[&str], n: usize, form: &str) -> PResult<()> {
@@ -897,7 +941,7 @@ impl Build<'_> {
             }
             "mov" => {
                 self.shape(&parts, 2, "mov.type")?;
-                let ty = self.ty(parts[1], Glue::MOV_TYPES)?;
+                let ty = self.glue_ty(parts[1], Glue::MOV_TYPES)?;
                 self.count(2)?;
                 Ok(Op::Glue(Glue::Mov {
                     ty,
@@ -911,13 +955,13 @@ impl Build<'_> {
                     let types = BinOp::Mul.types().iter().copied();
                     types.filter(|&t| (t != F32) == lo).collect()
                 };
-                let op_ty = |op: BinOp, t: &str| Ok((op, self.ty(t, op.types())?));
+                let op_ty = |op: BinOp, t: &str| Ok((op, self.glue_ty(t, op.types())?));
                 let (op, ty) = match (parts[0], &parts[1..]) {
                     ("add", [t]) => op_ty(BinOp::Add, t)?,
                     ("sub", [t]) => op_ty(BinOp::Sub, t)?,
                     ("min", [t]) => op_ty(BinOp::Min, t)?,
                     ("max", [t]) => op_ty(BinOp::Max, t)?,
-                    ("mul", ["lo", t]) => (BinOp::Mul, self.ty(t, &mul(true))?),
+                    ("mul", ["lo", t]) => (BinOp::Mul, self.glue_ty(t, &mul(true))?),
                     ("mul", ["hi", t]) => op_ty(BinOp::MulHi, t)?,
                     ("mul", [t]) => (BinOp::Mul, self.ty(t, &mul(false))?),
                     ("and", [t]) => op_ty(BinOp::And, t)?,
@@ -947,7 +991,13 @@ impl Build<'_> {
                 let Some(op) = by_name(&UnOp::ALL, UnOp::mnemonic, parts[0]) else {
                     return self.fail(format!("unknown unary operation `{}`", parts[0]));
                 };
-                let ty = self.ty(parts[1], op.types())?;
+                // `popc` has no 16-bit form.
+                let ty = match op {
+                    UnOp::Popc => self.ty(parts[1], op.types())?,
+                    UnOp::Not | UnOp::Neg | UnOp::Abs | UnOp::Cnot => {
+                        self.glue_ty(parts[1], op.types())?
+                    }
+                };
                 self.count(2)?;
                 let dty = op.d_type(ty);
                 Ok(Op::Glue(Glue::Un {
@@ -973,7 +1023,7 @@ impl Build<'_> {
                 } else {
                     None
                 };
-                let ty = self.ty(parts[parts.len() - 1], cmp.types())?;
+                let ty = self.glue_ty(parts[parts.len() - 1], cmp.types())?;
                 self.count(if bool_op.is_some() { 4 } else { 3 })?;
                 let (p, q) = self.dest_pair(0, Pred, Pred)?;
                 let combine = match bool_op {
@@ -992,7 +1042,7 @@ impl Build<'_> {
             }
             "selp" => {
                 self.shape(&parts, 2, "selp.type")?;
-                let ty = self.ty(parts[1], Glue::SELP_TYPES)?;
+                let ty = self.glue_ty(parts[1], Glue::SELP_TYPES)?;
                 self.count(4)?;
                 Ok(Op::Glue(Glue::Selp {
                     ty,

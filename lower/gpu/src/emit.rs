@@ -48,9 +48,10 @@
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use warp_core::engine::Skip;
+use warp_core::interp::WarpPlace;
 use warp_core::ir::{
-    BinOp, Control, Dest, Glue, Inputs, Inst, Label, Op, Operand, Program, Redux, Refusal, Reg,
-    RegDecl, Requirement, Target, Type, Version, WARP,
+    BinOp, Control, Dest, Glue, Inputs, Inst, Label, LaneOp, LaneOpKind, Op, Operand, Program,
+    Redux, Refusal, Reg, RegDecl, Requirement, Special, Target, Type, Version, WARP,
 };
 use warp_core::outcome::Outcome;
 use warp_core::text::{inst_text, print_program};
@@ -295,6 +296,47 @@ pub fn emit_module(jobs: &[Job], version: Version, target: Target) -> Result<Mod
     emit_module_with(jobs, version, target, None)
 }
 
+/// The `.version`/`.target` a module of `program` is written for when no
+/// GPU is to load it (`warpdiff emit-ptx`): [`module_target`]'s choice
+/// where the GPUs here run the program, else the program's own directives
+/// where they allow every instruction of it (an `sm_100a` case's `.f32`
+/// `redux.sync`); else why not.
+pub fn text_target(program: &Program) -> Result<(Version, Target), Skip> {
+    let skip = match module_target(program) {
+        Ok(t) => return Ok(t),
+        Err(skip) => skip,
+    };
+    let own = (program.version, program.target);
+    let refused = program
+        .insts
+        .iter()
+        .find_map(|i| i.op.requirement().check(own.0, own.1).err().map(|r| (i, r)));
+    match refused {
+        None => Ok(own),
+        Some((i, why)) => Err(Skip {
+            reason: format!(
+                "{skip}; and its own .version {} .target {} refuse `{}` (line {}: {why})",
+                own.0,
+                own.1,
+                inst_text(program, i),
+                i.line
+            ),
+        }),
+    }
+}
+
+/// [`emit_module_with`] for jobs whose programs all have
+/// [`text_target`]` == (version, target)`: a module to read, not to load
+/// on the GPUs here (`warpdiff emit-ptx`).
+pub fn emit_module_text(
+    jobs: &[Job],
+    version: Version,
+    target: Target,
+    perturb: Option<u32>,
+) -> Result<Module, EmitError> {
+    emit_module_checked(jobs, version, target, perturb, text_target)
+}
+
 /// [`emit_module`], with each lane sleeping before every collective and
 /// `activemask` when `perturb` gives a seed: `nanosleep.u32` for a delay
 /// of 0..2047 ns drawn from the seed, the lane and the instruction. The
@@ -308,13 +350,24 @@ pub fn emit_module_with(
     target: Target,
     perturb: Option<u32>,
 ) -> Result<Module, EmitError> {
+    emit_module_checked(jobs, version, target, perturb, module_target)
+}
+
+/// The module for `jobs`, whose programs must all have `choose`'s
+/// (`.version`, `.target`) `== (version, target)`.
+fn emit_module_checked(
+    jobs: &[Job],
+    version: Version,
+    target: Target,
+    perturb: Option<u32>,
+    choose: fn(&Program) -> Result<(Version, Target), Skip>,
+) -> Result<Module, EmitError> {
     let mut kernels: Vec<KernelInfo> = Vec::new();
     // Per kernel, the batch index of the job whose program it emits.
     let mut firsts: Vec<usize> = Vec::new();
     let mut by_text: HashMap<String, usize> = HashMap::new();
     for (i, job) in jobs.iter().enumerate() {
-        let needs =
-            module_target(job.program).map_err(|skip| EmitError::Skipped { job: i, skip })?;
+        let needs = choose(job.program).map_err(|skip| EmitError::Skipped { job: i, skip })?;
         if needs != (version, target) {
             return Err(EmitError::WrongModule {
                 job: i,
@@ -363,6 +416,7 @@ pub fn emit_module_with(
 /// The scratch registers appended to the renamed program.
 #[derive(Clone, Copy)]
 struct Scratch {
+    sink16: Reg,
     sink32: Reg,
     sink64: Reg,
     sinkp: Reg,
@@ -378,6 +432,7 @@ impl Scratch {
             Dest::Reg(r) => Dest::Reg(r),
             Dest::Sink => Dest::Reg(match ty.bits() {
                 1 => self.sinkp,
+                8 | 16 => self.sink16,
                 32 => self.sink32,
                 _ => self.sink64,
             }),
@@ -394,11 +449,20 @@ impl Scratch {
     }
 }
 
-/// `op` with sinks, `%laneid` and predicate immediates dealt with.
+/// `op` with sinks, `%laneid` and predicate immediates dealt with (`mov.pred
+/// %p, 1` is PTX, as LLVM writes it: kept).
 fn map_op(op: &Op, s: Scratch) -> Result<Op, ()> {
     let mut op = op.clone();
     for (d, ty) in op.dests_mut() {
         *d = s.dest(*d, ty);
+    }
+    if let Op::Glue(Glue::Mov {
+        ty: Type::Pred,
+        a: Operand::Imm(_),
+        ..
+    }) = op
+    {
+        return Ok(op);
     }
     for (o, ty, _) in op.sources_mut() {
         *o = s.src(*o, ty)?;
@@ -454,6 +518,25 @@ fn contractible(x: &Glue) -> bool {
     }
 }
 
+/// A lane op as the kernel writes it: with its canonical opcode
+/// ([`LaneOp::canonical_opcode`]: every rounding written, so that `ptxas`
+/// may not contract an `add.f64` into an FMA), and the special registers
+/// whose values in the kernel are not a case's (`%ctaid` is the job's
+/// block, `%nctaid` the kernel's grid) as the one warp of one CTA reads
+/// them ([`WarpPlace::one_warp`]): a `mov` of the value.
+fn lane_op(mut x: LaneOp) -> Op {
+    if let LaneOpKind::Special(sr @ (Special::Ctaid(_) | Special::Nctaid(_))) = x.kind {
+        let ty = x.dests[0].1;
+        return Op::Glue(Glue::Mov {
+            ty,
+            d: x.dests[0].0,
+            a: Operand::Imm(WarpPlace::one_warp().special(sr, 0) as u64),
+        });
+    }
+    x.opcode = x.canonical_opcode();
+    Op::LaneOp(x)
+}
+
 /// The PTX name of register index `i`.
 fn wname(i: usize) -> String {
     format!("%w{i}")
@@ -484,6 +567,9 @@ fn store_all(s: &mut String, program: &Program, guard: &str, status: u32) {
             1 => {
                 let _ = writeln!(s, "    {guard}selp.u32 %t32, 1, 0, {w};");
                 let _ = writeln!(s, "    {guard}st.global.b32 {at}, %t32;");
+            }
+            16 => {
+                let _ = writeln!(s, "    {guard}st.global.b16 {at}, {w};");
             }
             32 => {
                 let _ = writeln!(s, "    {guard}st.global.b32 {at}, {w};");
@@ -524,6 +610,7 @@ fn emit_kernel(
         lane: Reg(n as u32 + 3),
         redux_a: Reg(n as u32 + 4),
         redux_d: Reg(n as u32 + 5),
+        sink16: Reg(n as u32 + 6),
     };
     for (name, ty) in [
         ("%sink32", Type::B32),
@@ -532,6 +619,7 @@ fn emit_kernel(
         ("%lane", Type::U32),
         ("%redux_a", Type::B32),
         ("%redux_d", Type::B32),
+        ("%sink16", Type::B16),
     ] {
         regs.push(RegDecl {
             name: name.to_string(),
@@ -590,6 +678,7 @@ fn emit_kernel(
     let _ = writeln!(s, "    .reg .b32 %sink32, %t32, %redux_a, %redux_d;");
     let _ = writeln!(s, "    .reg .b64 %sink64, %in, %out, %off;");
     let _ = writeln!(s, "    .reg .pred %sinkp;");
+    let _ = writeln!(s, "    .reg .b16 %sink16;");
     let _ = writeln!(s, "    .reg .u32 %lane, %cta, %delay, %sleep;");
     // Prologue: this thread's pointers into its job's blocks.
     let in_bytes = k.in_words * 8;
@@ -627,6 +716,9 @@ fn emit_kernel(
             1 => {
                 let _ = writeln!(s, "    ld.global.b32 %t32, {at};");
                 let _ = writeln!(s, "    setp.ne.b32 {w}, %t32, 0;");
+            }
+            16 => {
+                let _ = writeln!(s, "    ld.global.b16 {w}, {at};");
             }
             32 => {
                 let _ = writeln!(s, "    ld.global.b32 {w}, {at};");
@@ -699,11 +791,13 @@ fn emit_kernel(
                 }
                 let _ = writeln!(s, "    {guard}{t}");
             }
+            Op::LaneOp(x) => {
+                let _ = writeln!(s, "    {guard}{}", text(lane_op(x)));
+            }
             op @ (Op::Shfl(_)
             | Op::Vote(_)
             | Op::Match(_)
             | Op::Activemask(_)
-            | Op::LaneOp(_)
             | Op::Control(Control::Bra { .. })) => {
                 let _ = writeln!(s, "    {guard}{}", text(op));
             }

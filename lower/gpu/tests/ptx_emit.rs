@@ -187,6 +187,22 @@ fn percent_tokens(line: &str) -> Vec<String> {
     out
 }
 
+/// The special registers a kernel body may read (by their `.x`-less
+/// base): `%laneid` and `%ctaid` in the prologue, and those of a case's
+/// lane ops whose values one warp of a one-warp CTA has on the GPU too
+/// (issue #39; `%nctaid` is written as a constant).
+const SPECIALS: [&str; 9] = [
+    "%laneid",
+    "%ctaid",
+    "%tid",
+    "%ntid",
+    "%lanemask_eq",
+    "%lanemask_le",
+    "%lanemask_lt",
+    "%lanemask_ge",
+    "%lanemask_gt",
+];
+
 /// Structural checks of one module against the programs of its jobs.
 fn check_module(m: &Module, items: &[Item], idx: &[usize], what: &str) {
     let ptx = &m.ptx;
@@ -253,9 +269,14 @@ fn check_module(m: &Module, items: &[Item], idx: &[usize], what: &str) {
         for l in &insts {
             for t in percent_tokens(l) {
                 assert!(
-                    declared.contains(&t) || t == "%laneid" || t == "%ctaid",
+                    declared.contains(&t) || SPECIALS.contains(&t.as_str()),
                     "{ctx}: `{t}` undeclared in `{l}`"
                 );
+            }
+            // A case's `%ctaid`/`%nctaid` are the one CTA's (constants):
+            // the kernel's own `%ctaid.x` is read once, for its job's block.
+            if l.contains("%ctaid") {
+                assert_eq!(*l, "mov.u32 %cta, %ctaid.x;", "{ctx}: %ctaid operand");
             }
             if l.contains("%laneid") {
                 assert_eq!(*l, "mov.u32 %lane, %laneid;", "{ctx}: %laneid operand");
@@ -540,10 +561,26 @@ fn errors() {
     }];
     let e = emit_module(&jobs, VERSION, TARGET).unwrap_err();
     assert!(matches!(e, EmitError::Skipped { job: 0, .. }), "{e}");
-    // A predicate immediate, built in memory (the parser refuses it).
-    let mut p = parse(".reg .pred p, q;\nmov.pred q, p;\n").unwrap();
-    if let Op::Glue(Glue::Mov { a, .. }) = &mut p.program.insts[0].op {
-        *a = warp_core::ir::Operand::Imm(1);
+    // `mov.pred %p, -1` is PTX (LLVM writes it; the parser reads it since
+    // issue #39): kept as it is.
+    let p = parse(".reg .pred p, q;\nmov.pred q, -1;\n").unwrap();
+    let jobs = [Job {
+        program: &p.program,
+        inputs: &p.inputs,
+    }];
+    let m = emit_module(&jobs, VERSION, TARGET).unwrap();
+    assert!(
+        kernel_body(&m.ptx, "k0")
+            .iter()
+            .any(|l| l.trim().starts_with("mov.pred %w1, ")),
+        "{}",
+        m.ptx
+    );
+    // A predicate immediate where PTX needs a register (`selp`'s `c`),
+    // built in memory (the parser refuses it).
+    let mut p = parse(".reg .b32 a;\n.reg .pred p;\nselp.b32 a, 1, 2, p;\n").unwrap();
+    if let Op::Glue(Glue::Selp { c, .. }) = &mut p.program.insts[0].op {
+        *c = warp_core::ir::Operand::Imm(1);
     }
     let jobs = [Job {
         program: &p.program,

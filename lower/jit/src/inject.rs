@@ -40,11 +40,21 @@ pub enum Bug {
     /// (wrong for `sub`; `add`, `and`... are immune); the wrong value is
     /// seen only through the `mov`.
     CopyCoalesce,
+    /// `cvt-sat-bound`: integer `cvt.sat` clamps to one less than the
+    /// destination type's largest value.
+    CvtSatBound,
+    /// `mul-wide-zext`: `mul.wide.s16`/`.s32` zero-extends its operands
+    /// instead of sign-extending them.
+    MulWideZext,
+    /// `bfe-len0`: `bfe` takes a length of 0 as 32.
+    BfeLenZero,
+    /// `f64-rz-as-rn`: `.f64` arithmetic with `.rz` rounds to nearest.
+    F64RzAsRn,
 }
 
 impl Bug {
     /// Every bug with its name.
-    pub const ALL: [(Bug, &'static str); 10] = [
+    pub const ALL: [(Bug, &'static str); 14] = [
         (Bug::ShflDownClamp, "shfl-down-clamp"),
         (Bug::VoteUniInverted, "vote-uni-inverted"),
         (Bug::MatchAnyExited, "match-any-exited"),
@@ -55,6 +65,10 @@ impl Bug {
         (Bug::FuelInLoops, "fuel-in-loops"),
         (Bug::CopyCoalesce, "copy-coalesce"),
         (Bug::FuelRefund, "fuel-refund"),
+        (Bug::CvtSatBound, "cvt-sat-bound"),
+        (Bug::MulWideZext, "mul-wide-zext"),
+        (Bug::BfeLenZero, "bfe-len0"),
+        (Bug::F64RzAsRn, "f64-rz-as-rn"),
     ];
 }
 

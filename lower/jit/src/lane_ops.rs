@@ -4,8 +4,8 @@
 //! - inline: special registers (read from the warp state, where the launch
 //!   put them), `cvta`, the integer ops (`mul.wide`, `mad.lo/hi/wide`,
 //!   `div`/`rem` with a zero divisor giving 0 rather than a trap, `neg`,
-//!   `abs`, `brev`, `clz`, `bfind`), integer-to-integer `cvt` without
-//!   `.sat`, `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
+//!   `abs`, `brev`, `clz`, `bfind`), integer-to-integer `cvt` (with
+//!   `.sat` too), `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
 //! - as calls (`runtime.rs`): `ld` and `st` (bounds-checked host memory),
 //!   and the conversions and float operations with directed roundings,
 //!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`/`shf`, which call warp-core's
@@ -16,6 +16,7 @@
 //! exited lanes.
 
 use super::builder::{float_cc, At, Emitter};
+use super::inject::{self, Bug};
 use super::layout::wide;
 use super::runtime;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -188,7 +189,14 @@ fn memory(e: &mut Emitter, x: &LaneOp, pc: usize, at: At, exec: Value) {
 /// The results of a computing instruction on lane `at`, one i64 per
 /// destination.
 fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
-    let args: Vec<Value> = x.srcs.iter().map(|&(o, t)| read(e, o, t, at)).collect();
+    let mut args: Vec<Value> = x.srcs.iter().map(|&(o, t)| read(e, o, t, at)).collect();
+    if x.kind == LaneOpKind::Int(IntOp::Bfe) && inject::on(Bug::BfeLenZero) {
+        // The planted bug: a length of 0 taken as 32.
+        let len = e.b.ins().band_imm_s(args[2], 0xff);
+        let zero = e.b.ins().icmp_imm_s(IntCC::Equal, len, 0);
+        let k32 = e.b.ins().iconst(I64, 32);
+        args[2] = e.b.ins().select(zero, k32, args[2]);
+    }
     let host = |e: &mut Emitter| {
         let pcv = e.b.ins().iconst(I64, pc as i64);
         let zero = e.b.ins().iconst(I64, 0);
@@ -219,18 +227,20 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
         LaneOpKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
         LaneOpKind::Cvt {
             rnd: None,
-            sat: false,
+            sat,
             ftz: false,
             ..
         } if !x.srcs[0].1.is_float() && !x.dests[0].1.is_float() => {
-            // The source extended to 64 bits, then cut to the destination
-            // type and extended again as a signed or unsigned value of it.
+            // The source extended to 64 bits, clamped to the destination
+            // type's range with `.sat`, then cut to the destination type
+            // and extended again as a signed or unsigned value of it.
             let (aty, dty) = (x.srcs[0].1, x.dests[0].1);
             let v = if aty.is_signed() {
                 sext(e, args[0], aty.bits())
             } else {
                 args[0]
             };
+            let v = if sat { saturate(e, v, aty, dty) } else { v };
             let v = mask(e, v, dty.bits());
             vec![if dty.is_signed() {
                 sext(e, v, dty.bits())
@@ -240,10 +250,13 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
         }
         LaneOpKind::Float {
             op,
-            rnd: Rounding::Rn,
+            rnd,
             ftz: false,
             sat: false,
-        } if x.dests[0].1 == Type::F64 && !matches!(op, FloatOp::Min | FloatOp::Max) => {
+        } if x.dests[0].1 == Type::F64
+            && !matches!(op, FloatOp::Min | FloatOp::Max)
+            && (rnd == Rounding::Rn || (rnd == Rounding::Rz && inject::on(Bug::F64RzAsRn))) =>
+        {
             let f: Vec<Value> = args
                 .iter()
                 .map(|&v| e.b.ins().bitcast(F64, MemFlagsData::new(), v))
@@ -296,11 +309,38 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
     }
 }
 
+/// `v`, an integer of type `aty` extended to 64 bits, clamped to the range
+/// of `dty` (`cvt.sat`: "clamps the result to MININT..MAXINT for the size
+/// of the operation").
+fn saturate(e: &mut Emitter, v: Value, aty: Type, dty: Type) -> Value {
+    let bits = dty.bits();
+    let (lo, hi): (i64, u64) = if dty.is_signed() {
+        (i64::MIN >> (64 - bits), (1u64 << (bits - 1)) - 1)
+    } else {
+        (0, dty.mask())
+    };
+    // The planted bug: the upper bound one short.
+    let hi = hi - u64::from(inject::on(Bug::CvtSatBound));
+    if aty.is_signed() {
+        // `v` is signed; an upper bound past i64 clamps nothing.
+        let hi = e.b.ins().iconst(I64, hi.min(i64::MAX as u64) as i64);
+        let lo = e.b.ins().iconst(I64, lo);
+        let v = e.b.ins().smin(v, hi);
+        e.b.ins().smax(v, lo)
+    } else {
+        // `v` is unsigned, so at least every lower bound.
+        let hi = e.b.ins().iconst(I64, hi as i64);
+        e.b.ins().umin(v, hi)
+    }
+}
+
 /// An integer operation on `ty` values (`args` masked to `ty`).
 fn int(e: &mut Emitter, op: IntOp, ty: Type, args: &[Value]) -> Value {
     let bits = ty.bits();
     let signed = ty.is_signed();
-    let ext = |e: &mut Emitter, v: Value| if signed { sext(e, v, bits) } else { v };
+    // The planted bug: `mul.wide.s*` zero-extends its operands.
+    let extend = signed && !(op == IntOp::MulWide && inject::on(Bug::MulWideZext));
+    let ext = |e: &mut Emitter, v: Value| if extend { sext(e, v, bits) } else { v };
     let a = ext(e, args[0]);
     let b = args.get(1).map(|&v| ext(e, v));
     match op {

@@ -55,7 +55,8 @@
 //! ```text
 //! launch.rs        ──> lib.rs (JitProgram), runtime.rs, layout.rs, isa.rs
 //! lib.rs           ──> parts.rs, emit.rs, outline.rs, sched_helpers.rs,
-//!                      rendezvous.rs, inject.rs, layout.rs, isa.rs, code.rs
+//!                      rendezvous.rs, inject.rs, runtime.rs, layout.rs, isa.rs,
+//!                      code.rs
 //! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
 //! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
 //!                      inject.rs, runtime.rs, builder.rs, layout.rs, error.rs
@@ -108,10 +109,10 @@ use isa::{isa, machine_code};
 use layout::{read_word, wide, write_word, Layout};
 use std::cell::RefCell;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use warp_core::engine::{CompileError, Compiled, Engine, RunError, Skip};
-use warp_core::interp::DEFAULT_FUEL;
-use warp_core::ir::{Inputs, Program, Reg, WARP};
+use warp_core::interp::{WarpPlace, DEFAULT_FUEL};
+use warp_core::ir::{Inputs, Program, Reg, Special, WARP};
 use warp_core::outcome::{Outcome, Stop};
 
 /// Size limits of one compile, so that a huge program gets a clear error
@@ -215,6 +216,11 @@ const KEEP_CONTEXTS_BELOW: usize = 100_000;
 /// A program compiled to native code.
 pub struct JitProgram {
     prog: Program,
+    /// The program again, for the run-time context a case's run enters
+    /// when its code calls the host (`runtime.rs`: lane ops computed by the
+    /// reference's scalar semantics, 16-bit glue); `None` when it never
+    /// does.
+    host: Option<Arc<Program>>,
     layout: Layout,
     code: parts::Body,
     fuel: u64,
@@ -380,6 +386,7 @@ impl JitProgram {
         };
         Ok(JitProgram {
             prog: prog.clone(),
+            host: calls_host(prog).then(|| Arc::new(prog.clone())),
             layout,
             code: body,
             fuel: DEFAULT_FUEL,
@@ -425,13 +432,29 @@ impl JitProgram {
         }
     }
 
-    /// A state holding `inputs` (registers without `.lanes` are zero).
+    /// A state holding `inputs` (registers without `.lanes` are zero), and
+    /// the special registers of a case's warp ([`WarpPlace::one_warp`]).
     pub fn state_for(&self, inputs: &Inputs) -> WarpState {
         let mut s = self.new_state();
         for (r, vals) in &inputs.lanes {
             self.set_lanes(&mut s, *r, vals);
         }
+        self.set_place(&mut s, &WarpPlace::one_warp());
         s
+    }
+
+    /// Writes what the special registers read on each lane for a warp at
+    /// `place` (nothing when the program reads none).
+    pub fn set_place(&self, s: &mut WarpState, place: &WarpPlace) {
+        let Some(base) = self.layout.specials else {
+            return;
+        };
+        for (i, &sr) in Special::ALL.iter().enumerate() {
+            for lane in 0..WARP {
+                let off = base as usize + i * 128 + lane * 4;
+                write_word(&mut s.buf, off, 4, place.special(sr, lane) as u64);
+            }
+        }
     }
 
     /// Writes every lane of register `r`.
@@ -479,8 +502,28 @@ impl JitProgram {
     /// Runs the code on `s` with `fuel`: `None` when the run ended,
     /// `Some(pc)` when the fuel ran out before instruction `pc`, an engine
     /// failure when the code ran away (a bug in its fuel accounting).
+    ///
+    /// A case's code that calls the host runs in a context of its own (a
+    /// kernel's warps get theirs from the launch, `launch.rs`).
     fn call(&self, s: &mut WarpState, fuel: u64) -> Result<Option<usize>, RunError> {
-        self.call_from(s, fuel, 0)
+        let Some(prog) = &self.host else {
+            return self.call_from(s, fuel, 0);
+        };
+        runtime::enter(runtime::WarpContext {
+            prog: Arc::clone(prog),
+            mem: Arc::new(Mutex::new(runtime::CtaMemory {
+                mem: Default::default(),
+            })),
+            local: Vec::new(),
+            tid: WarpPlace::one_warp().tid,
+            barrier: Arc::new(runtime::CtaBarrier::new(1)),
+            error: None,
+        });
+        let r = self.call_from(s, fuel, 0);
+        match runtime::leave().and_then(|c| c.error) {
+            Some(e) => Err(RunError::Engine(e)),
+            None => r,
+        }
     }
 
     /// [`JitProgram::call`] with the lanes of `absent` marked exited before
@@ -774,6 +817,23 @@ impl Engine for JitEngine {
 }
 
 const _: () = assert!(WARP == 32);
+
+/// Whether `prog`'s code calls the host with the run-time context
+/// (`runtime.rs`): a lane op, or glue on a 16-bit type.
+fn calls_host(prog: &Program) -> bool {
+    use warp_core::ir::Op;
+    prog.insts.iter().any(|i| match &i.op {
+        Op::LaneOp(_) => true,
+        // `lane_ops.rs` lowers 16-bit glue as a call.
+        Op::Glue(g) => g.ty().bits() == 16,
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Control(_) => false,
+    })
+}
 
 /// Refuses a program with an instruction the JIT does not lower: glue
 /// (`add`, `setp`, ...) on the 8-bit and `.f64` types, which the glue's

@@ -252,3 +252,42 @@ fn a_bad_word_given_to_buffer_is_named_with_its_place() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("`many` is not a word count"), "{err}");
 }
+
+/// Issue #39: `emit-ptx` writes the module for a case's own `.target`
+/// even when no GPU here runs it (`sm_100a`; the test process sees no GPU
+/// at all), with the dialect's lane ops written as PTX spells them; and
+/// the reference runs the same case (ISA `cvt`: ".sat limits the result
+/// to MININT..MAXINT for the size of the operation", so 300 is 127 as an
+/// `.s8`; `mul.wide.s32` of 300 and -2 is -600 as an `.s64`).
+#[test]
+fn emit_ptx_of_an_sm_100a_case_needs_no_gpu() {
+    let d = dir("emit-sm100a");
+    let f = write(
+        &d,
+        "sm100a.ptx",
+        "\
+.version 9.1
+.target sm_100a
+.reg .f32 F, M;
+.reg .s32 A;
+.reg .s16 H;
+.reg .s64 W;
+.lanes F = 1.5;
+.lanes A = 300;
+    redux.sync.max.f32 M, F, 0xffffffff;
+    cvt.sat.s8.s32 H, A;
+    mul.wide.s32 W, A, -2;
+.expect M = 1.5;
+.expect H = 127;
+.expect W = -600;
+",
+    );
+    let (code, out, err) = warpdiff(&["emit-ptx", &f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(".target sm_100a"), "{out}");
+    for line in ["redux.sync.max.f32 ", "cvt.sat.s8.s32 ", "mul.wide.s32 "] {
+        assert!(out.contains(line), "no `{line}`:\n{out}");
+    }
+    let (code, out, err) = warpdiff(&["run", &f]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -148,12 +148,15 @@ fn the_reference_client_agrees_with_the_jit_on_every_corpus_file() {
 fn fuzzing_the_reference_client_sends_batches_and_finds_nothing() {
     let d = dir("agree");
     let list = format!("interp,jit,{}", example("jit_client.py"));
+    // 8 s: a debug build compiles a JIT helper per instruction shape, and
+    // the whole dialect (issue #39) has many; on a loaded 2-core machine 6 s
+    // checked 18 cases.
     let (code, out, err, secs) = warpdiff(&[
         "fuzz",
         "--engines",
         &list,
         "--seconds",
-        "6",
+        "8",
         "--seed",
         "11",
         "--ext-batch",
@@ -162,7 +165,7 @@ fn fuzzing_the_reference_client_sends_batches_and_finds_nothing() {
         d.to_str().expect("utf-8"),
     ]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(secs < 16.0, "{secs:.1} s");
+    assert!(secs < 18.0, "{secs:.1} s");
     let line = out
         .lines()
         .find(|l| l.starts_with("jit-client 1.0 (external): "))

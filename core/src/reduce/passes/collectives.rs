@@ -4,8 +4,10 @@
 //! `mov` of one of its sources or of an immediate (its second destination
 //! `|p` is no longer written); `vote.{all,any,uni}` of `!a` becomes
 //! `not.pred`. Glue (`add`, `selp`, `popc`, ...) becomes a `mov` of one of
-//! its sources. Candidates whose types do not fit are rejected by the
-//! round-trip check.
+//! its sources; a lane op with one destination (`cvt`, `mad`, `bfe`,
+//! `add.rz.f64`, a special register ...) a `mov` of its first source or of
+//! zero. Candidates whose types do not fit are rejected by the round-trip
+//! check.
 
 use crate::ir::*;
 use crate::reduce::search::Search;
@@ -67,7 +69,21 @@ fn replacements(op: &Op) -> Vec<Op> {
             vec![mov(ty, d, a), mov(ty, d, zero)]
         }
         Op::Activemask(Activemask { d }) => vec![mov(B32, d, all), mov(B32, d, zero)],
-        Op::Glue(Glue::Mov { .. }) | Op::LaneOp(_) => vec![],
+        Op::Glue(Glue::Mov { .. }) => vec![],
+        Op::LaneOp(ref x) => match (x.dests.as_slice(), x.access(), x.is_barrier()) {
+            (&[(d, dty)], None, false) => {
+                let mut v: Vec<Op> = x
+                    .srcs
+                    .first()
+                    .filter(|&&(_, aty)| aty.compatible(dty))
+                    .map(|&(a, _)| mov(dty, d, a))
+                    .into_iter()
+                    .collect();
+                v.push(mov(dty, d, zero));
+                v
+            }
+            _ => vec![],
+        },
         Op::Glue(Glue::Bin { op, ty, d, a, b }) => {
             let mut v = vec![mov(ty, d, a)];
             if !matches!(op, BinOp::Shl | BinOp::Shr) {

@@ -1,9 +1,11 @@
-//! `warpdiff emit-ptx FILE...`: the PTX module the GPU engine would load.
+//! `warpdiff emit-ptx FILE...`: the PTX module the GPU engine would load,
+//! or for a case the GPUs here do not run (an `sm_100a` one), the module
+//! for its own `.target`: emitting needs no GPU.
 
 use crate::cli::EmitPtxArgs;
 use crate::cmd::run::read_case;
 use crate::{errln, out};
-use warp_gpu::emit::{emit_module_with, module_target, Job};
+use warp_gpu::emit::{emit_module_text, text_target, Job};
 
 /// Prints the module for the files; returns the exit status (2 on an
 /// unreadable file, files that need different targets, or a program the
@@ -22,14 +24,14 @@ pub fn emit_ptx(a: &EmitPtxArgs) -> u8 {
     }
     let mut target = None;
     for (c, f) in cases.iter().zip(&files) {
-        match module_target(&c.program) {
+        match text_target(&c.program) {
             Ok(t) if target.is_none() || target == Some(t) => target = Some(t),
             Ok(_) => {
                 errln!("{f}: needs another .version/.target than the files before it");
                 return 2;
             }
             Err(s) => {
-                errln!("{f}: the GPU engine skips it: {s}");
+                errln!("{f}: no module can hold it: {s}");
                 return 2;
             }
         }
@@ -45,7 +47,7 @@ pub fn emit_ptx(a: &EmitPtxArgs) -> u8 {
             inputs: &c.inputs,
         })
         .collect();
-    match emit_module_with(&jobs, v, t, a.gpu_perturb) {
+    match emit_module_text(&jobs, v, t, a.gpu_perturb) {
         Ok(m) => {
             out!("{}", m.ptx);
             0
