@@ -13,7 +13,8 @@
 //! One file per instruction family, named as in `warp-core`'s interpreter
 //! (`shfl.rs`, `vote.rs`, `matching.rs`, `redux.rs`, `activemask.rs`,
 //! `alu.rs` for the glue, `lane_ops.rs` for the lane ops of PTX modules:
-//! PTX's thread-level instructions); the driver `emit.rs`, which walks the
+//! PTX's thread-level instructions, `memory_ops.rs` for `ld`/`st`); the
+//! driver `emit.rs`, which walks the
 //! instructions, runs control flow and hands each other instruction to its
 //! family; `builder.rs`, the `Emitter` the families lower with (state
 //! memory, lane masks, operand access); `layout.rs` (where each register
@@ -23,9 +24,11 @@
 //! (executable memory), `parts.rs` (a program's functions and their
 //! dispatcher), `isa.rs` ([`Tuning`], the Cranelift target each tuning
 //! compiles for, and the last compile step), `error.rs` ([`JitError`]),
-//! `runtime.rs` (what compiled code calls back: memory, barriers, scalar
-//! semantics), `launch.rs` (kernel launches) and `inject.rs` (bugs planted
-//! on purpose).
+//! `runtime.rs` (what compiled code calls back: module variables, faulty
+//! accesses, scalar semantics), `launch.rs` (kernel launches: CTAs on
+//! every core, each CTA's warps in turn between barriers), `uninit.rs`
+//! (the registers a kernel's warp may read before writing them) and
+//! `inject.rs` (bugs planted on purpose).
 //!
 //! # Two tiers
 //!
@@ -53,17 +56,20 @@
 //! listed below it.
 //!
 //! ```text
-//! launch.rs        ──> lib.rs (JitProgram), runtime.rs, layout.rs, isa.rs
+//! launch.rs        ──> lib.rs (JitProgram), emit.rs (its return codes),
+//!                      runtime.rs, uninit.rs, layout.rs, isa.rs, code.rs
 //! lib.rs           ──> parts.rs, emit.rs, outline.rs, sched_helpers.rs,
 //!                      rendezvous.rs, inject.rs, layout.rs, isa.rs, code.rs
 //! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
 //! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
-//!                      inject.rs, runtime.rs, builder.rs, layout.rs, error.rs
-//! the families     ──> builder.rs, inject.rs (lane_ops.rs: runtime.rs, layout.rs)
+//!                      inject.rs, builder.rs, layout.rs, error.rs
+//! the families     ──> builder.rs, inject.rs (lane_ops.rs, memory_ops.rs:
+//!                      runtime.rs, layout.rs)
 //! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
 //! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
 //! builder.rs       ──> layout.rs
 //! isa.rs           ──> code.rs, error.rs
+//! layout.rs        ──> code.rs (where the memory words are)
 //! ```
 //!
 //! (`outline.rs` and `sched_helpers.rs` compile their helpers with
@@ -87,6 +93,7 @@ mod lane_ops;
 pub mod launch;
 mod layout;
 mod matching;
+mod memory_ops;
 pub mod outline;
 mod parts;
 mod redux;
@@ -94,6 +101,7 @@ mod rendezvous;
 pub mod runtime;
 mod sched_helpers;
 mod shfl;
+mod uninit;
 mod vote;
 
 pub use error::JitError;
@@ -194,6 +202,7 @@ fn compile_unit(
             r
         };
         let clif = ctx.func.dfg.num_insts();
+
         let code = lowered
             .and_then(|()| budget(clif))
             .and_then(|()| machine_code(ctx, isa, "program"));
@@ -225,6 +234,9 @@ pub struct JitProgram {
     _sites: outline::Sites,
     /// Cranelift instructions the lowering generated.
     clif: usize,
+    /// Per `bar.sync`, the state offsets of its waiting lanes' mask and of
+    /// the park point after it ([`JitProgram::release`]).
+    barriers: Vec<(u32, u32)>,
 }
 
 impl fmt::Debug for JitProgram {
@@ -375,6 +387,7 @@ impl JitProgram {
                     size,
                     points: masks.points.iter().map(|&p| p as u32).collect(),
                     schedule: emit::schedule(&masks, &parkable),
+                    barriers: masks.barriers().into_iter().map(|(m, _)| m).collect(),
                 })
             }
         };
@@ -386,6 +399,7 @@ impl JitProgram {
             stepped,
             _sites: sites,
             clif,
+            barriers: masks.barriers(),
         })
     }
 
@@ -483,14 +497,16 @@ impl JitProgram {
         self.call_from(s, fuel, 0)
     }
 
-    /// [`JitProgram::call`] with the lanes of `absent` marked exited before
-    /// the run (a kernel's lanes that do not exist): they never run.
-    fn call_from(
+    /// Starts the code on `s` with `fuel` and the lanes of `absent` marked
+    /// exited (a kernel's lanes that do not exist: they never run), with
+    /// the memory `lending` lends: an `emit.rs` status code.
+    fn start(
         &self,
         s: &mut WarpState,
         fuel: u64,
         absent: u32,
-    ) -> Result<Option<usize>, RunError> {
+        lending: Option<&code::Lending<'_>>,
+    ) -> u32 {
         assert_eq!(
             s.buf.len() * 16,
             self.layout.size as usize,
@@ -498,7 +514,39 @@ impl JitProgram {
         );
         write_word(&mut s.buf, Layout::EXITED as usize, 4, absent as u64);
         write_word(&mut s.buf, Layout::FUEL as usize, 8, fuel);
-        match self.code.run(&mut s.buf, &self.layout) {
+        write_word(&mut s.buf, Layout::RESUME as usize, 4, 0);
+        self.code.run(&mut s.buf, &self.layout, lending)
+    }
+
+    /// Releases the lanes of `s` that wait at `bar.sync` (each `bar.sync`'s
+    /// go on after it), for [`JitProgram::resume`].
+    fn release(&self, s: &mut WarpState) {
+        for &(waiting, park) in &self.barriers {
+            let (waiting, park) = (waiting as usize, park as usize);
+            let w = read_word(&s.buf, waiting, 4);
+            let p = read_word(&s.buf, park, 4);
+            write_word(&mut s.buf, park, 4, p | w);
+            write_word(&mut s.buf, waiting, 4, 0);
+        }
+        write_word(&mut s.buf, Layout::RESUME as usize, 4, 1);
+    }
+
+    /// Runs the code on `s` on from where it stopped at `bar.sync`, once
+    /// [`JitProgram::release`]d: an `emit.rs` status code.
+    fn resume(&self, s: &mut WarpState, lending: Option<&code::Lending<'_>>) -> u32 {
+        assert_eq!(
+            s.buf.len() * 16,
+            self.layout.size as usize,
+            "state of another program"
+        );
+        self.code.run(&mut s.buf, &self.layout, lending)
+    }
+
+    /// What an `emit.rs` status code `status` of a run with `fuel` means:
+    /// `None` when the run ended, `Some(pc)` when the fuel ran out before
+    /// instruction `pc`, an engine failure otherwise.
+    fn outcome_of(&self, s: &WarpState, status: u32, fuel: u64) -> Result<Option<usize>, RunError> {
+        match status {
             emit::status::DONE => Ok(None),
             emit::status::OUT_OF_FUEL => Ok(Some(
                 read_word(&s.buf, Layout::FAIL_PC as usize, 4) as usize,
@@ -511,6 +559,24 @@ impl JitProgram {
                 "the generated code returned status {other} (a part entered at a park point not its own, or the completion code returned something else than SCHEDULE): a bug of the JIT's dispatch"
             ))),
         }
+    }
+
+    /// [`JitProgram::call`] with the lanes of `absent` marked exited before
+    /// the run (a kernel's lanes that do not exist): they never run. A
+    /// lone warp's `bar.sync` completes when every lane that can still
+    /// run waits there, as in the interpreter.
+    fn call_from(
+        &self,
+        s: &mut WarpState,
+        fuel: u64,
+        absent: u32,
+    ) -> Result<Option<usize>, RunError> {
+        let mut status = self.start(s, fuel, absent, None);
+        while status == emit::status::BARRIER {
+            self.release(s);
+            status = self.resume(s, None);
+        }
+        self.outcome_of(s, status, fuel)
     }
 
     /// The source line of instruction `pc`.
@@ -630,6 +696,21 @@ fn write_lanes(buf: &mut [u128], off: usize, wide: bool, vals: [u64; WARP]) {
             });
         }
     }
+}
+
+/// Sets every lane of the register at byte offset `off` (see
+/// [`read_lanes`]) to `v` (which fits the lane's width).
+fn fill_lanes(buf: &mut [u128], off: usize, wide: bool, v: u64) {
+    debug_assert_eq!(off % 16, 0);
+    let w = off / 16;
+    let word = if wide {
+        v as u128 | (v as u128) << 64
+    } else {
+        let v = v as u32 as u128;
+        v | v << 32 | v << 64 | v << 96
+    };
+    let n = if wide { WARP / 2 } else { WARP / 4 };
+    buf[w..w + n].fill(word);
 }
 
 /// The JIT as an [`Engine`].
