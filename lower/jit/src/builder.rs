@@ -584,6 +584,23 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
     }
 
+    /// Operand `o` on lanes `2j, 2j+1` as an i64x2 (a 64-bit register or an
+    /// immediate; `%laneid` as the lane numbers).
+    pub fn read_vec64(&mut self, o: Operand, j: usize) -> Value {
+        match o {
+            Operand::Reg(r) | Operand::NotPred(r) => {
+                debug_assert!(wide(self.reg_type(r)), "a 64-bit register");
+                let off = self.reg_off(r, 2 * j);
+                self.load(I64X2, off)
+            }
+            Operand::Imm(v) => {
+                let s = self.b.ins().iconst(I64, v as i64);
+                self.b.ins().splat(I64X2, s)
+            }
+            Operand::LaneId => self.vconst_i64x2([2 * j as u64, 2 * j as u64 + 1]),
+        }
+    }
+
     /// Writes i64x2 vector `v` to lanes `2j, 2j+1` of 64-bit `d` where the
     /// lanes are executing.
     pub fn write_vec64(&mut self, d: Dest, j: usize, l: &mut Lanes, v: Value) {

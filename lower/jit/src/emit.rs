@@ -66,7 +66,7 @@ use super::layout::Layout;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
 use super::sched_helpers::{self, Helpers};
-use super::{activemask, alu, lane_ops, matching, memory_ops, redux, shfl, vote};
+use super::{activemask, alu, lane_ops, lane_vec, matching, memory_ops, redux, shfl, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
@@ -160,6 +160,10 @@ struct Driver<'a, 'b> {
     /// were not written since, in the running chain of such segments
     /// ([`Driver::arrive_full`]).
     partitions: Vec<Reg>,
+    /// The running segment is one of a kernel's two copies (for a group
+    /// of the whole warp, and for any): the other copy also jumps to the
+    /// next segment, which is then no statically full chain.
+    twin: bool,
 }
 
 /// A value of the run (the exited lanes, the fuel left): a Cranelift
@@ -579,6 +583,7 @@ pub fn emit_function(
         full_from: None,
         partitions: Vec::new(),
         merge_due: None,
+        twin: false,
     };
     if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
@@ -929,7 +934,52 @@ impl Driver<'_, '_> {
             }
         }
 
-        for pc in start..end {
+        // A kernel's segment runs its ordinary instructions in two copies:
+        // one for a running group of the whole warp (no lane's old value
+        // to keep: no blending, what most of a kernel runs with), one for
+        // any group. (Not in the fast-compile tier, whose instructions are
+        // helper calls, nor in stepped code.)
+        let mut from = start;
+        if self.kernel && !self.outline && !self.stepped && !self.e.is_full() {
+            let body_end = (start..end)
+                .find(|&pc| ends_segment(&prog.insts[pc].op))
+                .unwrap_or(end);
+            // A `.sync` collective at the end goes into both copies: the
+            // whole warp's completes at once (`arrive_full`).
+            let collective = body_end < end && prog.insts[body_end].op.rendezvous_key().is_some();
+            if body_end - start >= 2 || collective {
+                let e = &mut self.e;
+                let conv = e.b.use_var(e.conv);
+                let all = e.b.ins().icmp_imm_s(IntCC::Equal, conv, -1);
+                let (whole, any, join) =
+                    (e.b.create_block(), e.b.create_block(), e.b.create_block());
+                e.b.ins().brif(all, whole, &[], any, &[]);
+                for (blk, full) in [(whole, true), (any, false)] {
+                    self.e.switch_to(blk);
+                    self.e.begin_segment(full);
+                    for pc in start..body_end {
+                        self.ordinary(&prog.insts[pc], pc);
+                    }
+                    if collective {
+                        let inst = &prog.insts[body_end];
+                        let written = inst.op.written();
+                        self.partitions.retain(|r| !written.contains(r));
+                        self.twin = true;
+                        self.arrive(inst, body_end, end);
+                        self.twin = false;
+                    } else {
+                        self.e.b.ins().jump(join, &[]);
+                    }
+                }
+                if collective {
+                    return;
+                }
+                self.e.switch_to(join);
+                self.e.begin_segment(false);
+                from = body_end;
+            }
+        }
+        for pc in from..end {
             let inst = &prog.insts[pc];
             if self.stepped {
                 // A bounded run may stop before any instruction.
@@ -993,6 +1043,7 @@ impl Driver<'_, '_> {
             Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)) => {
                 memory_ops::emit(e, inst.guard, x, pc)
             }
+            Op::LaneOp(x) if lane_vec::handles(e, x) => lane_vec::emit(e, inst.guard, x, pc),
             Op::LaneOp(x) => lane_ops::emit(e, inst.guard, x, pc),
             op => {
                 let wrong = inject::rewrite(prog, pc);
@@ -1302,7 +1353,7 @@ impl Driver<'_, '_> {
         // A label there is a jump target. (A cut of a program in parts
         // there needs no check: the segment after it is another part's, so
         // it is not the next one this driver emits.)
-        let chained = !e.prog.labels.iter().any(|l| l.at == end);
+        let chained = !self.twin && !e.prog.labels.iter().any(|l| l.at == end);
         let next = self.block(end);
         if chained {
             self.full_from = Some(end);

@@ -13,8 +13,9 @@
 //! One file per instruction family, named as in `warp-core`'s interpreter
 //! (`shfl.rs`, `vote.rs`, `matching.rs`, `redux.rs`, `activemask.rs`,
 //! `alu.rs` for the glue, `lane_ops.rs` for the lane ops of PTX modules:
-//! PTX's thread-level instructions, `memory_ops.rs` for `ld`/`st`); the
-//! driver `emit.rs`, which walks the
+//! PTX's thread-level instructions, `lane_vec.rs` for those of them that
+//! run four lanes at a time, `memory_ops.rs` for `ld`/`st`); the driver
+//! `emit.rs`, which walks the
 //! instructions, runs control flow and hands each other instruction to its
 //! family; `builder.rs`, the `Emitter` the families lower with (state
 //! memory, lane masks, operand access); `layout.rs` (where each register
@@ -63,8 +64,8 @@
 //! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
 //! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
 //!                      inject.rs, builder.rs, layout.rs, error.rs
-//! the families     ──> builder.rs, inject.rs (lane_ops.rs, memory_ops.rs:
-//!                      runtime.rs, layout.rs)
+//! the families     ──> builder.rs, inject.rs (lane_ops.rs, lane_vec.rs,
+//!                      memory_ops.rs: runtime.rs, layout.rs; lane_vec.rs: isa.rs)
 //! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
 //! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
 //! builder.rs       ──> layout.rs
@@ -85,11 +86,13 @@ mod activemask;
 mod alu;
 mod builder;
 mod code;
+mod constants;
 mod emit;
 mod error;
 pub mod inject;
 mod isa;
 mod lane_ops;
+mod lane_vec;
 pub mod launch;
 mod layout;
 mod matching;
@@ -323,7 +326,14 @@ impl JitProgram {
         not_lowered(prog)?;
         inject::compile_error(prog).map_err(JitError::Failed)?;
         let isa = isa(tuning)?;
-        let plan = rendezvous::Plan::new(prog);
+        // A kernel's registers that hold one immediate are read as it.
+        let folded = prog
+            .insts
+            .iter()
+            .any(|i| matches!(i.op, warp_core::ir::Op::LaneOp(_)))
+            .then(|| constants::fold(prog))
+            .flatten();
+        let plan = rendezvous::Plan::new(folded.as_ref().unwrap_or(prog));
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
