@@ -105,9 +105,32 @@ impl BufferOut {
             .collect()
     }
 
-    /// `name: w0 w1 ...`, the expected-output format's line.
+    /// `name: w0 w1 ...`, the expected-output format's line: the words of
+    /// [`BufferOut::words`], written straight into one string (a kernel's
+    /// buffer of a million words took longer to print word by word than
+    /// the JIT took to compute it).
     pub fn line(&self) -> String {
-        format!("{}: {}", self.name, self.words().join(" "))
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut s = Vec::with_capacity(self.name.len() + 2 + 9 * self.bytes.len().div_ceil(4));
+        s.extend_from_slice(self.name.as_bytes());
+        s.extend_from_slice(b": ");
+        let all = self.defined.iter().all(|&x| x);
+        for (i, (b, d)) in self.bytes.chunks(4).zip(self.defined.chunks(4)).enumerate() {
+            // ' ' and eight hex digits (the first word without the space).
+            let mut word = [b' '; 9];
+            if all || d.iter().all(|&x| x) {
+                let mut w = [0u8; 4];
+                w[..b.len()].copy_from_slice(b);
+                let v = u32::from_le_bytes(w);
+                for (k, c) in word[1..].iter_mut().enumerate() {
+                    *c = HEX[(v >> (28 - 4 * k)) as usize & 15];
+                }
+            } else {
+                word[1..].fill(b'_');
+            }
+            s.extend_from_slice(&word[(i == 0) as usize..]);
+        }
+        String::from_utf8(s).expect("a name and ASCII")
     }
 }
 
@@ -398,4 +421,32 @@ pub fn compare(out: &[BufferOut], want: &Expected) -> Vec<String> {
         }
     }
     diffs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `line` writes what joining `words` would: defined words in hex,
+    /// `________` where a byte is undefined, a short tail padded, and an
+    /// empty buffer as `name: `.
+    #[test]
+    fn line_is_the_words_joined() {
+        let bufs = [
+            (vec![], vec![]),
+            (vec![0x78, 0x56, 0x34, 0x12], vec![true; 4]),
+            (
+                vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 0xff],
+                vec![true, true, true, true, true, false, true, true, true, true],
+            ),
+        ];
+        for (bytes, defined) in bufs {
+            let b = BufferOut {
+                name: "out".into(),
+                bytes,
+                defined,
+            };
+            assert_eq!(b.line(), format!("{}: {}", b.name, b.words().join(" ")));
+        }
+    }
 }
