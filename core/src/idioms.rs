@@ -31,12 +31,17 @@ pub enum Idiom {
     /// and reads it: the compiler folds `p` to its value after the exit
     /// (`corpus/vote.sync.any-6be43972.ptx`, `corpus/sub.f32-27e7f0a1.ptx`).
     GuardFoldedAfterExit,
-    /// A `match`, `vote` or `redux` whose result no one reads, with a
-    /// membermask that is not the immediate full mask, then a collective
-    /// with the full mask: the compiler drops the unused collective but
-    /// keeps its `WARPSYNC.EXCLUSIVE` and runs the later collective per
-    /// group (`corpus/redux.sync.xor.b32-6c379852.ptx`; with a dropped
-    /// `vote.sync.uni` or `redux.sync`, found 2026-11-23).
+    /// A `match`, `vote` or `redux` whose result no one reads (a sink, or
+    /// a register overwritten before any read), with a register membermask
+    /// (per-lane groups) and then a collective with an immediate membermask
+    /// (the full mask or a sub-warp one), or with an immediate membermask
+    /// that is not the full mask and then one with the full mask: the
+    /// compiler drops the unused collective but keeps its
+    /// `WARPSYNC.EXCLUSIVE` and runs the later collective per group
+    /// (`corpus/redux.sync.xor.b32-6c379852.ptx`; with a dropped
+    /// `vote.sync.uni` or `redux.sync`, found 2026-11-23; a sub-warp later
+    /// mask and overwritten results in 11 of the H200's findings of
+    /// 2026-11-27, `docs/log/gpu-2026-11-27/triage.md`, group G2).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -317,28 +322,57 @@ fn folded_after_exit(prog: &Program) -> Option<usize> {
 
 fn unused_collective(prog: &Program) -> Option<usize> {
     let full = |m: &Operand| matches!(m, Operand::Imm(0xffff_ffff));
+    // An immediate membermask other than 0: the later collective whose
+    // groups the dropped one leaves behind (a mask of 0 no lane can run is
+    // the fault shape's, not this).
+    let immediate = |m: &Operand| matches!(m, Operand::Imm(v) if *v != 0);
     for (i, inst) in prog.insts.iter().enumerate() {
         if !matches!(inst.op, Op::Match(_) | Op::Vote(_) | Op::Redux(_)) {
             continue;
         }
-        let Some(mask) = inst.op.membermask() else {
-            continue;
+        // With a register membermask (per-lane groups: the
+        // `WARPSYNC.EXCLUSIVE` left behind), any later immediate mask runs
+        // per group; with an immediate one that is not the full mask, a
+        // later full mask does.
+        let splits: &dyn Fn(&Operand) -> bool = match inst.op.membermask() {
+            Some(Operand::Reg(_)) => &immediate,
+            Some(m) if !full(&m) => &full,
+            _ => continue,
         };
-        if full(&mask) {
-            continue;
-        }
         let unread = inst.op.dests().iter().all(|(d, _)| match d {
             crate::ir::Dest::Sink => true,
-            crate::ir::Dest::Reg(d) => !prog.insts[i + 1..].iter().any(|x| reads(x, *d)),
+            crate::ir::Dest::Reg(d) => dead_after(prog, i, *d),
         });
-        let full_later = prog.insts[i + 1..]
+        let later = prog.insts[i + 1..]
             .iter()
-            .any(|x| x.op.membermask().is_some_and(|m| full(&m)));
-        if unread && full_later {
+            .any(|x| x.op.membermask().is_some_and(|m| splits(&m)));
+        if unread && later {
             return Some(i);
         }
     }
     None
+}
+
+/// Whether the value instruction `i` writes to `d` is never read: going
+/// forward, an unguarded write of `d` comes before any read, or nothing
+/// reads it at all; a loop around `i` that reads `d` anywhere keeps it
+/// alive (the next trip may read it before the write).
+fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
+    if loops(prog)
+        .iter()
+        .any(|&(h, b)| h <= i && i <= b && prog.insts[h..=b].iter().any(|x| reads(x, d)))
+    {
+        return false;
+    }
+    for x in &prog.insts[i + 1..] {
+        if reads(x, d) {
+            return false;
+        }
+        if x.guard.is_none() && x.op.written().contains(&d) {
+            return true;
+        }
+    }
+    true
 }
 
 fn write_hoisted_above_exit(prog: &Program) -> Option<usize> {

@@ -56,6 +56,9 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
         &[
             "redux.sync.xor.b32-6c379852.ptx",
             "repro/k5-unused-collective/case.ptx",
+            // A sub-warp later mask (triage group G2, 2026-11-27): K5
+            // applied by hand gives the H200's values.
+            "../docs/log/gpu-2026-11-27/triage/k5-subwarp-later-mask.ptx.txt",
         ],
     ),
     (
@@ -158,8 +161,8 @@ fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // 8 detectors, 21 cases.
-    assert_eq!(pairs, 8 * 21);
+    // 8 detectors, 22 cases.
+    assert_eq!(pairs, 8 * 22);
     // Every detector is someone's: none is left out of the matrix.
     for idiom in Idiom::ALL {
         assert!(
