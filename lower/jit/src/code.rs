@@ -17,7 +17,8 @@ type Entry = unsafe extern "C" fn(state: *mut u8) -> u32;
 /// kernel's code reads to find the memory it may touch
 /// ([`Lending::words`]). Written by [`Code::call`] before every call, and
 /// by nothing else; `layout.rs` places the rest of the state around them.
-pub const MEMORY_AT: usize = 1192;
+/// 16-byte aligned, so that they are whole words of the state buffer.
+pub const MEMORY_AT: usize = 1200;
 
 /// How many 64-bit memory words there are: the launch buffers' table and
 /// their count, then (address, length) of the parameters, the CTA's
@@ -157,10 +158,10 @@ impl Code {
         // The memory words, written here before every call: the code finds
         // only what is lent now (a `Lending` borrows its memory for longer
         // than this call), or nothing.
-        for (i, w) in Lending::words(lending).into_iter().enumerate() {
-            let at = MEMORY_AT + 8 * i;
-            let (word, shift) = (at / 16, 8 * (at % 16));
-            state[word] = (state[word] & !((u64::MAX as u128) << shift)) | (w as u128) << shift;
+        const _: () = assert!(MEMORY_AT % 16 == 0 && MEMORY_WORDS % 2 == 0);
+        let words = Lending::words(lending);
+        for (i, pair) in words.chunks_exact(2).enumerate() {
+            state[MEMORY_AT / 16 + i] = pair[0] as u128 | (pair[1] as u128) << 64;
         }
         // SAFETY: the mapping holds a complete function compiled by
         // Cranelift for the host ISA with the `Entry` signature (system-v

@@ -407,18 +407,20 @@ impl Shared<'_, '_> {
                 .map(Lent::new)
                 .collect()
         };
-        // (At most 32 warps to a CTA: on the stack, no allocation.)
-        let lendings: [Lending; 32] = std::array::from_fn(|w| match locals.get(w) {
-            Some(local) => Lending::new(
+        // (At most 32 warps to a CTA: on the stack, no allocation; the
+        // warps differ only in their local memory.)
+        let common = Lending::new(self.buffers, self.param, &shared, &dynamic, &none, 0);
+        let mut lendings = [common; 32];
+        for (w, local) in locals.iter().enumerate() {
+            lendings[w] = Lending::new(
                 self.buffers,
                 self.param,
                 &shared,
                 &dynamic,
                 local,
                 local_size,
-            ),
-            None => Lending::new(self.buffers, self.param, &shared, &dynamic, &none, 0),
-        });
+            );
+        }
         // Each warp from a clean start: the registers it could read
         // before writing zeroed, `%ctaid` this CTA's.
         let specials = jit.layout.specials;

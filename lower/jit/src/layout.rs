@@ -92,7 +92,7 @@ impl Layout {
     pub fn new(prog: &Program) -> Layout {
         const {
             assert!(
-                Self::RESUME + 8 == Self::MEMORY,
+                Self::RESUME + 16 == Self::MEMORY,
                 "the memory words follow RESUME"
             );
         }
