@@ -110,25 +110,49 @@ impl BufferOut {
     /// buffer of a million words took longer to print word by word than
     /// the JIT took to compute it).
     pub fn line(&self) -> String {
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut s = Vec::with_capacity(self.name.len() + 2 + 9 * self.bytes.len().div_ceil(4));
-        s.extend_from_slice(self.name.as_bytes());
-        s.extend_from_slice(b": ");
-        let all = self.defined.iter().all(|&x| x);
-        for (i, (b, d)) in self.bytes.chunks(4).zip(self.defined.chunks(4)).enumerate() {
-            // ' ' and eight hex digits (the first word without the space).
-            let mut word = [b' '; 9];
-            if all || d.iter().all(|&x| x) {
-                let mut w = [0u8; 4];
-                w[..b.len()].copy_from_slice(b);
-                let v = u32::from_le_bytes(w);
-                for (k, c) in word[1..].iter_mut().enumerate() {
-                    *c = HEX[(v >> (28 - 4 * k)) as usize & 15];
-                }
-            } else {
-                word[1..].fill(b'_');
+        // Two hex digits of every byte value.
+        const HEX2: [[u8; 2]; 256] = {
+            let digits = b"0123456789abcdef";
+            let mut t = [[0u8; 2]; 256];
+            let mut i = 0;
+            while i < 256 {
+                t[i] = [digits[i >> 4], digits[i & 15]];
+                i += 1;
             }
-            s.extend_from_slice(&word[(i == 0) as usize..]);
+            t
+        };
+        let words = self.bytes.len().div_ceil(4);
+        let mut s = Vec::with_capacity(self.name.len() + 2 + 9 * words);
+        s.extend_from_slice(self.name.as_bytes());
+        s.push(b':');
+        if words == 0 {
+            s.push(b' ');
+        }
+        // `name:` then ' ' and eight hex digits per word: `name: w0 w1 ...`.
+        let hex = |w: &[u8]| {
+            let mut v = [0u8; 4];
+            v[..w.len()].copy_from_slice(w);
+            let [a, b, c, d] = u32::from_le_bytes(v)
+                .to_be_bytes()
+                .map(|x| HEX2[x as usize]);
+            [b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]
+        };
+        if self.defined.iter().all(|&x| x) {
+            let mut it = self.bytes.chunks_exact(4);
+            for w in it.by_ref() {
+                s.extend_from_slice(&hex(w));
+            }
+            if !it.remainder().is_empty() {
+                s.extend_from_slice(&hex(it.remainder()));
+            }
+        } else {
+            for (b, d) in self.bytes.chunks(4).zip(self.defined.chunks(4)) {
+                if d.iter().all(|&x| x) {
+                    s.extend_from_slice(&hex(b));
+                } else {
+                    s.extend_from_slice(b" ________");
+                }
+            }
         }
         String::from_utf8(s).expect("a name and ASCII")
     }
@@ -428,13 +452,14 @@ mod tests {
     use super::*;
 
     /// `line` writes what joining `words` would: defined words in hex,
-    /// `________` where a byte is undefined, a short tail padded, and an
-    /// empty buffer as `name: `.
+    /// `________` where a byte is undefined, a short tail padded (defined
+    /// or not), and an empty buffer as `name: `.
     #[test]
     fn line_is_the_words_joined() {
         let bufs = [
             (vec![], vec![]),
             (vec![0x78, 0x56, 0x34, 0x12], vec![true; 4]),
+            (vec![0xab, 0xcd, 0xef, 0x01, 0x23, 0x45], vec![true; 6]),
             (
                 vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 0xff],
                 vec![true, true, true, true, true, false, true, true, true, true],
