@@ -20,7 +20,8 @@
 //! `BENCH_INTERP_N` (default 1048576; 0: none) the interpreter's,
 //! `BENCH_THREADS` the threads of the "all" columns (default: every core),
 //! `BENCH_KERNELS=saxpy,transpose` a subset (by the first word of the
-//! name).
+//! name), `BENCH_TUNING=fast-compile` (or `inline`) the JIT's tuning
+//! (default fast-code, what `CompiledKernel::compile` uses).
 
 #[path = "kernel_cases.rs"]
 mod kernel_cases;
@@ -28,6 +29,7 @@ mod kernel_cases;
 use kernel_cases::Kernel;
 use std::time::{Duration, Instant};
 use warp_jit::launch::CompiledKernel;
+use warp_jit::Tuning;
 
 fn env_list(name: &str, default: &[usize]) -> Vec<usize> {
     match std::env::var(name) {
@@ -115,7 +117,14 @@ fn main() {
     let only: Option<Vec<String>> = std::env::var("BENCH_KERNELS")
         .ok()
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    let tuning = match std::env::var("BENCH_TUNING").as_deref() {
+        Err(_) | Ok("fast-code") => Tuning::FastCode,
+        Ok("fast-compile") => Tuning::FastCompile,
+        Ok("inline") => Tuning::Inline,
+        Ok(other) => panic!("BENCH_TUNING: `{other}` (fast-code, fast-compile or inline)"),
+    };
     println!("host: {}", host());
+    println!("JIT tuning: {tuning:?}");
     println!(
         "threads: 1 and {all}; fastest of the runs in {} ms; interpreter at {interp_n} elements",
         budget.as_millis()
@@ -132,8 +141,9 @@ fn main() {
         }
         let module = kernel.module();
         let t = Instant::now();
-        let compiled = CompiledKernel::compile(&module, kernel.entry())
-            .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
+        let compiled =
+            CompiledKernel::compile_with(&module, kernel.entry(), tuning, tuning.part_insts())
+                .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
         let compile = t.elapsed().as_secs_f64();
         let mut rows: Vec<usize> = sizes.clone();
         if interp_n > 0 && !rows.contains(&interp_n) {
