@@ -214,7 +214,10 @@ fn access(
             if fits(c.shared, a) || fits(c.dynamic, dynamic) {
                 return missed(addr);
             }
-            fail(oob("the CTA's shared and dynamic shared memory"))
+            fail(oob(&format!(
+                "the CTA's {} bytes of shared memory and {} of dynamic shared memory",
+                c.shared, c.dynamic
+            )))
         }
         Space::Param if fits(c.param, a) => match store {
             Some(_) => fail(format!("a store to read-only memory at {addr:#x}")),

@@ -273,3 +273,75 @@ fn a_barrier_lanes_reach_at_different_instructions() {
     // Lane 0 of warp 0 read thread 48's value (tid 48 * 3 = 144 = 0x90).
     assert_eq!(want[0], "00000090");
 }
+
+/// Faulty accesses that the inline fast paths see first (issue #36) end
+/// the launch as the run time always reported them: the first faulty
+/// lane of the lowest CTA in the grid's order, its `%tid`, the
+/// instruction and the address, whatever the number of threads, in the
+/// reference's words.
+#[test]
+fn faulty_accesses_name_lane_thread_instruction_and_address_on_any_number_of_threads() {
+    // (body, grid, words of `out`, what the error must say)
+    let cases: [(&str, u32, usize, &[&str]); 3] = [
+        // A shared load four lanes at a time whose group 12..15 crosses
+        // the end of `smem` (256 bytes) at lane 14.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, smem;\n\
+             \tadd.u32 %r4, %r3, %r2;\n\tld.shared.u32 %r5, [%r4+200];\n\
+             \tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r5;\n",
+            1,
+            64,
+            &[
+                "cta (0,0,0) warp 0",
+                "lane 14 (%tid (14,0,0)), `ld.shared.u32 %r5, [%r4+200];`",
+                "(4 bytes)",
+            ],
+        ),
+        // A misaligned global load on every lane: lane 0 is named.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+             \tld.global.u32 %r5, [%rd3+2];\n\tst.global.u32 [%rd3], %r5;\n",
+            1,
+            64,
+            &[
+                "cta (0,0,0) warp 0",
+                "lane 0 (%tid (0,0,0)), `ld.global.u32 %r5, [%rd3+2];`",
+                "address 0x2000000002 is not aligned",
+            ],
+        ),
+        // CTA c stores out[64c + tid]: `out` holds 5 CTAs' words, CTAs 5
+        // to 15 store past it, and CTA 5 is the one named.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tshl.b32 %r3, %r2, 6;\n\
+             \tadd.u32 %r3, %r3, %r1;\n\tmul.wide.u32 %rd2, %r3, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+             \tst.global.u32 [%rd3], %r3;\n",
+            16,
+            5 * 64,
+            &[
+                "cta (5,0,0) warp 0",
+                "lane 0 (%tid (0,0,0)), `st.global.u32 [%rd3], %r3;`",
+                "address 0x2000000500",
+            ],
+        ),
+    ];
+    for (body, grid, words, want) in cases {
+        let (m, l) = small_kernel(body, grid, 64, words);
+        let reference = warp_core::interp::run_launch(&m, &l).expect("runs");
+        let ub = reference
+            .ub
+            .expect("the reference calls it undefined behaviour");
+        let k = warp_jit::launch::CompiledKernel::compile(&m, "k").expect("compiles");
+        for threads in [1, 2, 4] {
+            let e = k.launch_on(&l, threads).expect_err("faults");
+            // What the reference says, and where.
+            let reference = format!("{}: line {}: {}", ub.0, ub.1.line, ub.1.message);
+            for w in want.iter().chain([&reference.as_str()]) {
+                assert!(
+                    e.0.contains(w),
+                    "{threads} threads: `{}` lacks `{w}` (the reference: {ub:?})",
+                    e.0
+                );
+            }
+        }
+    }
+}
