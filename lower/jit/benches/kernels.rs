@@ -145,6 +145,13 @@ fn main() {
             CompiledKernel::compile_with(&module, kernel.entry(), tuning, tuning.part_insts())
                 .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
         let compile = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{}: {} PTX instructions, {} Cranelift instructions, {} bytes of code",
+            kernel.name(),
+            compiled.program().program().insts.len(),
+            compiled.program().clif_insts(),
+            compiled.program().code_size()
+        );
         let mut rows: Vec<usize> = sizes.clone();
         if interp_n > 0 && !rows.contains(&interp_n) {
             rows.insert(0, interp_n);
