@@ -158,7 +158,7 @@ impl Code {
         // The memory words, written here before every call: the code finds
         // only what is lent now (a `Lending` borrows its memory for longer
         // than this call), or nothing.
-        const _: () = assert!(MEMORY_AT % 16 == 0 && MEMORY_WORDS % 2 == 0);
+        const _: () = assert!(MEMORY_AT.is_multiple_of(16) && MEMORY_WORDS.is_multiple_of(2));
         let words = Lending::words(lending);
         for (i, pair) in words.chunks_exact(2).enumerate() {
             state[MEMORY_AT / 16 + i] = pair[0] as u128 | (pair[1] as u128) << 64;
