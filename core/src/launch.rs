@@ -138,12 +138,20 @@ impl BufferOut {
             [b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]
         };
         if self.defined.iter().all(|&x| x) {
-            let mut it = self.bytes.chunks_exact(4);
-            for w in it.by_ref() {
-                s.extend_from_slice(&hex(w));
+            // Fixed-size copies into room made at once.
+            let whole = self.bytes.len() / 4;
+            let at = s.len();
+            s.resize(at + 9 * whole, 0);
+            for (out, w) in s[at..].chunks_exact_mut(9).zip(self.bytes.chunks_exact(4)) {
+                let w: &[u8; 4] = w.try_into().expect("4 bytes");
+                let [a, b, c, d] = u32::from_le_bytes(*w)
+                    .to_be_bytes()
+                    .map(|x| HEX2[x as usize]);
+                out.copy_from_slice(&[b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
             }
-            if !it.remainder().is_empty() {
-                s.extend_from_slice(&hex(it.remainder()));
+            let tail = &self.bytes[4 * whole..];
+            if !tail.is_empty() {
+                s.extend_from_slice(&hex(tail));
             }
         } else {
             for (b, d) in self.bytes.chunks(4).zip(self.defined.chunks(4)) {
