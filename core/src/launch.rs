@@ -105,9 +105,64 @@ impl BufferOut {
             .collect()
     }
 
-    /// `name: w0 w1 ...`, the expected-output format's line.
+    /// `name: w0 w1 ...`, the expected-output format's line: the words of
+    /// [`BufferOut::words`], written straight into one string (a kernel's
+    /// buffer of a million words took longer to print word by word than
+    /// the JIT took to compute it).
     pub fn line(&self) -> String {
-        format!("{}: {}", self.name, self.words().join(" "))
+        // Two hex digits of every byte value.
+        const HEX2: [[u8; 2]; 256] = {
+            let digits = b"0123456789abcdef";
+            let mut t = [[0u8; 2]; 256];
+            let mut i = 0;
+            while i < 256 {
+                t[i] = [digits[i >> 4], digits[i & 15]];
+                i += 1;
+            }
+            t
+        };
+        let words = self.bytes.len().div_ceil(4);
+        let mut s = Vec::with_capacity(self.name.len() + 2 + 9 * words);
+        s.extend_from_slice(self.name.as_bytes());
+        s.push(b':');
+        if words == 0 {
+            s.push(b' ');
+        }
+        // `name:` then ' ' and eight hex digits per word: `name: w0 w1 ...`.
+        let hex = |w: &[u8]| {
+            let mut v = [0u8; 4];
+            v[..w.len()].copy_from_slice(w);
+            let [a, b, c, d] = u32::from_le_bytes(v)
+                .to_be_bytes()
+                .map(|x| HEX2[x as usize]);
+            [b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]
+        };
+        if self.defined.iter().all(|&x| x) {
+            // Fixed-size copies into room made at once.
+            let whole = self.bytes.len() / 4;
+            let at = s.len();
+            s.resize(at + 9 * whole, 0);
+            for (out, w) in s[at..].chunks_exact_mut(9).zip(self.bytes.chunks_exact(4)) {
+                let w: &[u8; 4] = w.try_into().expect("4 bytes");
+                let [a, b, c, d] = u32::from_le_bytes(*w)
+                    .to_be_bytes()
+                    .map(|x| HEX2[x as usize]);
+                out.copy_from_slice(&[b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
+            }
+            let tail = &self.bytes[4 * whole..];
+            if !tail.is_empty() {
+                s.extend_from_slice(&hex(tail));
+            }
+        } else {
+            for (b, d) in self.bytes.chunks(4).zip(self.defined.chunks(4)) {
+                if d.iter().all(|&x| x) {
+                    s.extend_from_slice(&hex(b));
+                } else {
+                    s.extend_from_slice(b" ________");
+                }
+            }
+        }
+        String::from_utf8(s).expect("a name and ASCII")
     }
 }
 
@@ -423,4 +478,33 @@ pub fn compare(out: &[BufferOut], want: &Expected) -> Vec<String> {
         }
     }
     diffs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `line` writes what joining `words` would: defined words in hex,
+    /// `________` where a byte is undefined, a short tail padded (defined
+    /// or not), and an empty buffer as `name: `.
+    #[test]
+    fn line_is_the_words_joined() {
+        let bufs = [
+            (vec![], vec![]),
+            (vec![0x78, 0x56, 0x34, 0x12], vec![true; 4]),
+            (vec![0xab, 0xcd, 0xef, 0x01, 0x23, 0x45], vec![true; 6]),
+            (
+                vec![1, 2, 3, 4, 5, 6, 7, 8, 9, 0xff],
+                vec![true, true, true, true, true, false, true, true, true, true],
+            ),
+        ];
+        for (bytes, defined) in bufs {
+            let b = BufferOut {
+                name: "out".into(),
+                bytes,
+                defined,
+            };
+            assert_eq!(b.line(), format!("{}: {}", b.name, b.words().join(" ")));
+        }
+    }
 }

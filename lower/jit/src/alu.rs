@@ -7,8 +7,9 @@
 //! `mul.hi` and 64-bit `popc` run per lane on scalars.
 
 use super::builder::{float_cc, At, Emitter, Lanes};
+use super::layout::wide;
 use cranelift_codegen::ir::condcodes::{CondCode, FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64};
+use cranelift_codegen::ir::types::{F32, F32X4, I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{BinOp, BoolOp, CmpOp, Dest, Glue, Guard, Operand, Type, UnOp, WARP};
 
@@ -36,11 +37,92 @@ fn vectorizable(g: &Glue) -> bool {
     }
 }
 
+/// Whether a 64-bit instruction runs as sixteen i64x2 operations (two
+/// lanes each): `mov`, `add`, `sub`, `and`, `or`, `xor` and shifts by an
+/// immediate, on 64-bit registers and immediates (what kernels compute
+/// addresses with).
+fn pairs(e: &Emitter, g: &Glue) -> bool {
+    let src = |o: Operand| match o {
+        Operand::Reg(r) => wide(e.reg_type(r)),
+        Operand::Imm(_) => true,
+        Operand::NotPred(_) | Operand::LaneId => false,
+    };
+    let dest = |d: Dest| match d {
+        Dest::Reg(r) => wide(e.reg_type(r)),
+        Dest::Sink => true,
+    };
+    match *g {
+        Glue::Mov { ty, d, a } => ty.bits() == 64 && src(a) && dest(d),
+        Glue::Bin {
+            op: BinOp::Add | BinOp::Sub | BinOp::And | BinOp::Or | BinOp::Xor,
+            ty,
+            d,
+            a,
+            b,
+        } => ty.bits() == 64 && ty != Type::F64 && src(a) && src(b) && dest(d),
+        Glue::Bin {
+            op: BinOp::Shl | BinOp::Shr,
+            ty,
+            d,
+            a,
+            b: Operand::Imm(_),
+        } => ty.bits() == 64 && ty != Type::F64 && src(a) && dest(d),
+        Glue::Bin { .. } | Glue::Un { .. } | Glue::Setp { .. } | Glue::Selp { .. } => false,
+    }
+}
+
+/// [`pairs`]' instructions on lanes `2j, 2j+1`, for every `j`.
+fn vector64(e: &mut Emitter, x: &Glue, l: &mut Lanes) {
+    for j in 0..WARP / 2 {
+        match *x {
+            Glue::Mov { d, a, .. } => {
+                let v = e.read_vec64(a, j);
+                e.write_vec64(d, j, l, v);
+            }
+            Glue::Bin { op, ty, d, a, b } => {
+                let av = e.read_vec64(a, j);
+                let r = match (op, b) {
+                    (BinOp::Shl | BinOp::Shr, Operand::Imm(n)) => {
+                        // A `.u32` amount, clamped to the width.
+                        let n = n as u32;
+                        match (op, is_signed(ty)) {
+                            (BinOp::Shr, true) => e.b.ins().sshr_imm_s(av, n.min(63) as i64),
+                            _ if n >= 64 => {
+                                let z = e.b.ins().iconst(I64, 0);
+                                e.b.ins().splat(I64X2, z)
+                            }
+                            (BinOp::Shl, _) => e.b.ins().ishl_imm_s(av, n as i64),
+                            _ => e.b.ins().ushr_imm_s(av, n as i64),
+                        }
+                    }
+                    _ => {
+                        let bv = e.read_vec64(b, j);
+                        match op {
+                            BinOp::Add => e.b.ins().iadd(av, bv),
+                            BinOp::Sub => e.b.ins().isub(av, bv),
+                            BinOp::And => e.b.ins().band(av, bv),
+                            BinOp::Or => e.b.ins().bor(av, bv),
+                            BinOp::Xor => e.b.ins().bxor(av, bv),
+                            _ => unreachable!("not in pairs: {op:?}"),
+                        }
+                    }
+                };
+                e.write_vec64(d, j, l, r);
+            }
+            Glue::Un { .. } | Glue::Setp { .. } | Glue::Selp { .. } => {
+                unreachable!("not in pairs")
+            }
+        }
+    }
+}
+
 /// Emits a glue instruction, on the converged lanes that `guard` leaves on.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Glue) {
     let mut l = e.lanes(guard);
     if vectorizable(x) {
         vector(e, x, &mut l);
+    } else if pairs(e, x) {
+        vector64(e, x, &mut l);
     } else {
         let exec = e.exec(&mut l);
         e.lane_loop(|e, at| scalar(e, x, at, exec));

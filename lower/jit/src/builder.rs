@@ -6,7 +6,7 @@
 
 use super::layout::{wide, Layout};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{I32, I32X4, I64, I8X16};
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8X16};
 use cranelift_codegen::ir::{
     AbiParam, Block, BlockArg, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode,
     SigRef, Signature, Value,
@@ -503,6 +503,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().vconst(I32X4, c)
     }
 
+    /// An i64x2 constant.
+    pub fn vconst_i64x2(&mut self, lanes: [u64; 2]) -> Value {
+        let mut bytes = Vec::with_capacity(16);
+        for l in lanes {
+            bytes.extend_from_slice(&l.to_le_bytes());
+        }
+        let c = self.b.func.dfg.constants.insert(bytes.into());
+        self.b.ins().vconst(I64X2, c)
+    }
+
     /// A 16-byte vector constant (i8x16).
     pub fn vconst_bytes(&mut self, bytes: [u8; 16]) -> Value {
         let c = self.b.func.dfg.constants.insert(bytes.to_vec().into());
@@ -572,6 +582,56 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 self.vconst_i32x4([k, k + 1, k + 2, k + 3])
             }
         }
+    }
+
+    /// Operand `o` on lanes `2j, 2j+1` as an i64x2 (a 64-bit register or an
+    /// immediate; `%laneid` as the lane numbers).
+    pub fn read_vec64(&mut self, o: Operand, j: usize) -> Value {
+        match o {
+            Operand::Reg(r) | Operand::NotPred(r) => {
+                debug_assert!(wide(self.reg_type(r)), "a 64-bit register");
+                let off = self.reg_off(r, 2 * j);
+                self.load(I64X2, off)
+            }
+            Operand::Imm(v) => {
+                let s = self.b.ins().iconst(I64, v as i64);
+                self.b.ins().splat(I64X2, s)
+            }
+            Operand::LaneId => self.vconst_i64x2([2 * j as u64, 2 * j as u64 + 1]),
+        }
+    }
+
+    /// Writes i64x2 vector `v` to lanes `2j, 2j+1` of 64-bit `d` where the
+    /// lanes are executing.
+    pub fn write_vec64(&mut self, d: Dest, j: usize, l: &mut Lanes, v: Value) {
+        let Dest::Reg(r) = d else { return };
+        let off = self.reg_off(r, 2 * j);
+        let v = match self.vecs(l) {
+            None => v,
+            Some(LaneVecs {
+                vecs,
+                off: inverted,
+            }) => {
+                let old = self.load(I64X2, off);
+                let (on, other) = if inverted { (old, v) } else { (v, old) };
+                let m = vecs[j / 2];
+                match self.const_words(m) {
+                    Some([u32::MAX, u32::MAX, u32::MAX, u32::MAX]) => on,
+                    Some([0, 0, 0, 0]) => other,
+                    _ => {
+                        // The i32x4 lane mask's half, each word widened
+                        // to 64 bits (all ones or zero stays so).
+                        let m = if j.is_multiple_of(2) {
+                            self.b.ins().swiden_low(m)
+                        } else {
+                            self.b.ins().swiden_high(m)
+                        };
+                        self.b.ins().bitselect(m, on, other)
+                    }
+                }
+            }
+        };
+        self.store(v, off);
     }
 
     /// Emits a loop over the 32 lanes; `body` emits one iteration for the
@@ -733,6 +793,36 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let bit = self.b.ins().band_imm_s(bit, 1);
         let v = self.b.ins().select(bit, v, old);
         self.store_at(v, p, base);
+    }
+
+    /// Writes scalar `v` to `d` at lane `at`, which executes (a loop over
+    /// the executing lanes, [`Emitter::lane_loop_over`]).
+    pub fn write_lane(&mut self, d: Dest, at: At, v: Value) {
+        let Dest::Reg(r) = d else { return };
+        let (p, base) = self.reg_at(r, at);
+        self.store_at(v, p, base);
+    }
+
+    /// Writes scalar `v` (an i64, or an i32 for a 32-bit register) to every
+    /// executing lane of `d`.
+    pub fn write_all(&mut self, d: Dest, l: &mut Lanes, v: Value) {
+        let Dest::Reg(r) = d else { return };
+        if wide(self.reg_type(r)) {
+            let s = self.b.ins().splat(I64X2, v);
+            for j in 0..WARP / 2 {
+                self.write_vec64(d, j, l, s);
+            }
+        } else {
+            let v = if self.b.func.dfg.value_type(v) == I64 {
+                self.b.ins().ireduce(I32, v)
+            } else {
+                v
+            };
+            let s = self.b.ins().splat(I32X4, v);
+            for k in 0..WARP / 4 {
+                self.write_vec(d, k, l, s);
+            }
+        }
     }
 
     /// Writes i32x4 vector `v` to lanes `4k..4k+3` of 32-bit `d` where the

@@ -66,14 +66,14 @@ use super::layout::Layout;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
 use super::sched_helpers::{self, Helpers};
-use super::{activemask, alu, lane_ops, matching, redux, runtime, shfl, vote};
+use super::{activemask, alu, lane_ops, lane_vec, matching, memory_ops, redux, shfl, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
 use warp_core::ir::{
-    Control, Dest, Guard, Inst, Match, MatchMode, Op, Operand, Program, Reg, WARP,
+    Control, Dest, Guard, Inst, LaneOpKind, Match, MatchMode, Op, Operand, Program, Reg, WARP,
 };
 
 /// The driver of one program: the emitter, and the control-flow state the
@@ -160,6 +160,10 @@ struct Driver<'a, 'b> {
     /// were not written since, in the running chain of such segments
     /// ([`Driver::arrive_full`]).
     partitions: Vec<Reg>,
+    /// The running segment is one of a kernel's two copies (for a group
+    /// of the whole warp, and for any): the other copy also jumps to the
+    /// next segment, which is then no statically full chain.
+    twin: bool,
 }
 
 /// A value of the run (the exited lanes, the fuel left): a Cranelift
@@ -248,10 +252,26 @@ pub mod status {
     /// A part was entered at a park point that is not its own (a bug of
     /// the dispatch).
     pub const LOST: u32 = 6;
+    /// No lane can run, and some wait at `bar.sync` (a kernel's warp): the
+    /// host releases them when the CTA's other warps are there too, and
+    /// calls the code again with [`Layout::RESUME`] set.
+    pub const BARRIER: u32 = 7;
 }
 
-/// The park points of a program: start, labels, after `bra`/`exit` and
-/// `.sync` collectives, end; with `cut`, also every multiple of it (where
+/// Whether `op` is `bar.sync`: its lanes wait there for the CTA, the host
+/// releases them after it (a park point, like a `.sync` collective).
+fn is_bar(op: &Op) -> bool {
+    matches!(op, Op::LaneOp(x) if x.is_barrier())
+}
+
+/// Whether `op` ends a segment: control flow, a `.sync` collective,
+/// `bar.sync` (the next instruction is a park point).
+fn ends_segment(op: &Op) -> bool {
+    op.is_control_flow() || op.rendezvous_key().is_some() || is_bar(op)
+}
+
+/// The park points of a program: start, labels, after `bra`/`exit`,
+/// `.sync` collectives and `bar.sync`, end; with `cut`, also every multiple of it (where
 /// a program compiled in parts is cut, [`Unit::Part`]). A park point where
 /// no lane ever waits only ends a segment: the next one runs for the same
 /// group, and the fuel of the two is charged in two steps, which stop at
@@ -261,7 +281,7 @@ fn park_points(prog: &Program, cut: Option<usize>) -> Vec<usize> {
     let mut v = vec![0, len];
     v.extend(prog.labels.iter().map(|l| l.at));
     for (i, inst) in prog.insts.iter().enumerate() {
-        if inst.op.is_control_flow() || inst.op.rendezvous_key().is_some() {
+        if ends_segment(&inst.op) {
             v.push(i + 1);
         }
     }
@@ -275,7 +295,8 @@ fn park_points(prog: &Program, cut: Option<usize>) -> Vec<usize> {
 
 /// Where the lane masks of a program's code live in the state
 /// ([`Layout::masks`]): one per park point, in order, then per group of
-/// pairing collectives one for the group and one per collective. Made
+/// pairing collectives one for the group and one per collective, then one
+/// per `bar.sync` (its lanes waiting for the CTA). Made
 /// once per program (a program compiled in parts shares it between its
 /// functions).
 pub struct Masks {
@@ -288,6 +309,8 @@ pub struct Masks {
     /// alongside them so that asking costs one load, not one per
     /// collective of the group).
     group_waiting: BTreeMap<usize, Mask>,
+    /// `bar.sync` pc → the mask of the lanes waiting there for the CTA.
+    barrier: BTreeMap<usize, Mask>,
     /// The offset of the first mask.
     base: i32,
 }
@@ -296,7 +319,10 @@ impl Masks {
     /// How many masks the code of `plan` keeps with the park points of
     /// [`Masks::points_of`] (for [`Layout::with_masks`]).
     pub fn count(plan: &Plan, points: &[usize]) -> usize {
-        points.len() + plan.groups.len() + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>()
+        points.len()
+            + plan.groups.len()
+            + plan.groups.iter().map(|g| g.pcs.len()).sum::<usize>()
+            + plan.prog.insts.iter().filter(|i| is_bar(&i.op)).count()
     }
 
     /// The park points of `plan`'s program, cut every `cut` instructions
@@ -326,12 +352,27 @@ impl Masks {
                 group_waiting.insert(pc, all);
             }
         }
+        let barrier = (plan.prog.insts.iter().enumerate())
+            .filter(|(_, i)| is_bar(&i.op))
+            .map(|(pc, _)| (pc, new_mask()))
+            .collect();
         Masks {
             points,
             arrived,
             group_waiting,
+            barrier,
             base: lay.masks as i32,
         }
+    }
+
+    /// Per `bar.sync`, the state offsets of the mask of its lanes waiting
+    /// for the CTA and of the park point after it, where the host releases
+    /// them (`JitProgram::release`).
+    pub fn barriers(&self) -> Vec<(u32, u32)> {
+        self.barrier
+            .iter()
+            .map(|(&pc, m)| (m.0 as u32, self.park(pc + 1).0 as u32))
+            .collect()
     }
 
     /// The index of park point `p` among the park points.
@@ -355,11 +396,17 @@ impl Masks {
 
 /// Per pc (and the end), whether lanes can wait there before any code is
 /// emitted: after every `.sync` collective (its completion parks lanes
-/// there). The rest is marked as the code that parks lanes is emitted,
-/// always before the segment it parks lanes at.
+/// there) and every `bar.sync` (the host releases lanes there). The rest
+/// is marked as the code that parks lanes is emitted, always before the
+/// segment it parks lanes at.
 pub fn initial_parkable(prog: &Program) -> Vec<bool> {
     (0..=prog.insts.len())
-        .map(|p| p > 0 && prog.insts[p - 1].op.rendezvous_key().is_some())
+        .map(|p| {
+            p > 0 && {
+                let op = &prog.insts[p - 1].op;
+                op.rendezvous_key().is_some() || is_bar(op)
+            }
+        })
         .collect()
 }
 
@@ -536,6 +583,7 @@ pub fn emit_function(
         full_from: None,
         partitions: Vec::new(),
         merge_due: None,
+        twin: false,
     };
     if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
@@ -562,6 +610,29 @@ pub fn emit_function(
         }
         // Entry: every lane at pc 0, nothing parked, nothing exited.
         None => {
+            if !masks.barrier.is_empty() {
+                // A kernel's warp released from `bar.sync` goes on where
+                // it stopped: its values back from the state, then the
+                // scheduler (the host parked the released lanes).
+                let resume = d.e.load(I32, Layout::RESUME as i32);
+                let (back, fresh) = (d.e.b.create_block(), d.e.b.create_block());
+                d.e.b.ins().brif(resume, back, &[], fresh, &[]);
+                d.e.switch_to(back);
+                for (cell, ty, off) in [
+                    (exited, I32, Layout::EXITED),
+                    (fuel, I64, Layout::FUEL),
+                    (d.entries, I64, Layout::ENTRIES),
+                ] {
+                    if let Cell::Var(var) = cell {
+                        let v = d.e.load(ty, off as i32);
+                        d.e.b.def_var(var, v);
+                    }
+                }
+                let zero = d.e.b.ins().iconst(I32, 0);
+                d.e.b.def_var(conv, zero);
+                d.e.b.ins().jump(sched, &[]);
+                d.e.switch_to(fresh);
+            }
             // Every mask starts empty.
             let zero = d.e.b.ins().iconst(I32, 0);
             let zeros = d.e.b.ins().splat(I32X4, zero);
@@ -795,12 +866,28 @@ impl Driver<'_, '_> {
         self.complete_calls(&mut descs);
     }
 
-    /// Stores the exited mask and remaining fuel and returns 0.
+    /// No lane can run: stores the exited mask and remaining fuel and
+    /// returns 0 ([`status::DONE`]), or [`status::BARRIER`] (with the
+    /// runaway bound stored too) when lanes wait at `bar.sync`.
     fn finish(&mut self) {
         let e = &mut self.e;
         let (exited, fuel) = (Layout::EXITED as i32, Layout::FUEL as i32);
         self.exited.store_back(e, exited);
         self.fuel.store_back(e, fuel);
+        if !self.masks.barrier.is_empty() {
+            let mut any = e.b.ins().iconst(I32, 0);
+            for m in self.masks.barrier.values() {
+                let w = m.get(e);
+                any = e.b.ins().bor(any, w);
+            }
+            let (wait, done) = (e.b.create_block(), e.b.create_block());
+            e.b.ins().brif(any, wait, &[], done, &[]);
+            e.switch_to(wait);
+            self.entries.store_back(e, Layout::ENTRIES as i32);
+            let code = e.b.ins().iconst(I32, status::BARRIER as i64);
+            e.b.ins().return_(&[code]);
+            e.switch_to(done);
+        }
         let zero = e.b.ins().iconst(I32, 0);
         e.b.ins().return_(&[zero]);
     }
@@ -847,7 +934,52 @@ impl Driver<'_, '_> {
             }
         }
 
-        for pc in start..end {
+        // A kernel's segment runs its ordinary instructions in two copies:
+        // one for a running group of the whole warp (no lane's old value
+        // to keep: no blending, what most of a kernel runs with), one for
+        // any group. (Not in the fast-compile tier, whose instructions are
+        // helper calls, nor in stepped code.)
+        let mut from = start;
+        if self.kernel && !self.outline && !self.stepped && !self.e.is_full() {
+            let body_end = (start..end)
+                .find(|&pc| ends_segment(&prog.insts[pc].op))
+                .unwrap_or(end);
+            // A `.sync` collective at the end goes into both copies: the
+            // whole warp's completes at once (`arrive_full`).
+            let collective = body_end < end && prog.insts[body_end].op.rendezvous_key().is_some();
+            if body_end - start >= 2 || collective {
+                let e = &mut self.e;
+                let conv = e.b.use_var(e.conv);
+                let all = e.b.ins().icmp_imm_s(IntCC::Equal, conv, -1);
+                let (whole, any, join) =
+                    (e.b.create_block(), e.b.create_block(), e.b.create_block());
+                e.b.ins().brif(all, whole, &[], any, &[]);
+                for (blk, full) in [(whole, true), (any, false)] {
+                    self.e.switch_to(blk);
+                    self.e.begin_segment(full);
+                    for pc in start..body_end {
+                        self.ordinary(&prog.insts[pc], pc);
+                    }
+                    if collective {
+                        let inst = &prog.insts[body_end];
+                        let written = inst.op.written();
+                        self.partitions.retain(|r| !written.contains(r));
+                        self.twin = true;
+                        self.arrive(inst, body_end, end);
+                        self.twin = false;
+                    } else {
+                        self.e.b.ins().jump(join, &[]);
+                    }
+                }
+                if collective {
+                    return;
+                }
+                self.e.switch_to(join);
+                self.e.begin_segment(false);
+                from = body_end;
+            }
+        }
+        for pc in from..end {
             let inst = &prog.insts[pc];
             if self.stepped {
                 // A bounded run may stop before any instruction.
@@ -855,7 +987,7 @@ impl Driver<'_, '_> {
                 self.step(pc);
             }
             let is_last = pc + 1 == end;
-            if !self.partitions.is_empty() {
+            if ends_segment(&inst.op) && !self.partitions.is_empty() {
                 let written = inst.op.written();
                 self.partitions.retain(|r| !written.contains(r));
             }
@@ -867,7 +999,6 @@ impl Driver<'_, '_> {
             if !outlined {
                 self.flush();
             }
-            let e = &mut self.e;
             match &inst.op {
                 Op::Control(Control::Bra { target }) => {
                     debug_assert!(is_last, "a bra ends its segment");
@@ -885,20 +1016,40 @@ impl Driver<'_, '_> {
                     self.arrive(inst, pc, end);
                     return;
                 }
-                Op::LaneOp(x) if x.is_barrier() => self.bar(inst, pc),
-                Op::Glue(g) if lane_ops::narrow_glue(g) => {
-                    lane_ops::emit_glue(e, inst.guard, g, pc)
+                Op::LaneOp(x) if x.is_barrier() => {
+                    debug_assert!(is_last, "a bar.sync ends its segment");
+                    self.bar(inst, pc, end, sched);
+                    return;
                 }
-                Op::LaneOp(x) => lane_ops::emit(e, inst.guard, x, pc),
-                op => {
-                    let wrong = inject::rewrite(prog, pc);
-                    self.lower(inst.guard, wrong.as_ref().unwrap_or(op));
-                }
+                _ => self.ordinary(inst, pc),
             }
         }
         self.flush();
         let next = self.block(end);
         self.e.b.ins().jump(next, &[]);
+    }
+
+    /// Lowers instruction `inst` at `pc`, one that does not end a segment
+    /// ([`ends_segment`]), with its family's file.
+    fn ordinary(&mut self, inst: &Inst, pc: usize) {
+        let prog = self.e.prog;
+        if !self.partitions.is_empty() {
+            let written = inst.op.written();
+            self.partitions.retain(|r| !written.contains(r));
+        }
+        let e = &mut self.e;
+        match &inst.op {
+            Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
+            Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)) => {
+                memory_ops::emit(e, inst.guard, x, pc)
+            }
+            Op::LaneOp(x) if lane_vec::handles(e, x) => lane_vec::emit(e, inst.guard, x, pc),
+            Op::LaneOp(x) => lane_ops::emit(e, inst.guard, x, pc),
+            op => {
+                let wrong = inject::rewrite(prog, pc);
+                self.lower(inst.guard, wrong.as_ref().unwrap_or(op));
+            }
+        }
     }
 
     /// Merges the lanes waiting at `park` into the running group.
@@ -978,21 +1129,24 @@ impl Driver<'_, '_> {
         self.fuel.set(e, fuel);
     }
 
-    /// `bar.sync`: the run time blocks this warp's thread until every
-    /// running warp of the CTA arrives (`runtime::host_bar`, which also
-    /// checks that the whole non-exited warp is here).
-    fn bar(&mut self, inst: &Inst, pc: usize) {
+    /// `@g bar.sync` at `pc`, the end of a segment that ends at `end`: the
+    /// executing lanes wait there for the CTA (its mask), the others go on
+    /// (as after a forward branch). When no lane can run any more the code
+    /// returns [`status::BARRIER`] ([`Driver::finish`]); the host runs the
+    /// CTA's other warps, then releases the waiting lanes to `end`
+    /// (`JitProgram::release`) and calls the code again.
+    fn bar(&mut self, inst: &Inst, pc: usize, end: usize, sched: Block) {
+        let next = self.block(end);
+        let waiting = self.masks.barrier[&pc];
         let e = &mut self.e;
         let mut l = e.lanes(inst.guard);
         let exec = e.exec(&mut l);
-        let conv = l.conv;
-        let exited = self.exited.get(e);
-        let args = [exec, conv, exited].map(|v| e.b.ins().uextend(I64, v));
-        let pcv = e.b.ins().iconst(I64, pc as i64);
-        e.call_host(
-            runtime::host_bar as *const () as usize,
-            &[pcv, args[0], args[1], args[2]],
-        );
+        let stay = e.b.ins().band_not(l.conv, exec);
+        let w = waiting.get(e);
+        let w = e.b.ins().bor(w, exec);
+        waiting.set(e, w);
+        e.b.def_var(e.conv, stay);
+        e.b.ins().brif(stay, next, &[], sched, &[]);
     }
 
     /// Charges one step for the instruction at `pc`, or stops there.
@@ -1199,7 +1353,7 @@ impl Driver<'_, '_> {
         // A label there is a jump target. (A cut of a program in parts
         // there needs no check: the segment after it is another part's, so
         // it is not the next one this driver emits.)
-        let chained = !e.prog.labels.iter().any(|l| l.at == end);
+        let chained = !self.twin && !e.prog.labels.iter().any(|l| l.at == end);
         let next = self.block(end);
         if chained {
             self.full_from = Some(end);

@@ -93,6 +93,20 @@ pub(crate) fn isa(tuning: Tuning) -> Result<&'static OwnedTargetIsa, JitError> {
     .map_err(Clone::clone)
 }
 
+/// Whether the host (whose ISA Cranelift compiles for) has fused
+/// multiply-add instructions: without them Cranelift lowers `fma` to a
+/// library call, which the JIT's code (no relocations) cannot make.
+pub(crate) fn has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        true
+    }
+}
+
 /// Compiles the function in `ctx` for `isa` into executable memory (`what`
 /// names it in errors: a program or a helper).
 pub(crate) fn machine_code(

@@ -6,14 +6,14 @@
 //!   `div`/`rem` with a zero divisor giving 0 rather than a trap, `neg`,
 //!   `abs`, `brev`, `clz`, `bfind`), integer-to-integer `cvt` (with
 //!   `.sat` too), `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
-//! - as calls (`runtime.rs`): `ld` and `st` (bounds-checked host memory),
-//!   and the conversions and float operations with directed roundings,
+//! - as calls (`runtime.rs`): the conversions and float operations with
+//!   directed roundings,
 //!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`/`shf`, which call warp-core's
 //!   scalar semantics
 //!   (`interp::lane_ops::eval`) rather than an independent implementation.
 //!
-//! `bar.sync` is the driver's (`emit.rs`), since it needs the warp's
-//! exited lanes.
+//! `ld` and `st` are `memory_ops.rs`'s (inline, with the bounds checks);
+//! `bar.sync` is the driver's (`emit.rs`), a park point.
 
 use super::builder::{float_cc, At, Emitter};
 use super::inject::{self, Bug};
@@ -27,12 +27,12 @@ use warp_core::ir::{
     Special, Type,
 };
 
-/// Lowers one lane op (not `bar.sync`) at `pc`.
+/// Lowers one lane op (not `ld`, `st` or `bar.sync`) at `pc`.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     let mut l = e.lanes(guard);
     let exec = e.exec(&mut l);
     match x.kind {
-        LaneOpKind::Ld(_) | LaneOpKind::St(_) => e.lane_loop(|e, at| memory(e, x, pc, at, exec)),
+        LaneOpKind::Ld(_) | LaneOpKind::St(_) => unreachable!("memory_ops.rs lowers ld and st"),
         LaneOpKind::Bar => unreachable!("the driver lowers bar.sync"),
         LaneOpKind::Special(_)
         | LaneOpKind::Cvta { .. }
@@ -133,57 +133,6 @@ fn write(e: &mut Emitter, d: Dest, at: At, exec: Value, v: Value) {
         e.b.ins().ireduce(I32, v)
     };
     e.write_at(d, at, exec, v);
-}
-
-/// `ld`/`st` on lane `at`, if it executes: a call into the run time.
-fn memory(e: &mut Emitter, x: &LaneOp, pc: usize, at: At, exec: Value) {
-    let yes = e.b.create_block();
-    let done = e.b.create_block();
-    let bit = e.b.ins().ushr(exec, at.lane);
-    let bit = e.b.ins().band_imm_s(bit, 1);
-    e.b.ins().brif(bit, yes, &[], done, &[]);
-    e.switch_to(yes);
-    let a = x.addr.expect("ld/st have an address");
-    let addr = match a.base {
-        Some(r) => {
-            let ty = e.reg_type(r);
-            let v = read(e, Operand::Reg(r), ty, at);
-            e.b.ins().iadd_imm_s(v, a.offset)
-        }
-        None => e.b.ins().iconst(I64, a.offset),
-    };
-    let pcv = e.b.ins().iconst(I64, pc as i64);
-    let lane = e.b.ins().uextend(I64, at.lane);
-    // Element k of a .v2/.v4 access is at byte k * size.
-    match x.kind {
-        LaneOpKind::Ld(_) => {
-            for (k, &(d, _)) in x.dests.iter().enumerate() {
-                let kv = e.b.ins().iconst(I64, k as i64);
-                let f = runtime::host_ld as *const () as usize;
-                let v = e.call_host(f, &[pcv, lane, addr, kv]);
-                write(e, d, at, exec, v);
-            }
-        }
-        LaneOpKind::St(_) => {
-            for (k, &(o, ty)) in x.srcs.iter().enumerate() {
-                let v = read(e, o, ty, at);
-                let kv = e.b.ins().iconst(I64, k as i64);
-                let f = runtime::host_st as *const () as usize;
-                e.call_host(f, &[pcv, lane, addr, v, kv]);
-            }
-        }
-        LaneOpKind::Special(_)
-        | LaneOpKind::Cvta { .. }
-        | LaneOpKind::Cvt { .. }
-        | LaneOpKind::Int(_)
-        | LaneOpKind::Float { .. }
-        | LaneOpKind::FSetp(_)
-        | LaneOpKind::Pack
-        | LaneOpKind::Unpack
-        | LaneOpKind::Bar => unreachable!("memory() lowers ld and st"),
-    }
-    e.b.ins().jump(done, &[]);
-    e.switch_to(done);
 }
 
 /// The results of a computing instruction on lane `at`, one i64 per

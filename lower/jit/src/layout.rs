@@ -2,6 +2,7 @@
 //! works on. All offsets are fixed per program, so every access is
 //! `state + constant` (or `+ lane * size` with the lane masked to 0..31).
 
+use super::code::{MEMORY_AT, MEMORY_WORDS};
 use warp_core::ir::{LaneOpKind, Op, Program, Special, Type, WARP};
 
 /// Byte offsets into the state buffer.
@@ -21,6 +22,24 @@ pub struct Layout {
     pub specials: Option<u32>,
     /// Total size in bytes (a multiple of 16).
     pub size: u32,
+}
+
+/// The memory words' indices ([`Layout::mem`]), as `code.rs`'s
+/// `Lending` writes them.
+pub mod mem {
+    /// The address of the launch buffers' table: (address, length) pairs.
+    pub const BUFFERS: u32 = 0;
+    /// How many launch buffers there are.
+    pub const NBUF: u32 = 1;
+    /// The parameters' address (then their length).
+    pub const PARAM: u32 = 2;
+    /// The CTA's static shared memory's address (then its length).
+    pub const SHARED: u32 = 4;
+    /// The CTA's dynamic shared memory's address (then its length).
+    pub const DYNAMIC: u32 = 6;
+    /// The warp's local memory's address (lane 0's), then the bytes per
+    /// lane.
+    pub const LOCAL: u32 = 8;
 }
 
 /// Number of 32 × u64 scratch arrays.
@@ -53,11 +72,30 @@ impl Layout {
     /// A program compiled in parts: taken backward branches left before
     /// the run is a runaway (i64; `emit.rs`'s `entries`).
     pub const ENTRIES: u32 = Self::EXITED + 24;
+    /// A kernel's warp that stopped at `bar.sync` goes on where it stopped
+    /// (its lanes released from the barrier by the host) rather than from
+    /// the start: not 0 (u32; `emit.rs`'s resume entry, `parts.rs`).
+    pub const RESUME: u32 = Self::EXITED + 32;
+    /// The memory words (`code.rs`: [`MEMORY_WORDS`] u64s, written by every
+    /// call): where a kernel's launch buffers, parameters, shared and
+    /// local memory are, and their lengths.
+    pub const MEMORY: u32 = MEMORY_AT as u32;
     /// The end of the fixed part: the registers start here.
-    const FIXED: u32 = Self::EXITED + 32;
+    const FIXED: u32 = (Self::MEMORY + 8 * MEMORY_WORDS as u32).next_multiple_of(16);
+
+    /// The offset of memory word `i` (`mem::*`).
+    pub const fn mem(i: u32) -> i32 {
+        (Self::MEMORY + 8 * i) as i32
+    }
 
     /// Lays out the state of `prog`.
     pub fn new(prog: &Program) -> Layout {
+        const {
+            assert!(
+                Self::RESUME + 16 == Self::MEMORY,
+                "the memory words follow RESUME"
+            );
+        }
         // The fixed part first (the same offsets in every program): the
         // fast-compile tier's shared helpers (`outline.rs`) address it
         // without knowing the program, and the host writes a run's exited

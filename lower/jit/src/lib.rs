@@ -13,7 +13,9 @@
 //! One file per instruction family, named as in `warp-core`'s interpreter
 //! (`shfl.rs`, `vote.rs`, `matching.rs`, `redux.rs`, `activemask.rs`,
 //! `alu.rs` for the glue, `lane_ops.rs` for the lane ops of PTX modules:
-//! PTX's thread-level instructions); the driver `emit.rs`, which walks the
+//! PTX's thread-level instructions, `lane_vec.rs` for those of them that
+//! run four lanes at a time, `memory_ops.rs` for `ld`/`st`); the driver
+//! `emit.rs`, which walks the
 //! instructions, runs control flow and hands each other instruction to its
 //! family; `builder.rs`, the `Emitter` the families lower with (state
 //! memory, lane masks, operand access); `layout.rs` (where each register
@@ -23,9 +25,11 @@
 //! (executable memory), `parts.rs` (a program's functions and their
 //! dispatcher), `isa.rs` ([`Tuning`], the Cranelift target each tuning
 //! compiles for, and the last compile step), `error.rs` ([`JitError`]),
-//! `runtime.rs` (what compiled code calls back: memory, barriers, scalar
-//! semantics), `launch.rs` (kernel launches) and `inject.rs` (bugs planted
-//! on purpose).
+//! `runtime.rs` (what compiled code calls back: module variables, faulty
+//! accesses, scalar semantics), `launch.rs` (kernel launches: CTAs on
+//! every core, each CTA's warps in turn between barriers), `uninit.rs`
+//! (the registers a kernel's warp may read before writing them) and
+//! `inject.rs` (bugs planted on purpose).
 //!
 //! # Two tiers
 //!
@@ -53,18 +57,21 @@
 //! listed below it.
 //!
 //! ```text
-//! launch.rs        ──> lib.rs (JitProgram), runtime.rs, layout.rs, isa.rs
+//! launch.rs        ──> lib.rs (JitProgram), emit.rs (its return codes),
+//!                      runtime.rs, uninit.rs, layout.rs, isa.rs, code.rs
 //! lib.rs           ──> parts.rs, emit.rs, outline.rs, sched_helpers.rs,
 //!                      rendezvous.rs, inject.rs, runtime.rs, layout.rs, isa.rs,
 //!                      code.rs
 //! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
 //! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
-//!                      inject.rs, runtime.rs, builder.rs, layout.rs, error.rs
-//! the families     ──> builder.rs, inject.rs (lane_ops.rs: runtime.rs, layout.rs)
+//!                      inject.rs, builder.rs, layout.rs, error.rs
+//! the families     ──> builder.rs, inject.rs (lane_ops.rs, lane_vec.rs,
+//!                      memory_ops.rs: runtime.rs, layout.rs; lane_vec.rs: isa.rs)
 //! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
 //! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
 //! builder.rs       ──> layout.rs
 //! isa.rs           ──> code.rs, error.rs
+//! layout.rs        ──> code.rs (where the memory words are)
 //! ```
 //!
 //! (`outline.rs` and `sched_helpers.rs` compile their helpers with
@@ -80,14 +87,17 @@ mod activemask;
 mod alu;
 mod builder;
 mod code;
+mod constants;
 mod emit;
 mod error;
 pub mod inject;
 mod isa;
 mod lane_ops;
+mod lane_vec;
 pub mod launch;
 mod layout;
 mod matching;
+mod memory_ops;
 pub mod outline;
 mod parts;
 mod redux;
@@ -95,6 +105,7 @@ mod rendezvous;
 pub mod runtime;
 mod sched_helpers;
 mod shfl;
+mod uninit;
 mod vote;
 
 pub use error::JitError;
@@ -195,6 +206,7 @@ fn compile_unit(
             r
         };
         let clif = ctx.func.dfg.num_insts();
+
         let code = lowered
             .and_then(|()| budget(clif))
             .and_then(|()| machine_code(ctx, isa, "program"));
@@ -231,6 +243,9 @@ pub struct JitProgram {
     _sites: outline::Sites,
     /// Cranelift instructions the lowering generated.
     clif: usize,
+    /// Per `bar.sync`, the state offsets of its waiting lanes' mask and of
+    /// the park point after it ([`JitProgram::release`]).
+    barriers: Vec<(u32, u32)>,
 }
 
 impl fmt::Debug for JitProgram {
@@ -317,7 +332,14 @@ impl JitProgram {
         not_lowered(prog)?;
         inject::compile_error(prog).map_err(JitError::Failed)?;
         let isa = isa(tuning)?;
-        let plan = rendezvous::Plan::new(prog);
+        // A kernel's registers that hold one immediate are read as it.
+        let folded = prog
+            .insts
+            .iter()
+            .any(|i| matches!(i.op, warp_core::ir::Op::LaneOp(_)))
+            .then(|| constants::fold(prog))
+            .flatten();
+        let plan = rendezvous::Plan::new(folded.as_ref().unwrap_or(prog));
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
@@ -381,6 +403,7 @@ impl JitProgram {
                     size,
                     points: masks.points.iter().map(|&p| p as u32).collect(),
                     schedule: emit::schedule(&masks, &parkable),
+                    barriers: masks.barriers().into_iter().map(|(m, _)| m).collect(),
                 })
             }
         };
@@ -393,6 +416,7 @@ impl JitProgram {
             stepped,
             _sites: sites,
             clif,
+            barriers: masks.barriers(),
         })
     }
 
@@ -526,14 +550,16 @@ impl JitProgram {
         }
     }
 
-    /// [`JitProgram::call`] with the lanes of `absent` marked exited before
-    /// the run (a kernel's lanes that do not exist): they never run.
-    fn call_from(
+    /// Starts the code on `s` with `fuel` and the lanes of `absent` marked
+    /// exited (a kernel's lanes that do not exist: they never run), with
+    /// the memory `lending` lends: an `emit.rs` status code.
+    fn start(
         &self,
         s: &mut WarpState,
         fuel: u64,
         absent: u32,
-    ) -> Result<Option<usize>, RunError> {
+        lending: Option<&code::Lending<'_>>,
+    ) -> u32 {
         assert_eq!(
             s.buf.len() * 16,
             self.layout.size as usize,
@@ -541,7 +567,39 @@ impl JitProgram {
         );
         write_word(&mut s.buf, Layout::EXITED as usize, 4, absent as u64);
         write_word(&mut s.buf, Layout::FUEL as usize, 8, fuel);
-        match self.code.run(&mut s.buf, &self.layout) {
+        write_word(&mut s.buf, Layout::RESUME as usize, 4, 0);
+        self.code.run(&mut s.buf, &self.layout, lending)
+    }
+
+    /// Releases the lanes of `s` that wait at `bar.sync` (each `bar.sync`'s
+    /// go on after it), for [`JitProgram::resume`].
+    fn release(&self, s: &mut WarpState) {
+        for &(waiting, park) in &self.barriers {
+            let (waiting, park) = (waiting as usize, park as usize);
+            let w = read_word(&s.buf, waiting, 4);
+            let p = read_word(&s.buf, park, 4);
+            write_word(&mut s.buf, park, 4, p | w);
+            write_word(&mut s.buf, waiting, 4, 0);
+        }
+        write_word(&mut s.buf, Layout::RESUME as usize, 4, 1);
+    }
+
+    /// Runs the code on `s` on from where it stopped at `bar.sync`, once
+    /// [`JitProgram::release`]d: an `emit.rs` status code.
+    fn resume(&self, s: &mut WarpState, lending: Option<&code::Lending<'_>>) -> u32 {
+        assert_eq!(
+            s.buf.len() * 16,
+            self.layout.size as usize,
+            "state of another program"
+        );
+        self.code.run(&mut s.buf, &self.layout, lending)
+    }
+
+    /// What an `emit.rs` status code `status` of a run with `fuel` means:
+    /// `None` when the run ended, `Some(pc)` when the fuel ran out before
+    /// instruction `pc`, an engine failure otherwise.
+    fn outcome_of(&self, s: &WarpState, status: u32, fuel: u64) -> Result<Option<usize>, RunError> {
+        match status {
             emit::status::DONE => Ok(None),
             emit::status::OUT_OF_FUEL => Ok(Some(
                 read_word(&s.buf, Layout::FAIL_PC as usize, 4) as usize,
@@ -554,6 +612,24 @@ impl JitProgram {
                 "the generated code returned status {other} (a part entered at a park point not its own, or the completion code returned something else than SCHEDULE): a bug of the JIT's dispatch"
             ))),
         }
+    }
+
+    /// [`JitProgram::call`] with the lanes of `absent` marked exited before
+    /// the run (a kernel's lanes that do not exist): they never run. A
+    /// lone warp's `bar.sync` completes when every lane that can still
+    /// run waits there, as in the interpreter.
+    fn call_from(
+        &self,
+        s: &mut WarpState,
+        fuel: u64,
+        absent: u32,
+    ) -> Result<Option<usize>, RunError> {
+        let mut status = self.start(s, fuel, absent, None);
+        while status == emit::status::BARRIER {
+            self.release(s);
+            status = self.resume(s, None);
+        }
+        self.outcome_of(s, status, fuel)
     }
 
     /// The source line of instruction `pc`.
@@ -673,6 +749,21 @@ fn write_lanes(buf: &mut [u128], off: usize, wide: bool, vals: [u64; WARP]) {
             });
         }
     }
+}
+
+/// Sets every lane of the register at byte offset `off` (see
+/// [`read_lanes`]) to `v` (which fits the lane's width).
+fn fill_lanes(buf: &mut [u128], off: usize, wide: bool, v: u64) {
+    debug_assert_eq!(off % 16, 0);
+    let w = off / 16;
+    let word = if wide {
+        v as u128 | (v as u128) << 64
+    } else {
+        let v = v as u32 as u128;
+        v | v << 32 | v << 64 | v << 96
+    };
+    let n = if wide { WARP / 2 } else { WARP / 4 };
+    buf[w..w + n].fill(word);
 }
 
 /// The JIT as an [`Engine`].

@@ -10,7 +10,7 @@
 //! 920,000 Cranelift instructions, took 1.3–2.3 s and a peak of 450–600 MiB
 //! to compile (issue #14); in parts, each function stays small.
 
-use super::code::Code;
+use super::code::{Code, Lending};
 use super::emit::status;
 use super::layout::{read_word, write_word, Layout};
 
@@ -39,17 +39,20 @@ pub struct Parts {
     /// program order, its index and its waiting-lanes mask's offset
     /// (`emit.rs`'s `schedule`).
     pub schedule: Vec<(u32, u32)>,
+    /// The state offsets of the masks of lanes waiting at `bar.sync`.
+    pub barriers: Vec<u32>,
 }
 
 impl Body {
-    /// Runs the program on `state`, whose exited lanes and fuel are set:
-    /// one of `emit.rs`'s [`status`] codes `DONE`, `OUT_OF_FUEL`,
-    /// `RUNAWAY` or `LOST`.
+    /// Runs the program on `state`, whose exited lanes and fuel are set
+    /// (or that stopped at `bar.sync` and has `RESUME` set), with the
+    /// memory `lending` lends: one of `emit.rs`'s [`status`] codes `DONE`,
+    /// `OUT_OF_FUEL`, `RUNAWAY`, `LOST` or `BARRIER`.
     #[inline]
-    pub fn run(&self, state: &mut [u128], lay: &Layout) -> u32 {
+    pub fn run(&self, state: &mut [u128], lay: &Layout, lending: Option<&Lending<'_>>) -> u32 {
         match self {
-            Body::Whole(code) => code.call(state),
-            Body::Parts(parts) => parts.run(state, lay),
+            Body::Whole(code) => code.call(state, lending),
+            Body::Parts(parts) => parts.run(state, lay, lending),
         }
     }
 
@@ -73,18 +76,24 @@ impl Body {
 impl Parts {
     /// [`Body::run`] of a program in parts: the dispatcher (kept out of
     /// line, so that a whole program's run is one call).
-    fn run(&self, state: &mut [u128], lay: &Layout) -> u32 {
-        // The program's entry, as a whole program's entry block does it:
-        // every mask empty, every present lane at pc 0.
-        let masks = lay.masks as usize / 16..(lay.masks + lay.masks_len) as usize / 16;
-        state[masks].fill(0);
-        let absent = read_word(state, Layout::EXITED as usize, 4);
-        let fuel = read_word(state, Layout::FUEL as usize, 8);
-        write_word(state, Layout::CONV as usize, 4, !absent);
-        write_word(state, Layout::NEXT as usize, 4, 0);
-        let bound = fuel.wrapping_add(1);
-        write_word(state, Layout::ENTRIES as usize, 8, bound);
-        let mut at = status::GO;
+    fn run(&self, state: &mut [u128], lay: &Layout, lending: Option<&Lending<'_>>) -> u32 {
+        let mut at = if read_word(state, Layout::RESUME as usize, 4) != 0 {
+            // Released from `bar.sync`: the scheduler picks up the lanes
+            // the host parked.
+            status::SCHEDULE
+        } else {
+            // The program's entry, as a whole program's entry block does
+            // it: every mask empty, every present lane at pc 0.
+            let masks = lay.masks as usize / 16..(lay.masks + lay.masks_len) as usize / 16;
+            state[masks].fill(0);
+            let absent = read_word(state, Layout::EXITED as usize, 4);
+            let fuel = read_word(state, Layout::FUEL as usize, 8);
+            write_word(state, Layout::CONV as usize, 4, !absent);
+            write_word(state, Layout::NEXT as usize, 4, 0);
+            let bound = fuel.wrapping_add(1);
+            write_word(state, Layout::ENTRIES as usize, 8, bound);
+            status::GO
+        };
         loop {
             at = match at {
                 status::GO => {
@@ -94,14 +103,14 @@ impl Parts {
                         .get(i)
                         .and_then(|&p| self.parts.get(p as usize / self.size))
                     {
-                        Some(code) => code.call(state),
+                        Some(code) => code.call(state, lending),
                         None => status::LOST,
                     }
                 }
                 status::COMPLETE => {
                     let mut at = status::SCHEDULE;
                     for code in &self.completion {
-                        at = code.call(state);
+                        at = code.call(state, lending);
                         if at != status::SCHEDULE {
                             break;
                         }
@@ -119,6 +128,13 @@ impl Parts {
                         write_word(state, Layout::CONV as usize, 4, 0);
                         write_word(state, Layout::NEXT as usize, 4, i as u64);
                         status::GO
+                    }
+                    None if self
+                        .barriers
+                        .iter()
+                        .any(|&m| read_word(state, m as usize, 4) != 0) =>
+                    {
+                        return status::BARRIER
                     }
                     None => return status::DONE,
                 },

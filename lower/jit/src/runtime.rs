@@ -1,118 +1,88 @@
 //! The run-time side of kernel launches on the JIT: what the generated code
-//! calls for the thread-level instructions it does not compute inline
-//! (`ld`, `st`, `bar.sync`, and the directed roundings of `cvt` and float
-//! arithmetic), and the per-warp context those calls work on.
+//! calls for the thread-level instructions it does not compute inline,
+//! and the context those calls work on.
 //!
-//! Each warp of a CTA runs its compiled code on its own OS thread; the
-//! context is a thread-local ([`enter`] before the code runs, [`leave`]
-//! after), so the calls need no pointer from the generated code and no
-//! `unsafe`. The CTA's memory is behind a mutex (warps run at once), and
-//! `bar.sync` blocks the warp's thread on a [`CtaBarrier`] until every
-//! warp of the CTA that is still running has arrived.
+//! - `ld`/`st` that the inline checks refuse (`memory_ops.rs`): an access
+//!   to a module `.global`/`.const` variable, performed here (the
+//!   variables are behind a mutex: the threads of a launch share them),
+//!   or a faulty access (out of bounds, misaligned, a store to `.param` or
+//!   `.const`), for which the first error of the run is recorded, naming
+//!   lane, `%tid`, instruction and address, and 0 returned: the code runs
+//!   on memory-safely and the launch reports the error.
+//! - The directed roundings of `cvt` and float arithmetic, `.ftz`/`.sat`,
+//!   `bfe/bfi/prmt/shf` and 16-bit glue: warp-core's scalar semantics.
 //!
-//! A failing access (out of bounds, misaligned, a store to `.param` or
-//! `.const`) records the first error, naming lane, `%tid`, instruction and
-//! address, and returns 0: the generated code runs on memory-safely, and
-//! the launch reports the error. The JIT checks no definedness: that is
-//! the reference's job.
+//! The context is a thread-local ([`enter`] before a thread runs a
+//! launch's warps, [`set_warp`] before each warp's call, [`leave`] after),
+//! so the calls need no pointer from the generated code and no `unsafe`.
+//! With no context (code run outside a launch) every call returns 0. The
+//! JIT checks no definedness: that is the reference's job.
 
 use std::cell::RefCell;
-use std::sync::{Arc, Condvar, Mutex};
-use warp_core::interp::memory::{resolve, Memory};
+use std::sync::{Arc, Mutex};
+use warp_core::interp::memory::{resolve, Region};
 use warp_core::ir::{LaneOpKind, Op, Program, Space, WARP};
 use warp_core::text::inst_text;
 
-/// Memory every warp of a CTA shares.
-#[derive(Debug)]
-pub struct CtaMemory {
-    /// The launch's memory (buffers, variables, parameters, shared).
-    pub mem: Memory,
-}
-
-/// A barrier for the warps of one CTA: `bar.sync` waits until every warp
-/// that has not finished has arrived; a finishing warp stops being waited
-/// for ("exited threads" are not, per the ISA's `exit`).
-#[derive(Debug)]
-pub struct CtaBarrier {
-    /// (arrived, still running, generation).
-    state: Mutex<(u32, u32, u64)>,
-    cv: Condvar,
-}
-
-impl CtaBarrier {
-    /// A barrier for `warps` running warps.
-    pub fn new(warps: u32) -> CtaBarrier {
-        CtaBarrier {
-            state: Mutex::new((0, warps, 0)),
-            cv: Condvar::new(),
-        }
-    }
-
-    /// A warp arrives and waits for the others.
-    fn arrive(&self) {
-        let Ok(mut s) = self.state.lock() else { return };
-        s.0 += 1;
-        if s.0 >= s.1 {
-            s.0 = 0;
-            s.2 += 1;
-            self.cv.notify_all();
-            return;
-        }
-        let gen = s.2;
-        while s.2 == gen {
-            s = match self.cv.wait(s) {
-                Ok(s) => s,
-                Err(_) => return,
-            };
-        }
-    }
-
-    /// A warp finished: it is not waited for any more.
-    pub fn finish(&self) {
-        let Ok(mut s) = self.state.lock() else { return };
-        s.1 = s.1.saturating_sub(1);
-        if s.0 > 0 && s.0 >= s.1 {
-            s.0 = 0;
-            s.2 += 1;
-            self.cv.notify_all();
-        }
-    }
-}
-
-/// What one warp's host calls work on.
-pub struct WarpContext {
+/// What the run-time calls of one thread running a launch's warps work
+/// on.
+pub struct LaunchContext {
     /// The kernel's program (instructions by index, for their operands'
     /// types and for messages).
     pub prog: Arc<Program>,
-    /// The CTA's memory.
-    pub mem: Arc<Mutex<CtaMemory>>,
-    /// Each lane's local space.
-    pub local: Vec<Vec<u8>>,
-    /// Each lane's `%tid`.
-    pub tid: [[u32; 3]; WARP],
-    /// The CTA's barrier.
-    pub barrier: Arc<CtaBarrier>,
-    /// The first error of the run.
+    /// The module's `.global`/`.const` variables (shared by the launch's
+    /// threads).
+    pub vars: Arc<Mutex<Vec<Region>>>,
+    /// Each launch buffer's first address and length (the generated code
+    /// accesses them; here only to tell a refused access from a fault).
+    pub buffers: Vec<(u64, u64)>,
+    /// Bytes of the parameters.
+    pub param: u64,
+    /// Bytes of the CTA's static shared memory.
+    pub shared: u64,
+    /// Bytes of the CTA's dynamic shared memory.
+    pub dynamic: u64,
+    /// Bytes of each thread's local memory.
+    pub local: u64,
+    /// Each lane's `%tid`, per warp of a CTA.
+    pub tids: Vec<[[u32; 3]; WARP]>,
+    /// The warp that runs now (an index into `tids`).
+    pub warp: usize,
+    /// The first error of the warp's run.
     pub error: Option<String>,
 }
 
 thread_local! {
-    static CONTEXT: RefCell<Option<WarpContext>> = const { RefCell::new(None) };
+    static CONTEXT: RefCell<Option<LaunchContext>> = const { RefCell::new(None) };
 }
 
-/// Makes `c` the context of the warp this thread runs next.
-pub fn enter(c: WarpContext) {
+/// Makes `c` the context of the warps this thread runs next.
+pub fn enter(c: LaunchContext) {
     CONTEXT.with(|x| *x.borrow_mut() = Some(c));
 }
 
-/// Ends this thread's warp: its context back (with its error, if any).
-pub fn leave() -> Option<WarpContext> {
+/// Ends this thread's launch: its context back.
+pub fn leave() -> Option<LaunchContext> {
     CONTEXT.with(|x| x.borrow_mut().take())
+}
+
+/// The warp of index `warp` in its CTA runs next on this thread.
+pub fn set_warp(warp: usize) {
+    CONTEXT.with(|x| {
+        if let Some(c) = x.borrow_mut().as_mut() {
+            c.warp = warp;
+        }
+    });
+}
+
+/// The first error of the warp that ran last on this thread, taken.
+pub fn take_error() -> Option<String> {
+    CONTEXT.with(|x| x.borrow_mut().as_mut().and_then(|c| c.error.take()))
 }
 
 /// Runs `f` on this thread's context; with none (the code runs outside a
 /// launch) nothing happens and the result is 0.
-fn with(f: impl FnOnce(&mut WarpContext) -> Result<u64, String>) -> u64 {
+fn with(f: impl FnOnce(&mut LaunchContext) -> Result<u64, String>) -> u64 {
     CONTEXT.with(|x| {
         let mut b = x.borrow_mut();
         let Some(c) = b.as_mut() else { return 0 };
@@ -137,64 +107,13 @@ fn lane_op_at(prog: &Program, pc: u64) -> Result<&warp_core::ir::LaneOp, String>
     }
 }
 
-/// Where a `size`-byte access at `addr` in `space` falls: `(bytes,
-/// offset, read-only)`.
-fn locate<'m>(
-    mem: &'m mut Memory,
-    local: &'m mut [u8],
-    space: Space,
-    addr: u64,
-    size: u64,
-) -> Result<(&'m mut [u8], usize, bool), String> {
-    if !addr.is_multiple_of(size) {
-        return Err(format!(
-            "address {addr:#x} is not aligned to the access size ({size} bytes)"
-        ));
-    }
-    let (space, a) = resolve(space, addr);
-    let fits = |len: usize, a: u64| a.checked_add(size).is_some_and(|e| e <= len as u64);
-    let oob = |what: &str| {
-        Err(format!(
-            "address {addr:#x} ({size} bytes) is outside {what}"
-        ))
-    };
-    match space {
-        Space::Global => {
-            for r in mem.globals.iter_mut() {
-                if a >= r.base && fits(r.bytes.len(), a - r.base) {
-                    let ro = r.is_read_only();
-                    let off = (a - r.base) as usize;
-                    return Ok((&mut r.bytes, off, ro));
-                }
-            }
-            oob("every buffer and .global/.const variable")
-        }
-        Space::Shared => {
-            if let Some(r) = mem.shared.as_mut().filter(|r| fits(r.bytes.len(), a)) {
-                return Ok((&mut r.bytes, a as usize, false));
-            }
-            match mem.dynamic.as_mut() {
-                Some(d) if a >= d.base && fits(d.bytes.len(), a - d.base) => {
-                    let off = (a - d.base) as usize;
-                    Ok((&mut d.bytes, off, false))
-                }
-                _ => oob("the CTA's shared and dynamic shared memory"),
-            }
-        }
-        Space::Param => match mem.param.as_mut() {
-            Some(r) if fits(r.bytes.len(), a) => Ok((&mut r.bytes, a as usize, true)),
-            _ => oob("the kernel's parameters"),
-        },
-        Space::Local if fits(local.len(), a) => Ok((local, a as usize, false)),
-        Space::Local => oob("the thread's local memory"),
-        Space::Generic | Space::Const => unreachable!("mapped above"),
-    }
-}
-
 /// The message of a failed access by `lane` at instruction `pc`.
-fn fault(c: &WarpContext, pc: u64, lane: u64, msg: String) -> String {
+fn fault(c: &LaunchContext, pc: u64, lane: u64, msg: String) -> String {
     let inst = &c.prog.insts[pc as usize];
-    let t = c.tid[(lane as usize) % WARP];
+    let t = c
+        .tids
+        .get(c.warp)
+        .map_or([0; 3], |t| t[(lane as usize) % WARP]);
     format!(
         "line {}: lane {lane} (%tid ({},{},{})), `{}`: {msg}",
         inst.line,
@@ -205,32 +124,22 @@ fn fault(c: &WarpContext, pc: u64, lane: u64, msg: String) -> String {
     )
 }
 
-/// The address of element `k` of an `n`-element access of `size`-byte
-/// elements at `base`; a vector must be aligned to its whole size.
-fn element(
-    c: &WarpContext,
-    pc: u64,
-    lane: u64,
-    base: u64,
-    size: u64,
-    n: u64,
-    k: u64,
-) -> Result<u64, String> {
-    if n > 1 && !base.is_multiple_of(size * n) {
-        let m = format!(
-            "address {base:#x} is not aligned to the vector's size ({} bytes)",
-            size * n
-        );
-        return Err(fault(c, pc, lane, m));
-    }
-    Ok(base.wrapping_add(k * size))
+/// A refused access that the generated code's checks should have taken:
+/// a bug of the JIT.
+fn missed(addr: u64) -> Result<u64, String> {
+    Err(format!(
+        "jit: the inline checks refused a valid access at {addr:#x} (a bug of the JIT's memory lowering)"
+    ))
 }
 
 /// Element `k` of the `ld` (`store` `None`) or `st` (`Some(value)`) at
-/// `pc` for one lane, at `base + k * size`: a load's value, zero- or
-/// sign-extended from the memory type to 64 bits; 0 for a store.
+/// `pc` for one lane, at `base + k * size`, that the generated code's
+/// checks refused: a load's value from a module variable, zero- or
+/// sign-extended from the memory type to 64 bits; 0 for a store; the
+/// error otherwise (in the order of the checks of `interp/memory.rs`:
+/// alignment, bounds, read-only).
 fn access(
-    c: &mut WarpContext,
+    c: &mut LaunchContext,
     pc: u64,
     lane: u64,
     base: u64,
@@ -244,44 +153,92 @@ fn access(
         _ => return Err(format!("jit: a memory call at `{}`", x.opcode)),
     };
     let size = (ty.bits() as u64).div_ceil(8);
-    let addr = element(c, pc, lane, base, size, n as u64, k)?;
-    let mem = Arc::clone(&c.mem);
-    let mut g = mem
-        .lock()
-        .map_err(|_| "jit: memory lock poisoned".to_string())?;
-    let local = &mut c.local[(lane as usize) % WARP];
-    let result = match (locate(&mut g.mem, local, space, addr, size), store) {
-        (Err(m), _) => Err(m),
-        (Ok((_, _, true)), Some(_)) => Err(format!("a store to read-only memory at {addr:#x}")),
-        (Ok((bytes, off, _)), Some(value)) => {
-            for i in 0..size as usize {
-                bytes[off + i] = (value >> (8 * i)) as u8;
+    let fail = |m: String| Err(fault(c, pc, lane, m));
+    // A vector must be aligned to its whole size.
+    if n > 1 && !base.is_multiple_of(size * n as u64) {
+        return fail(format!(
+            "address {base:#x} is not aligned to the vector's size ({} bytes)",
+            size * n as u64
+        ));
+    }
+    let addr = base.wrapping_add(k * size);
+    if !addr.is_multiple_of(size) {
+        return fail(format!(
+            "address {addr:#x} is not aligned to the access size ({size} bytes)"
+        ));
+    }
+    let (space, a) = resolve(space, addr);
+    let fits = |len: u64, a: u64| a.checked_add(size).is_some_and(|e| e <= len);
+    let oob = |what: &str| format!("address {addr:#x} ({size} bytes) is outside {what}");
+    match space {
+        Space::Global => {
+            let vars = Arc::clone(&c.vars);
+            let mut vars = vars
+                .lock()
+                .map_err(|_| "jit: module variables' lock poisoned".to_string())?;
+            if let Some(r) = vars
+                .iter_mut()
+                .find(|r| a >= r.base && fits(r.bytes.len() as u64, a - r.base))
+            {
+                let off = (a - r.base) as usize;
+                return match store {
+                    Some(_) if r.is_read_only() => {
+                        fail(format!("a store to read-only memory at {addr:#x}"))
+                    }
+                    Some(value) => {
+                        for i in 0..size as usize {
+                            r.bytes[off + i] = (value >> (8 * i)) as u8;
+                        }
+                        Ok(0)
+                    }
+                    None => {
+                        let mut v = 0u64;
+                        for i in 0..size as usize {
+                            v |= (r.bytes[off + i] as u64) << (8 * i);
+                        }
+                        let bits = ty.bits();
+                        if ty.is_signed() && bits < 64 && v >> (bits - 1) & 1 == 1 {
+                            v |= !((1u64 << bits) - 1);
+                        }
+                        Ok(v)
+                    }
+                };
             }
-            Ok(0)
+            if c.buffers.iter().any(|&(b, len)| a >= b && fits(len, a - b)) {
+                return missed(addr);
+            }
+            fail(oob("every buffer and .global/.const variable"))
         }
-        (Ok((bytes, off, _)), None) => {
-            let mut v = 0u64;
-            for i in 0..size as usize {
-                v |= (bytes[off + i] as u64) << (8 * i);
+        Space::Shared => {
+            let dynamic = a.wrapping_sub(warp_core::ir::windows::DYNAMIC_SHARED);
+            if fits(c.shared, a) || fits(c.dynamic, dynamic) {
+                return missed(addr);
             }
-            let bits = ty.bits();
-            if ty.is_signed() && bits < 64 && v >> (bits - 1) & 1 == 1 {
-                v |= !((1u64 << bits) - 1);
-            }
-            Ok(v)
+            fail(oob(&format!(
+                "the CTA's {} bytes of shared memory and {} of dynamic shared memory",
+                c.shared, c.dynamic
+            )))
         }
-    };
-    drop(g);
-    result.map_err(|m| fault(c, pc, lane, m))
+        Space::Param if fits(c.param, a) => match store {
+            Some(_) => fail(format!("a store to read-only memory at {addr:#x}")),
+            None => missed(addr),
+        },
+        Space::Param => fail(oob("the kernel's parameters")),
+        Space::Local if fits(c.local, a) => missed(addr),
+        Space::Local => fail(oob("the thread's local memory")),
+        Space::Generic | Space::Const => unreachable!("mapped by resolve"),
+    }
 }
 
-/// Element `k` of `ld` for one lane (at `base + k * size`): the value,
-/// zero- or sign-extended from the memory type to 64 bits.
+/// Element `k` of an `ld` for one lane (at `base + k * size`) that the
+/// generated code's checks refused: the value (zero- or sign-extended
+/// from the memory type to 64 bits), or 0 with the error recorded.
 pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
     with(|c| access(c, pc, lane, base, k, None))
 }
 
-/// Element `k` of `st` for one lane (at `base + k * size`).
+/// Element `k` of an `st` for one lane (at `base + k * size`) that the
+/// generated code's checks refused.
 pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> u64 {
     with(|c| access(c, pc, lane, base, k, Some(value)))
 }
@@ -311,30 +268,4 @@ pub extern "C" fn host_glue(pc: u64, a: u64, b: u64, c3: u64) -> u64 {
         }
         _ => Err(format!("jit: no glue instruction at index {pc}")),
     })
-}
-
-/// `bar.sync` for a warp whose running group `conv` executes it on
-/// `exec`: the whole warp that has not exited must be there (a barrier
-/// that only part of a warp reaches is not lowered yet).
-pub extern "C" fn host_bar(pc: u64, exec: u64, conv: u64, exited: u64) -> u64 {
-    let barrier = CONTEXT.with(|x| x.borrow().as_ref().map(|c| Arc::clone(&c.barrier)));
-    let live = !exited as u32;
-    let whole = exec as u32 == live && conv as u32 == live;
-    let err = with(|c| {
-        if whole {
-            return Ok(0);
-        }
-        let inst = &c.prog.insts[pc as usize];
-        Err(format!(
-            "line {}: not lowered yet: `{}` reached by lanes {:#010x} while the warp's lanes {live:#010x} have not exited (a barrier only part of a warp reaches)",
-            inst.line,
-            inst_text(&c.prog, inst),
-            exec as u32
-        ))
-    });
-    let _ = err;
-    if let Some(b) = barrier {
-        b.arrive();
-    }
-    0
 }

@@ -161,3 +161,187 @@ fn thread_level_instructions_on_the_jit_compute_what_the_isa_pages_say() {
     }
     assert!(fails.is_empty(), "{}", fails.join("\n"));
 }
+
+/// Every kernel of the corpus gives the same bytes on 1, 2, 3 and 8
+/// threads, in both tunings (the launch's CTAs spread over the threads).
+#[test]
+fn a_launch_gives_the_same_bytes_on_any_number_of_threads() {
+    use warp_jit::launch::CompiledKernel;
+    for dir in [corpus(), corpus().join("nvcc")] {
+        for l in launch_files(&dir).unwrap_or_else(|e| panic!("{e}")) {
+            let ext = if dir.ends_with("nvcc") {
+                "gpu.txt"
+            } else {
+                "expect"
+            };
+            let case = KernelCase::load(&l, ext).unwrap_or_else(|e| panic!("{e}"));
+            let (module, launch) = (&case.module, &case.launch);
+            let fast = CompiledKernel::compile(module, &launch.kernel).expect("compiles");
+            let one = fast.launch_on(launch, 1).expect("runs");
+            let outline =
+                CompiledKernel::compile_in_parts(module, &launch.kernel, 4096).expect("compiles");
+            for threads in [1, 2, 3, 8] {
+                for k in [&fast, &outline] {
+                    let many = k.launch_on(launch, threads).expect("runs");
+                    assert!(
+                        one.buffers == many.buffers,
+                        "{}: 1 thread and {threads} differ",
+                        l.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A kernel of `body` (with registers `%p<4>`, `%r<10>`, `%rd<6>`; `%rd1`
+/// holds buffer `out`) launched on `grid` x `block` threads with `out` of
+/// `words` words of 0xaaaaaaaa.
+fn small_kernel(
+    body: &str,
+    grid: u32,
+    block: u32,
+    words: usize,
+) -> (warp_core::ir::Module, Launch) {
+    let src = format!(
+        ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 k_param_0)\n{{\n\
+         \t.reg .pred %p<4>;\n\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<6>;\n\t.shared .align 4 .b8 smem[256];\n\
+         \tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd1, %rd1;\n{body}\tret;\n}}\n"
+    );
+    let m = parse_module(&src).unwrap_or_else(|e| panic!("{e}"));
+    let l = Launch::parse(
+        &format!("kernel k\ngrid {grid}\nblock {block}\nbuffer out fill aaaaaaaa {words}\nparam k_param_0 buffer out\n"),
+        "k.launch",
+        Path::new("."),
+    )
+    .expect("valid");
+    (m, l)
+}
+
+/// A register a warp reads before writing it holds 0, not what a warp
+/// of an earlier CTA on the same thread left there: CTA 0 writes `%r5`,
+/// every CTA stores it (and `%r6`, which nobody writes), whatever the
+/// number of threads.
+#[test]
+fn registers_read_before_written_are_zero_in_every_cta() {
+    let body = "\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 0;\n\
+                \t@%p1 mov.u32 %r5, 7;\n\tshl.b32 %r3, %r1, 6;\n\tshl.b32 %r4, %r2, 1;\n\
+                \tadd.u32 %r3, %r3, %r4;\n\tmul.wide.u32 %rd2, %r3, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+                \tst.global.u32 [%rd3], %r5;\n\tst.global.u32 [%rd3+4], %r6;\n";
+    let (m, l) = small_kernel(body, 16, 32, 16 * 64);
+    let k = warp_jit::launch::CompiledKernel::compile(&m, "k").expect("compiles");
+    for threads in [1, 2, 5] {
+        let out = k.launch_on(&l, threads).expect("runs");
+        let w = out.buffers[0].words();
+        for (i, w) in w.iter().enumerate() {
+            let want = if i < 64 && i % 2 == 0 {
+                "00000007"
+            } else {
+                "00000000"
+            };
+            assert_eq!(w, want, "word {i} on {threads} threads");
+        }
+    }
+}
+
+/// `bar.sync` that the lanes of a warp reach at different instructions
+/// (the upper half after storing to shared memory, the lower half at a
+/// `bar.sync` of its own): the CTA's barrier completes when every lane of
+/// both warps waits, and the lower half then reads what the other warp's
+/// upper half stored, as on the interpreter.
+#[test]
+fn a_barrier_lanes_reach_at_different_instructions() {
+    let body = "\tmov.u32 %r1, %tid.x;\n\tand.b32 %r2, %r1, 31;\n\tsetp.lt.u32 %p1, %r2, 16;\n\
+                \tshl.b32 %r3, %r1, 2;\n\tmov.u32 %r4, smem;\n\tadd.u32 %r5, %r4, %r3;\n\
+                \t@%p1 bra $LOW;\n\tmul.lo.u32 %r6, %r1, 3;\n\tst.shared.u32 [%r5], %r6;\n\
+                \tbar.sync 0;\n\tbra $OUT;\n$LOW:\n\tbar.sync 0;\n\
+                \txor.b32 %r7, %r3, 128;\n\tadd.u32 %r7, %r7, 64;\n\tadd.u32 %r8, %r4, %r7;\n\
+                \tld.shared.u32 %r6, [%r8];\n$OUT:\n\tmul.wide.u32 %rd2, %r1, 4;\n\
+                \tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r6;\n";
+    let (m, l) = small_kernel(body, 1, 64, 64);
+    let reference = warp_core::interp::run_launch(&m, &l).expect("runs");
+    assert!(reference.ub.is_none(), "{:?}", reference.ub);
+    let want = reference.buffers[0].words();
+    assert!(want.iter().all(|w| w != "________"), "{want:?}");
+    for threads in [1, 2] {
+        let out = warp_jit::launch::CompiledKernel::compile(&m, "k")
+            .expect("compiles")
+            .launch_on(&l, threads)
+            .expect("runs");
+        assert_eq!(out.buffers[0].words(), want, "{threads} threads");
+    }
+    // Lane 0 of warp 0 read thread 48's value (tid 48 * 3 = 144 = 0x90).
+    assert_eq!(want[0], "00000090");
+}
+
+/// Faulty accesses that the inline fast paths see first (issue #36) end
+/// the launch as the run time always reported them: the first faulty
+/// lane of the lowest CTA in the grid's order, its `%tid`, the
+/// instruction and the address, whatever the number of threads, in the
+/// reference's words.
+#[test]
+fn faulty_accesses_name_lane_thread_instruction_and_address_on_any_number_of_threads() {
+    // (body, grid, words of `out`, what the error must say)
+    let cases: [(&str, u32, usize, &[&str]); 3] = [
+        // A shared load four lanes at a time whose group 12..15 crosses
+        // the end of `smem` (256 bytes) at lane 14.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, smem;\n\
+             \tadd.u32 %r4, %r3, %r2;\n\tld.shared.u32 %r5, [%r4+200];\n\
+             \tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r5;\n",
+            1,
+            64,
+            &[
+                "cta (0,0,0) warp 0",
+                "lane 14 (%tid (14,0,0)), `ld.shared.u32 %r5, [%r4+200];`",
+                "(4 bytes)",
+            ],
+        ),
+        // A misaligned global load on every lane: lane 0 is named.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+             \tld.global.u32 %r5, [%rd3+2];\n\tst.global.u32 [%rd3], %r5;\n",
+            1,
+            64,
+            &[
+                "cta (0,0,0) warp 0",
+                "lane 0 (%tid (0,0,0)), `ld.global.u32 %r5, [%rd3+2];`",
+                "address 0x2000000002 is not aligned",
+            ],
+        ),
+        // CTA c stores out[64c + tid]: `out` holds 5 CTAs' words, CTAs 5
+        // to 15 store past it, and CTA 5 is the one named.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tshl.b32 %r3, %r2, 6;\n\
+             \tadd.u32 %r3, %r3, %r1;\n\tmul.wide.u32 %rd2, %r3, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+             \tst.global.u32 [%rd3], %r3;\n",
+            16,
+            5 * 64,
+            &[
+                "cta (5,0,0) warp 0",
+                "lane 0 (%tid (0,0,0)), `st.global.u32 [%rd3], %r3;`",
+                "address 0x2000000500",
+            ],
+        ),
+    ];
+    for (body, grid, words, want) in cases {
+        let (m, l) = small_kernel(body, grid, 64, words);
+        let reference = warp_core::interp::run_launch(&m, &l).expect("runs");
+        let ub = reference
+            .ub
+            .expect("the reference calls it undefined behaviour");
+        let k = warp_jit::launch::CompiledKernel::compile(&m, "k").expect("compiles");
+        for threads in [1, 2, 4] {
+            let e = k.launch_on(&l, threads).expect_err("faults");
+            // What the reference says, and where.
+            let reference = format!("{}: line {}: {}", ub.0, ub.1.line, ub.1.message);
+            for w in want.iter().chain([&reference.as_str()]) {
+                assert!(
+                    e.0.contains(w),
+                    "{threads} threads: `{}` lacks `{w}` (the reference: {ub:?})",
+                    e.0
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! `cargo bench -p warp-jit --bench kernels`: real kernels (issue #36) on
+//! the reference interpreter, on the JIT (one thread and every core), and
+//! written in plain Rust (one thread and every core), in one table.
+//!
+//! The kernels (`benches/kernel_cases.rs`): saxpy, a block reduction
+//! through shared memory and `bar.sync`, a warp-shuffle reduction, a
+//! block scan, a tiled transpose and ballot compaction, each nvcc's PTX
+//! (the scan's edited to cover a grid). For each size the JIT's and the
+//! plain version's buffers are checked word for word against each other
+//! first, and at the interpreter's size the JIT's against the
+//! interpreter's on every word it defines; a difference panics.
+//!
+//! Times are per launch, the fastest of the repetitions that fit in
+//! `BENCH_MS` (default 3000; at least 2): the JIT's and the plain
+//! version's on buffers that stay in place (`CompiledKernel::run_on`: no
+//! copies in or out), the interpreter's a whole `run_launch` (once; its
+//! copies are noise). The compile is timed apart, once per kernel.
+//!
+//! `BENCH_N=1048576,16777216` (the default) sets the sizes in elements,
+//! `BENCH_INTERP_N` (default 1048576; 0: none) the interpreter's,
+//! `BENCH_THREADS` the threads of the "all" columns (default: every core),
+//! `BENCH_KERNELS=saxpy,transpose` a subset (by the first word of the
+//! name), `BENCH_TUNING=fast-compile` (or `inline`) the JIT's tuning
+//! (default fast-code, what `CompiledKernel::compile` uses).
+
+#[path = "kernel_cases.rs"]
+mod kernel_cases;
+
+use kernel_cases::Kernel;
+use std::time::{Duration, Instant};
+use warp_jit::launch::CompiledKernel;
+use warp_jit::Tuning;
+
+fn env_list(name: &str, default: &[usize]) -> Vec<usize> {
+    match std::env::var(name) {
+        Ok(v) => v
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| s.trim().parse().unwrap_or_else(|_| panic!("{name}: `{s}`")))
+            .collect(),
+        Err(_) => default.to_vec(),
+    }
+}
+
+/// The fastest of the calls of `f` that fit in `budget` (at least two).
+fn best(budget: Duration, mut f: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut best = f64::MAX;
+    let mut n = 0;
+    while n < 2 || start.elapsed() < budget {
+        let t = Instant::now();
+        f();
+        best = best.min(t.elapsed().as_secs_f64());
+        n += 1;
+        if n >= 50 {
+            break;
+        }
+    }
+    best
+}
+
+/// A time in the table's unit.
+fn ms(s: f64) -> String {
+    if s >= 10.0 {
+        format!("{s:.1} s")
+    } else if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 0.01 {
+        format!("{:.0} ms", s * 1e3)
+    } else {
+        format!("{:.2} ms", s * 1e3)
+    }
+}
+
+/// The host: CPU model, cores, the vector features that matter here.
+fn host() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    #[cfg(target_arch = "x86_64")]
+    let features = {
+        let mut f = Vec::new();
+        macro_rules! feat {
+            ($($n:tt),*) => {$(
+                if std::arch::is_x86_feature_detected!($n) { f.push($n); }
+            )*};
+        }
+        feat!("sse4.1", "avx", "avx2", "fma", "bmi2", "avx512f");
+        f.join(" ")
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let features = std::env::consts::ARCH.to_string();
+    let native = if cfg!(target_feature = "avx2") {
+        "the plain Rust compiled with AVX2"
+    } else {
+        "the plain Rust compiled for baseline x86-64 (SSE2; `f32::mul_add` a call of `fmaf`)"
+    };
+    format!("{model}, {cores} cores ({features}); {native}")
+}
+
+fn main() {
+    let sizes = env_list("BENCH_N", &[1 << 20, 1 << 24]);
+    let interp_n = env_list("BENCH_INTERP_N", &[1 << 20]);
+    let interp_n = interp_n.first().copied().unwrap_or(0);
+    let all = env_list(
+        "BENCH_THREADS",
+        &[std::thread::available_parallelism().map_or(1, |n| n.get())],
+    )[0];
+    let budget = Duration::from_millis(env_list("BENCH_MS", &[3000])[0] as u64);
+    let only: Option<Vec<String>> = std::env::var("BENCH_KERNELS")
+        .ok()
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
+    let tuning = match std::env::var("BENCH_TUNING").as_deref() {
+        Err(_) | Ok("fast-code") => Tuning::FastCode,
+        Ok("fast-compile") => Tuning::FastCompile,
+        Ok("inline") => Tuning::Inline,
+        Ok(other) => panic!("BENCH_TUNING: `{other}` (fast-code, fast-compile or inline)"),
+    };
+    println!("host: {}", host());
+    println!("JIT tuning: {tuning:?}");
+    println!(
+        "threads: 1 and {all}; fastest of the runs in {} ms; interpreter at {interp_n} elements",
+        budget.as_millis()
+    );
+    println!();
+    println!("| kernel | elements | interp | JIT 1 thread | JIT {all} threads | Rust 1 thread | Rust {all} threads | JIT compile | JIT / interp | JIT / Rust (1 thread) | JIT scaling |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for kernel in Kernel::ALL {
+        let first = kernel.name().split_whitespace().next().unwrap_or("");
+        if let Some(only) = &only {
+            if !only.iter().any(|o| o == first) {
+                continue;
+            }
+        }
+        let module = kernel.module();
+        let t = Instant::now();
+        let compiled =
+            CompiledKernel::compile_with(&module, kernel.entry(), tuning, tuning.part_insts())
+                .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
+        let compile = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{}: {} PTX instructions, {} Cranelift instructions, {} bytes of code",
+            kernel.name(),
+            compiled.program().program().insts.len(),
+            compiled.program().clif_insts(),
+            compiled.program().code_size()
+        );
+        let mut rows: Vec<usize> = sizes.clone();
+        if interp_n > 0 && !rows.contains(&interp_n) {
+            rows.insert(0, interp_n);
+        }
+        for n in rows {
+            let launch = kernel.launch(n, 0x36 + n as u64);
+            let elements = kernel.elements(n);
+            // The JIT and plain Rust agree word for word.
+            let jit = compiled
+                .launch_on(&launch, all)
+                .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
+            let mut want = Kernel::words(&launch);
+            kernel.native(&mut want, 1);
+            for (b, w) in jit.buffers.iter().zip(&want) {
+                let got: Vec<u32> = b
+                    .bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect();
+                if let Some(i) = got.iter().zip(w).position(|(a, b)| a != b) {
+                    panic!(
+                        "{} at {elements}: `{}`[{i}] is {:08x} on the JIT, {:08x} in plain Rust",
+                        kernel.name(),
+                        b.name,
+                        got[i],
+                        w[i]
+                    );
+                }
+            }
+            // The interpreter agrees on every word it defines.
+            let interp = (elements == kernel.elements(interp_n)).then(|| {
+                let t = Instant::now();
+                let out = warp_core::interp::run_launch(&module, &launch)
+                    .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
+                let el = t.elapsed().as_secs_f64();
+                assert!(out.ub.is_none(), "{}: {:?}", kernel.name(), out.ub);
+                let diffs = warp_core::launch::compare(
+                    &jit.buffers,
+                    &out.buffers
+                        .iter()
+                        .map(|b| {
+                            let words = b.words();
+                            (
+                                b.name.clone(),
+                                words
+                                    .iter()
+                                    .map(|w| u32::from_str_radix(w, 16).ok())
+                                    .collect(),
+                            )
+                        })
+                        .collect(),
+                );
+                assert!(
+                    diffs.is_empty(),
+                    "{}: the JIT and the interpreter differ: {}",
+                    kernel.name(),
+                    diffs[..diffs.len().min(5)].join("; ")
+                );
+                el
+            });
+            // In place, no copies: the JIT on 1 and on every thread.
+            let mut bufs: Vec<Vec<u8>> = launch.buffers.iter().map(|b| b.bytes.clone()).collect();
+            let mut time_jit = |threads: usize| {
+                best(budget, || {
+                    compiled
+                        .run_on(&launch, &mut bufs, threads)
+                        .unwrap_or_else(|e| panic!("{e}"))
+                })
+            };
+            let jit1 = time_jit(1);
+            let jitn = time_jit(all);
+            let mut words = Kernel::words(&launch);
+            let rust1 = best(budget, || kernel.native(&mut words, 1));
+            let rustn = best(budget, || kernel.native(&mut words, all));
+            println!(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2}x | {:.2}x |",
+                kernel.name(),
+                elements,
+                interp.map_or("".into(), ms),
+                ms(jit1),
+                ms(jitn),
+                ms(rust1),
+                ms(rustn),
+                ms(compile),
+                interp.map_or("".into(), |i| format!("{:.0}x", i / jit1)),
+                jit1 / rust1,
+                jit1 / jitn,
+            );
+        }
+    }
+}

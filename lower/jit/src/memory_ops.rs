@@ -1,0 +1,495 @@
+//! `ld` and `st` of PTX modules' kernels (issue #36), lowered inline, as
+//! `warp-core`'s `interp/memory_ops.rs` runs them: each access computes
+//! its host address from the memory words of the state (`code.rs`'s
+//! `Lending`: the launch buffers' table, the parameters, the CTA's static
+//! and dynamic shared memory, the warp's local memory) after checking in
+//! the generated code that it is aligned and lies wholly inside one of
+//! them, then loads or stores the bytes itself.
+//!
+//! - Four lanes at a time: a 32-bit `ld`/`st` whose four lanes `4k..4k+3`
+//!   all execute at consecutive addresses inside one buffer or shared
+//!   memory (what `a[tid]` makes) is one 16-byte load or store.
+//! - Once for the warp: an `ld` of an address without a register
+//!   (`ld.param.u64 %rd1, [k_param_0]`) loads once and writes every
+//!   executing lane.
+//! - Otherwise per executing lane, lowest first.
+//!
+//! Anything the checks refuse goes to the run time (`runtime.rs`:
+//! `host_ld`, `host_st`): an access to a module `.global`/`.const`
+//! variable, which it performs, or a faulty one (out of bounds,
+//! misaligned, a store to `.param`), for which it records the error
+//! naming lane, `%tid`, instruction and address, as it did for every
+//! access before. So the fast paths decide nothing a run could observe:
+//! where they say no, the run time says the same as always.
+
+use super::builder::{At, Emitter};
+use super::layout::{mem, wide, Layout};
+use super::runtime;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
+use warp_core::ir::{windows, Dest, Guard, LaneOp, LaneOpKind, Operand, Space, Type};
+
+/// Memory flags of an access to host memory: checked, so it never traps;
+/// not known aligned (a 16-byte vector access need not be).
+fn heap() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+/// One `ld`/`st` as the lowering sees it.
+struct Access<'x> {
+    x: &'x LaneOp,
+    pc: usize,
+    space: Space,
+    store: bool,
+    /// The element type (the instruction's).
+    ty: Type,
+    /// Bytes per element.
+    size: u64,
+    /// Elements (`.v2`, `.v4`).
+    n: usize,
+}
+
+/// Lowers `ld`/`st` `x` at `pc` under `guard`.
+pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
+    let (space, store) = match x.kind {
+        LaneOpKind::Ld(s) => (s, false),
+        LaneOpKind::St(s) => (s, true),
+        LaneOpKind::Special(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::Int(_)
+        | LaneOpKind::Float { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Bar => unreachable!("memory_ops lowers ld and st"),
+    };
+    let ty = if store { x.srcs[0].1 } else { x.dests[0].1 };
+    let acc = Access {
+        x,
+        pc,
+        space,
+        store,
+        ty,
+        size: (ty.bits() as u64).div_ceil(8),
+        n: if store { x.srcs.len() } else { x.dests.len() },
+    };
+    let a = x.addr.expect("ld/st have an address");
+    let mut l = e.lanes(guard);
+    let exec = e.exec(&mut l);
+    let uniform = a.base.is_none()
+        && !store
+        && matches!(
+            space,
+            Space::Param | Space::Global | Space::Const | Space::Shared
+        );
+    if uniform {
+        once(e, &acc, exec, &mut l);
+    } else if four_at_a_time(e, &acc) {
+        e.group_loop(|e, off, _| group(e, &acc, exec, off));
+    } else {
+        e.lane_loop_over(exec, |e, at| lane(e, &acc, at));
+    }
+}
+
+/// Whether `acc` has the four-lanes path: one 32-bit element per lane
+/// at an address in a register, from or into a 32-bit register.
+fn four_at_a_time(e: &Emitter, acc: &Access) -> bool {
+    let narrow_reg = |r| !wide(e.reg_type(r));
+    acc.n == 1
+        && acc.size == 4
+        && acc.x.addr.and_then(|a| a.base).is_some()
+        && acc.space != Space::Local
+        && if acc.store {
+            matches!(acc.x.srcs[0].0, Operand::Reg(r) if narrow_reg(r))
+        } else {
+            matches!(acc.x.dests[0].0, Dest::Reg(r) if narrow_reg(r))
+        }
+}
+
+/// An `ld` at an address without a register: loaded once (for the lowest
+/// executing lane, which names itself if it faults), written to every
+/// executing lane.
+fn once(e: &mut Emitter, acc: &Access, exec: Value, l: &mut super::builder::Lanes) {
+    // The lane vectors the writes blend with, built where they dominate
+    // the writes (and whatever later code of the segment uses them).
+    e.vecs(l);
+    let (yes, done) = (e.b.create_block(), e.b.create_block());
+    e.b.ins().brif(exec, yes, &[], done, &[]);
+    e.switch_to(yes);
+    let lane = e.b.ins().ctz(exec);
+    let off = acc.x.addr.expect("an address").offset;
+    let base = e.b.ins().iconst(I64, off);
+    for (k, &(d, _)) in acc.x.dests.iter().enumerate() {
+        let v = element(e, acc, lane, base, k, None);
+        let Dest::Reg(r) = d else { continue };
+        let v = mask(e, v, e.reg_type(r).bits());
+        e.write_all(d, l, v);
+    }
+    e.b.ins().jump(done, &[]);
+    e.switch_to(done);
+}
+
+/// The four lanes of the group at byte offset `off` (an i64, 16 k) of a
+/// 32-bit array: one 16-byte access when all four execute at consecutive
+/// addresses that one buffer or shared memory holds, else lane by lane.
+fn group(e: &mut Emitter, acc: &Access, exec: Value, off: Value) {
+    let a = acc.x.addr.expect("an address");
+    let base_reg = a.base.expect("a base register");
+    let (vector, scalar, next) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
+    let first = e.b.ins().ushr_imm_s(off, 2);
+    let first = e.b.ins().ireduce(I32, first);
+    let nib = e.b.ins().ushr(exec, first);
+    let nib = e.b.ins().band_imm_s(nib, 15);
+    let all = e.b.ins().icmp_imm_s(IntCC::Equal, nib, 15);
+    e.b.ins().brif(all, vector, &[], scalar, &[]);
+
+    // Four consecutive addresses, lanes 4k..4k+3.
+    e.switch_to(vector);
+    let regs = e.lay.regs[base_reg.index()] as i32;
+    let (a0, consecutive) = if wide(e.reg_type(base_reg)) {
+        let off2 = e.b.ins().ishl_imm_s(off, 1);
+        let p = e.b.ins().iadd(e.state, off2);
+        let lo = e.b.ins().load(I64X2, super::builder::mf(), p, regs);
+        let hi = e.b.ins().load(I64X2, super::builder::mf(), p, regs + 16);
+        let a0 = e.b.ins().extractlane(lo, 0);
+        let s = e.b.ins().splat(I64X2, a0);
+        let steps_lo = e.vconst_i64x2([0, 4]);
+        let steps_hi = e.vconst_i64x2([8, 12]);
+        let want_lo = e.b.ins().iadd(s, steps_lo);
+        let want_hi = e.b.ins().iadd(s, steps_hi);
+        let eq_lo = e.b.ins().icmp(IntCC::Equal, lo, want_lo);
+        let eq_hi = e.b.ins().icmp(IntCC::Equal, hi, want_hi);
+        let eq = e.b.ins().band(eq_lo, eq_hi);
+        (a0, e.b.ins().vall_true(eq))
+    } else {
+        let p = e.b.ins().iadd(e.state, off);
+        let v = e.b.ins().load(I32X4, super::builder::mf(), p, regs);
+        let a0 = e.b.ins().extractlane(v, 0);
+        let s = e.b.ins().splat(I32X4, a0);
+        let steps = e.vconst_i32x4([0, 4, 8, 12]);
+        let want = e.b.ins().iadd(s, steps);
+        let eq = e.b.ins().icmp(IntCC::Equal, v, want);
+        let a0 = e.b.ins().uextend(I64, a0);
+        (a0, e.b.ins().vall_true(eq))
+    };
+    check(e, consecutive, scalar);
+    let ea = e.b.ins().iadd_imm_s(a0, a.offset);
+    let aligned = e.b.ins().band_imm_s(ea, 3);
+    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, aligned, 0);
+    check(e, aligned, scalar);
+    let got = e.b.create_block();
+    e.b.append_block_param(got, I64);
+    let lane0 = first;
+    resolve(e, acc, ea, 16, lane0, false, got, scalar);
+    e.switch_to(got);
+    let p = e.b.block_params(got)[0];
+    let off = match (acc.x.srcs.first(), acc.x.dests.first()) {
+        (Some(&(Operand::Reg(r), _)), _) if acc.store => e.lay.regs[r.index()] as i32,
+        (_, Some(&(Dest::Reg(r), _))) if !acc.store => e.lay.regs[r.index()] as i32,
+        _ => unreachable!("four_at_a_time"),
+    };
+    // The four lanes of the register: state + 4 * first lane.
+    let regs_at = {
+        let first64 = e.b.ins().uextend(I64, lane0);
+        let byte = e.b.ins().ishl_imm_s(first64, 2);
+        e.b.ins().iadd(e.state, byte)
+    };
+    if acc.store {
+        let v = e.b.ins().load(I32X4, super::builder::mf(), regs_at, off);
+        e.b.ins().store(heap(), v, p, 0);
+    } else {
+        let v = e.b.ins().load(I32X4, heap(), p, 0);
+        e.store_at(v, regs_at, off);
+    }
+    e.b.ins().jump(next, &[]);
+
+    e.switch_to(scalar);
+    let lanes = e.b.ins().iconst(I32, 15);
+    let lanes = e.b.ins().ishl(lanes, first);
+    let lanes = e.b.ins().band(lanes, exec);
+    e.lane_loop_over(lanes, |e, at| lane(e, acc, at));
+    e.b.ins().jump(next, &[]);
+    e.switch_to(next);
+}
+
+/// Continues in a fresh block when `ok` (an integer scalar) is not 0;
+/// else goes to `slow`.
+fn check(e: &mut Emitter, ok: Value, slow: Block) {
+    let next = e.b.create_block();
+    e.b.ins().brif(ok, next, &[], slow, &[]);
+    e.switch_to(next);
+}
+
+/// Whether `a + size <= len` without wrapping around (i64 values): `a <
+/// len` too.
+fn within(e: &mut Emitter, a: Value, len: Value, size: u64) -> Value {
+    let below = e.b.ins().icmp(IntCC::UnsignedLessThan, a, len);
+    let end = e.b.ins().iadd_imm_s(a, size as i64);
+    let fits = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+    e.b.ins().band(below, fits)
+}
+
+/// Memory word `i` of the state (`layout.rs`'s `mem`): written before the
+/// call, never by the code, so the load may move (out of a loop, say).
+fn word(e: &mut Emitter, i: u32) -> Value {
+    let flags = super::builder::mf().with_readonly().with_can_move();
+    e.b.ins().load(I64, flags, e.state, Layout::mem(i))
+}
+
+/// Emits code that finds the host address of the `size` bytes at
+/// address `ea` (an i64) of `acc`'s space for `lane` (an i32), and jumps
+/// with it to `got` (whose parameter it is); where the bytes are not all
+/// in one launch buffer, the parameters, shared memory or (`local`) the
+/// lane's local memory, or `acc` stores to the parameters, it goes to
+/// `slow`. Leaves the emitter in no block.
+#[allow(clippy::too_many_arguments)]
+fn resolve(
+    e: &mut Emitter,
+    acc: &Access,
+    ea: Value,
+    size: u64,
+    lane: Value,
+    local: bool,
+    got: Block,
+    slow: Block,
+) {
+    match acc.space {
+        Space::Global | Space::Const => global(e, ea, size, got, slow),
+        Space::Shared => shared(e, ea, size, got, slow),
+        Space::Local if local => local_lane(e, ea, size, lane, got, slow),
+        Space::Local => {
+            e.b.ins().jump(slow, &[]);
+        }
+        Space::Param if acc.store => {
+            e.b.ins().jump(slow, &[]);
+        }
+        Space::Param => {
+            let len = word(e, mem::PARAM + 1);
+            let ok = within(e, ea, len, size);
+            check(e, ok, slow);
+            let base = word(e, mem::PARAM);
+            let p = e.b.ins().iadd(base, ea);
+            e.b.ins().jump(got, &[p.into()]);
+        }
+        Space::Generic => {
+            // The shared window, the local window, else a global address
+            // (as `interp::memory::resolve`).
+            let (in_shared, not_shared) = (e.b.create_block(), e.b.create_block());
+            let s = e.b.ins().iadd_imm_s(ea, -(windows::SHARED as i64));
+            let is =
+                e.b.ins()
+                    .icmp_imm_s(IntCC::UnsignedLessThan, s, windows::WINDOW as i64);
+            e.b.ins().brif(is, in_shared, &[], not_shared, &[]);
+            e.switch_to(in_shared);
+            shared(e, s, size, got, slow);
+            e.switch_to(not_shared);
+            let l = e.b.ins().iadd_imm_s(ea, -(windows::LOCAL as i64));
+            let is =
+                e.b.ins()
+                    .icmp_imm_s(IntCC::UnsignedLessThan, l, windows::WINDOW as i64);
+            let (in_local, in_global) = (e.b.create_block(), e.b.create_block());
+            e.b.ins().brif(is, in_local, &[], in_global, &[]);
+            e.switch_to(in_local);
+            if local {
+                local_lane(e, l, size, lane, got, slow);
+            } else {
+                e.b.ins().jump(slow, &[]);
+            }
+            e.switch_to(in_global);
+            global(e, ea, size, got, slow);
+        }
+    }
+}
+
+/// [`resolve`] of a global address: launch buffer `k` holds
+/// `BUFFERS + k * BUFFER_STRIDE ..` (`interp::grid`'s layout).
+fn global(e: &mut Emitter, ea: Value, size: u64, got: Block, slow: Block) {
+    const _: () = assert!(windows::BUFFER_STRIDE == 1 << 32);
+    let off = e.b.ins().iadd_imm_s(ea, -(windows::BUFFERS as i64));
+    let k = e.b.ins().ushr_imm_s(off, 32);
+    let nbuf = word(e, mem::NBUF);
+    let ok = e.b.ins().icmp(IntCC::UnsignedLessThan, k, nbuf);
+    check(e, ok, slow);
+    let o = e.b.ins().band_imm_s(off, 0xffff_ffff);
+    let table = word(e, mem::BUFFERS);
+    let entry = e.b.ins().ishl_imm_s(k, 4);
+    let entry = e.b.ins().iadd(table, entry);
+    let len = e.b.ins().load(I64, heap().with_readonly(), entry, 8);
+    // `o` is below 2^32: `o + size` does not wrap.
+    let end = e.b.ins().iadd_imm_s(o, size as i64);
+    let ok = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, len);
+    check(e, ok, slow);
+    let ptr = e.b.ins().load(I64, heap().with_readonly(), entry, 0);
+    let p = e.b.ins().iadd(ptr, o);
+    e.b.ins().jump(got, &[p.into()]);
+}
+
+/// [`resolve`] of an address `a` of the shared space: the static shared
+/// memory from 0, the dynamic from `windows::DYNAMIC_SHARED`.
+fn shared(e: &mut Emitter, a: Value, size: u64, got: Block, slow: Block) {
+    let (in_static, not_static) = (e.b.create_block(), e.b.create_block());
+    let len = word(e, mem::SHARED + 1);
+    let ok = within(e, a, len, size);
+    e.b.ins().brif(ok, in_static, &[], not_static, &[]);
+    e.switch_to(in_static);
+    let base = word(e, mem::SHARED);
+    let p = e.b.ins().iadd(base, a);
+    e.b.ins().jump(got, &[p.into()]);
+    e.switch_to(not_static);
+    let d = e.b.ins().iadd_imm_s(a, -(windows::DYNAMIC_SHARED as i64));
+    let len = word(e, mem::DYNAMIC + 1);
+    let ok = within(e, d, len, size);
+    check(e, ok, slow);
+    let base = word(e, mem::DYNAMIC);
+    let p = e.b.ins().iadd(base, d);
+    e.b.ins().jump(got, &[p.into()]);
+}
+
+/// [`resolve`] of an address `a` of `lane`'s local space: its bytes
+/// follow the lower lanes'.
+fn local_lane(e: &mut Emitter, a: Value, size: u64, lane: Value, got: Block, slow: Block) {
+    let len = word(e, mem::LOCAL + 1);
+    let ok = within(e, a, len, size);
+    check(e, ok, slow);
+    let base = word(e, mem::LOCAL);
+    let l = e.b.ins().band_imm_s(lane, 31);
+    let l = e.b.ins().uextend(I64, l);
+    let before = e.b.ins().imul(l, len);
+    let p = e.b.ins().iadd(base, before);
+    let p = e.b.ins().iadd(p, a);
+    e.b.ins().jump(got, &[p.into()]);
+}
+
+/// One lane's `ld`/`st`, every element.
+fn lane(e: &mut Emitter, acc: &Access, at: At) {
+    let a = acc.x.addr.expect("an address");
+    let base = match a.base {
+        Some(r) => {
+            let ty = e.reg_type(r);
+            let v = read(e, Operand::Reg(r), ty, at);
+            e.b.ins().iadd_imm_s(v, a.offset)
+        }
+        None => e.b.ins().iconst(I64, a.offset),
+    };
+    for k in 0..acc.n {
+        if acc.store {
+            let (o, ty) = acc.x.srcs[k];
+            let v = read(e, o, ty, at);
+            element(e, acc, at.lane, base, k, Some(v));
+        } else {
+            let v = element(e, acc, at.lane, base, k, None);
+            if let Dest::Reg(r) = acc.x.dests[k].0 {
+                let v = mask(e, v, e.reg_type(r).bits());
+                let v = if wide(e.reg_type(r)) {
+                    v
+                } else {
+                    e.b.ins().ireduce(I32, v)
+                };
+                e.write_lane(acc.x.dests[k].0, at, v);
+            }
+        }
+    }
+}
+
+/// Element `k` of the access at `base` (an i64) for `lane` (an i32):
+/// stores `value` (`Some`), or returns the loaded value (an i64, zero- or
+/// sign-extended from the element type; 0 for a store). A refused access
+/// calls the run time.
+fn element(
+    e: &mut Emitter,
+    acc: &Access,
+    lane: Value,
+    base: Value,
+    k: usize,
+    value: Option<Value>,
+) -> Value {
+    let slow = e.b.create_block();
+    e.b.set_cold_block(slow);
+    let join = e.b.create_block();
+    e.b.append_block_param(join, I64);
+    let got = e.b.create_block();
+    e.b.append_block_param(got, I64);
+    // A vector is aligned to its whole size, an element to its own.
+    let align = if acc.n > 1 {
+        acc.size * acc.n as u64
+    } else {
+        acc.size
+    };
+    let ea = e.b.ins().iadd_imm_s(base, (k as u64 * acc.size) as i64);
+    let low = e.b.ins().band_imm_s(base, (align - 1) as i64);
+    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, low, 0);
+    check(e, aligned, slow);
+    resolve(e, acc, ea, acc.size, lane, true, got, slow);
+
+    e.switch_to(got);
+    let p = e.b.block_params(got)[0];
+    let signed = acc.ty.is_signed();
+    let v = match value {
+        Some(v) => {
+            match acc.size {
+                1 => e.b.ins().istore8(heap(), v, p, 0),
+                2 => e.b.ins().istore16(heap(), v, p, 0),
+                4 => e.b.ins().istore32(heap(), v, p, 0),
+                _ => e.b.ins().store(heap(), v, p, 0),
+            };
+            e.b.ins().iconst(I64, 0)
+        }
+        None => match (acc.size, signed) {
+            (1, true) => e.b.ins().sload8(I64, heap(), p, 0),
+            (1, false) => e.b.ins().uload8(I64, heap(), p, 0),
+            (2, true) => e.b.ins().sload16(I64, heap(), p, 0),
+            (2, false) => e.b.ins().uload16(I64, heap(), p, 0),
+            (4, true) => e.b.ins().sload32(heap(), p, 0),
+            (4, false) => e.b.ins().uload32(heap(), p, 0),
+            _ => e.b.ins().load(I64, heap(), p, 0),
+        },
+    };
+    e.b.ins().jump(join, &[v.into()]);
+
+    e.switch_to(slow);
+    let pc = e.b.ins().iconst(I64, acc.pc as i64);
+    let lane = e.b.ins().uextend(I64, lane);
+    let kv = e.b.ins().iconst(I64, k as i64);
+    let v = match value {
+        Some(v) => {
+            let f = runtime::host_st as *const () as usize;
+            e.call_host(f, &[pc, lane, base, v, kv])
+        }
+        None => {
+            let f = runtime::host_ld as *const () as usize;
+            e.call_host(f, &[pc, lane, base, kv])
+        }
+    };
+    e.b.ins().jump(join, &[v.into()]);
+    e.switch_to(join);
+    e.b.block_params(join)[0]
+}
+
+/// Operand `o` (read as `ty`) on lane `at` as an i64 holding its `ty`
+/// bits.
+fn read(e: &mut Emitter, o: Operand, ty: Type, at: At) -> Value {
+    let width = match o {
+        Operand::Reg(r) | Operand::NotPred(r) if wide(e.reg_type(r)) => 64,
+        Operand::Reg(_) | Operand::NotPred(_) => 32,
+        Operand::Imm(_) | Operand::LaneId if ty.bits() == 64 => 64,
+        Operand::Imm(_) | Operand::LaneId => 32,
+    };
+    let v = e.read_at(o, at, width);
+    let v = if width == 32 {
+        e.b.ins().uextend(I64, v)
+    } else {
+        v
+    };
+    mask(e, v, ty.bits())
+}
+
+/// `v` (an i64) with only its low `bits` bits.
+fn mask(e: &mut Emitter, v: Value, bits: u32) -> Value {
+    if bits >= 64 {
+        v
+    } else {
+        e.b.ins().band_imm_s(v, ((1u64 << bits) - 1) as i64)
+    }
+}
