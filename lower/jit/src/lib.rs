@@ -533,14 +533,17 @@ impl JitProgram {
         let Some(prog) = &self.host else {
             return self.call_from(s, fuel, 0);
         };
-        runtime::enter(runtime::WarpContext {
+        // One warp of one CTA with no memory: a case has no launch.
+        runtime::enter(runtime::LaunchContext {
             prog: Arc::clone(prog),
-            mem: Arc::new(Mutex::new(runtime::CtaMemory {
-                mem: Default::default(),
-            })),
-            local: Vec::new(),
-            tid: WarpPlace::one_warp().tid,
-            barrier: Arc::new(runtime::CtaBarrier::new(1)),
+            vars: Arc::new(Mutex::new(Vec::new())),
+            buffers: Vec::new(),
+            param: 0,
+            shared: 0,
+            dynamic: 0,
+            local: 0,
+            tids: vec![WarpPlace::one_warp().tid],
+            warp: 0,
             error: None,
         });
         let r = self.call_from(s, fuel, 0);
