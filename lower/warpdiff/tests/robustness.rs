@@ -61,7 +61,7 @@ fn a_jit_compile_failure_is_an_engine_failed_divergence_reduced_into_the_corpus(
     );
     assert_eq!(code, 1, "a divergence: {out}{err}");
     assert!(out.contains("divergence: jit on engine-failed"), "{out}");
-    assert!(out.contains("(engine failures 1)"), "{out}");
+    assert!(out.contains("(1 engine failure(s))"), "{out}");
     let files = ptx_under(&corpus);
     assert_eq!(files.len(), 1, "{files:?}");
     let name = files[0]

@@ -39,10 +39,14 @@ fn blind_spots(stats: &Stats, named: bool) {
     outln!(
         "forms generated {}/{all}{}; blind spots (forms never executed): {}{}",
         all - missing.len(),
-        if missing.is_empty() {
-            String::new()
-        } else {
-            format!(" (missing: {})", missing.join(", "))
+        match missing.len() {
+            0 => String::new(),
+            n if n <= 8 || named => format!(" (missing: {})", missing.join(", ")),
+            n => format!(
+                " (missing: {} and {} more: `--stats` names them)",
+                missing[..8].join(", "),
+                n - 8
+            ),
         },
         counts.join(", "),
         if any && !named {
