@@ -87,6 +87,30 @@ pub struct BufferOut {
 }
 
 impl BufferOut {
+    /// The buffer as 32-bit little-endian words, `None` where a byte of the
+    /// word is undefined (a tail shorter than 4 bytes is zero-padded).
+    pub fn u32s(&self) -> Vec<Option<u32>> {
+        self.bytes
+            .chunks(4)
+            .zip(self.defined.chunks(4))
+            .map(|(b, d)| {
+                d.iter().all(|&x| x).then(|| {
+                    let mut w = [0u8; 4];
+                    w[..b.len()].copy_from_slice(b);
+                    u32::from_le_bytes(w)
+                })
+            })
+            .collect()
+    }
+
+    /// The buffer as `f32` values ([`BufferOut::u32s`]'s words as bits).
+    pub fn f32s(&self) -> Vec<Option<f32>> {
+        self.u32s()
+            .into_iter()
+            .map(|w| w.map(f32::from_bits))
+            .collect()
+    }
+
     /// The buffer as 32-bit little-endian words in hex, `________` where a
     /// byte is undefined (a tail shorter than 4 bytes is padded).
     pub fn words(&self) -> Vec<String> {
@@ -243,7 +267,88 @@ fn column_of(line: &str, tok: &str) -> usize {
         .map_or(1, |o| o + 1)
 }
 
+/// Built in code (instead of a `.launch` file): each method sets one thing
+/// and returns the launch.
+///
+/// ```
+/// use warp_core::launch::{Launch, ParamValue};
+/// let l = Launch::new("saxpy")
+///     .grid([2, 1, 1])
+///     .block([64, 1, 1])
+///     .buffer_f32("x", &[1.0, 2.0])
+///     .buffer_u32("y", &[0, 0])
+///     .param_value("n", 2)
+///     .param_value("a", 2.5f32.to_bits() as u64)
+///     .param_buffer("x_ptr", "x")
+///     .param_buffer("y_ptr", "y");
+/// assert_eq!(l.buffers[1].bytes, vec![0; 8]);
+/// assert_eq!(l.params[2], ("x_ptr".to_string(), ParamValue::Buffer(0)));
+/// ```
 impl Launch {
+    /// CTAs per dimension.
+    pub fn grid(mut self, grid: [u32; 3]) -> Launch {
+        self.grid = grid;
+        self
+    }
+
+    /// Threads per CTA per dimension.
+    pub fn block(mut self, block: [u32; 3]) -> Launch {
+        self.block = block;
+        self
+    }
+
+    /// Bytes of dynamic shared memory per CTA.
+    pub fn dynamic_shared(mut self, bytes: u32) -> Launch {
+        self.shared = bytes;
+        self
+    }
+
+    /// One more buffer, `name`, holding `bytes` (a buffer of that name
+    /// already there is replaced in place).
+    pub fn buffer_bytes(mut self, name: &str, bytes: Vec<u8>) -> Launch {
+        match self.buffers.iter_mut().find(|b| b.name == name) {
+            Some(b) => b.bytes = bytes,
+            None => self.buffers.push(Buffer {
+                name: name.to_string(),
+                bytes,
+            }),
+        }
+        self
+    }
+
+    /// A buffer of 32-bit words (little-endian, as the GPU stores them).
+    pub fn buffer_u32(self, name: &str, words: &[u32]) -> Launch {
+        let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        self.buffer_bytes(name, bytes)
+    }
+
+    /// A buffer of `f32` values.
+    pub fn buffer_f32(self, name: &str, values: &[f32]) -> Launch {
+        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.buffer_bytes(name, bytes)
+    }
+
+    /// Parameter `param` is the address of the buffer named `buffer` (add
+    /// the buffer first; a name no buffer has is reported when the launch
+    /// runs: [`Launch::bind`]).
+    pub fn param_buffer(mut self, param: &str, buffer: &str) -> Launch {
+        let i = self
+            .buffers
+            .iter()
+            .position(|b| b.name == buffer)
+            .unwrap_or(usize::MAX);
+        self.params.push((param.to_string(), ParamValue::Buffer(i)));
+        self
+    }
+
+    /// Parameter `param` is the scalar `value` (truncated to the
+    /// parameter's size; a float as its bits: `2.5f32.to_bits() as u64`).
+    pub fn param_value(mut self, param: &str, value: u64) -> Launch {
+        self.params
+            .push((param.to_string(), ParamValue::Value(value)));
+        self
+    }
+
     /// A launch of `kernel` on one thread, with no buffers or parameters.
     pub fn new(kernel: &str) -> Launch {
         Launch {
@@ -320,6 +425,12 @@ impl Launch {
                 )));
             };
             if let ParamValue::Buffer(i) = v {
+                if *i == usize::MAX {
+                    return Err(LaunchError(format!(
+                        "kernel `{}`: parameter `{}` names a buffer the launch does not have (`param_buffer` before its `buffer_*`?)",
+                        k.name, p.name
+                    )));
+                }
                 if *i >= self.buffers.len() {
                     return Err(LaunchError(format!(
                         "kernel `{}`: parameter `{}` names buffer {i}, and the launch has {}",

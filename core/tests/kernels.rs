@@ -352,3 +352,41 @@ fn a_bad_word_in_a_launch_or_expect_file_is_named_at_its_column() {
     let e = warp_core::launch::parse_expected("out: 00000001 zz\n", "k.expect").expect_err("zz");
     assert!(e.starts_with("k.expect:1:15: bad word `zz`"), "{e}");
 }
+
+#[test]
+fn a_launch_built_in_code_runs_as_its_launch_file_does() {
+    // saxpy on 64 threads, n = 40, a = 2.5, x[i] = i, y[i] = 1: by hand,
+    // y[i] = 2.5 i + 1 below 40 (exact in f32) and 1 above.
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels/nvcc/saxpy.ptx"),
+    )
+    .expect("saxpy.ptx");
+    let m = parse_module(&src).expect("valid");
+    let xs: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let built = Launch::new("saxpy")
+        .block([64, 1, 1])
+        .buffer_f32("x", &xs)
+        .buffer_f32("y", &[1.0; 64])
+        .param_value("saxpy_param_0", 40)
+        .param_value("saxpy_param_1", 2.5f32.to_bits() as u64)
+        .param_buffer("saxpy_param_2", "x")
+        .param_buffer("saxpy_param_3", "y");
+    let out = run_launch(&m, &built).expect("runs");
+    let want: Vec<Option<f32>> = (0..64)
+        .map(|i| Some(if i < 40 { 2.5 * i as f32 + 1.0 } else { 1.0 }))
+        .collect();
+    assert_eq!(out.buffers[1].f32s(), want);
+    // A parameter naming a buffer the launch lacks is an error that says so.
+    let lacking = Launch::new("saxpy")
+        .block([64, 1, 1])
+        .param_value("saxpy_param_0", 40)
+        .param_value("saxpy_param_1", 0)
+        .param_buffer("saxpy_param_2", "x")
+        .param_buffer("saxpy_param_3", "y");
+    let e = run_launch(&m, &lacking).expect_err("no buffer x");
+    assert!(
+        e.to_string()
+            .contains("names a buffer the launch does not have"),
+        "{e}"
+    );
+}

@@ -110,6 +110,10 @@ mod vote;
 
 pub use error::JitError;
 pub use isa::Tuning;
+/// The reference crate this one builds on, re-exported so that depending on
+/// `warp-jit` alone is enough: its IR, text formats, launches and outcomes
+/// (`warp_jit::warp_core::text::parse`, `warp_jit::warp_core::launch::Launch`).
+pub use warp_core;
 
 use code::Code;
 use cranelift_codegen::ir::{types, AbiParam, Signature, UserFuncName};
