@@ -26,7 +26,7 @@
 //! out: ffffffbe ffffffbe ...
 //! ```
 
-use crate::ir::{Kernel, Module};
+use crate::ir::{windows, Kernel, Module};
 use crate::ub::Ub;
 use std::fmt;
 use std::path::Path;
@@ -200,6 +200,26 @@ pub struct LaunchOutcome {
     pub ub: Option<(String, Ub)>,
     /// Warp steps summed over every warp.
     pub steps: u64,
+}
+
+/// The parameter space of a launch of `k`: each `.param`'s value
+/// (`values`, in the kernel's order, as [`Launch::bind`] gives them) at its
+/// offset, little-endian, a buffer as its generic address; and per byte
+/// whether a parameter covers it. Every engine lays it out so.
+pub fn param_space(k: &Kernel, values: &[ParamValue]) -> (Vec<u8>, Vec<bool>) {
+    let mut bytes = vec![0u8; k.param_size as usize];
+    let mut defined = vec![false; k.param_size as usize];
+    for (p, v) in k.params.iter().zip(values) {
+        let v = match v {
+            ParamValue::Buffer(i) => windows::BUFFERS + *i as u64 * windows::BUFFER_STRIDE,
+            ParamValue::Value(v) => *v,
+        };
+        let n = (p.size as usize).min(8);
+        let at = p.offset as usize;
+        bytes[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
+        defined[at..at + n].iter_mut().for_each(|d| *d = true);
+    }
+    (bytes, defined)
 }
 
 /// Why a launch could not run (the module and the launch do not fit, or

@@ -62,7 +62,15 @@ fn use_of(op: &Op, i: usize) -> Use {
             op: BinOp::Shl | BinOp::Shr,
             ..
         }) if i == 1 => Use::Shift,
-        _ => Use::Value,
+        Op::Glue(_) => Use::Value,
+        // Not drawn by this row ([`forms`]): no operand of theirs is chosen
+        // here.
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Control(_) => Use::Value,
     }
 }
 

@@ -21,21 +21,9 @@ use super::warp::{Lane, Warp};
 use crate::ir::{windows, Kernel, Module, WARP};
 use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
 
-/// The parameter space of a launch: each `.param`'s value (`values`, in
-/// the kernel's order) at its offset.
+/// The parameter space of a launch ([`crate::launch::param_space`]).
 fn params(k: &Kernel, values: &[ParamValue]) -> Region {
-    let mut bytes = vec![0u8; k.param_size as usize];
-    let mut defined = vec![false; k.param_size as usize];
-    for (p, v) in k.params.iter().zip(values) {
-        let v = match v {
-            ParamValue::Buffer(i) => windows::BUFFERS + *i as u64 * windows::BUFFER_STRIDE,
-            ParamValue::Value(v) => *v,
-        };
-        let n = (p.size as usize).min(8);
-        let at = p.offset as usize;
-        bytes[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
-        defined[at..at + n].iter_mut().for_each(|d| *d = true);
-    }
+    let (bytes, defined) = crate::launch::param_space(k, values);
     Region::new("param", 0, bytes, defined)
 }
 

@@ -293,15 +293,35 @@ pub fn lane_op_forms() -> Vec<LaneOp> {
 /// the 16-bit types ([`narrow_types`]) and `mov`/`selp` of `.f64`, as
 /// templates.
 pub fn dialect_glue_forms() -> Vec<Glue> {
+    let with_f64 = |types: &[Type]| {
+        let mut v = narrow_types(types);
+        v.push(Type::F64);
+        v
+    };
+    glue_forms(
+        narrow_types,
+        &[UnOp::Not, UnOp::Cnot],
+        with_f64(Glue::MOV_TYPES),
+        with_f64(Glue::SELP_TYPES),
+    )
+}
+
+/// Glue templates: `mov` on `movs`, each binary op on `types` of its own
+/// types, each of `unops` likewise, each comparison (plain and combined)
+/// likewise, `selp` on `selps`, in that order.
+fn glue_forms(
+    types: impl Fn(&[Type]) -> Vec<Type>,
+    unops: &[UnOp],
+    movs: Vec<Type>,
+    selps: Vec<Type>,
+) -> Vec<Glue> {
     let (d, r) = (Dest::Sink, Operand::Imm(0));
     let mut v = Vec::new();
-    let mut movs = narrow_types(Glue::MOV_TYPES);
-    movs.push(Type::F64);
     for ty in movs {
         v.push(Glue::Mov { ty, d, a: r });
     }
     for op in BinOp::ALL {
-        for ty in narrow_types(op.types()) {
+        for ty in types(op.types()) {
             v.push(Glue::Bin {
                 op,
                 ty,
@@ -311,14 +331,14 @@ pub fn dialect_glue_forms() -> Vec<Glue> {
             });
         }
     }
-    for op in [UnOp::Not, UnOp::Cnot] {
-        for ty in narrow_types(op.types()) {
+    for &op in unops {
+        for ty in types(op.types()) {
             v.push(Glue::Un { op, ty, d, a: r });
         }
     }
     for cmp in CmpOp::ALL {
         for b in BoolOp::ALL_OR_NONE {
-            for ty in narrow_types(cmp.types()) {
+            for ty in types(cmp.types()) {
                 v.push(Glue::Setp {
                     cmp,
                     combine: b.map(|b| (b, r)),
@@ -331,8 +351,6 @@ pub fn dialect_glue_forms() -> Vec<Glue> {
             }
         }
     }
-    let mut selps = narrow_types(Glue::SELP_TYPES);
-    selps.push(Type::F64);
     for ty in selps {
         v.push(Glue::Selp {
             ty,
@@ -394,50 +412,12 @@ pub fn all_forms() -> Vec<String> {
         }));
     }
     ops.push(Op::Activemask(Activemask { d }));
-    let mut glue = Vec::new();
-    for &ty in Glue::MOV_TYPES {
-        glue.push(Glue::Mov { ty, d, a: r });
-    }
-    for op in BinOp::ALL {
-        for &ty in op.types() {
-            glue.push(Glue::Bin {
-                op,
-                ty,
-                d,
-                a: r,
-                b: r,
-            });
-        }
-    }
-    for op in UnOp::ALL {
-        for &ty in op.types() {
-            glue.push(Glue::Un { op, ty, d, a: r });
-        }
-    }
-    for cmp in CmpOp::ALL {
-        for b in BoolOp::ALL_OR_NONE {
-            for &ty in cmp.types() {
-                glue.push(Glue::Setp {
-                    cmp,
-                    combine: b.map(|b| (b, r)),
-                    ty,
-                    p: d,
-                    q: None,
-                    a: r,
-                    b: r,
-                });
-            }
-        }
-    }
-    for &ty in Glue::SELP_TYPES {
-        glue.push(Glue::Selp {
-            ty,
-            d,
-            a: r,
-            b: r,
-            c: r,
-        });
-    }
+    let mut glue = glue_forms(
+        |t| t.to_vec(),
+        &UnOp::ALL,
+        Glue::MOV_TYPES.to_vec(),
+        Glue::SELP_TYPES.to_vec(),
+    );
     glue.extend(dialect_glue_forms());
     ops.extend(glue.into_iter().map(Op::Glue));
     ops.extend(lane_op_forms().into_iter().map(Op::LaneOp));

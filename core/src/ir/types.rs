@@ -42,9 +42,10 @@ pub enum Type {
 }
 
 impl Type {
-    /// The eight types of the warp-instruction case format (what the
-    /// generator draws from), in the order of the table above. PTX modules
-    /// also use [`Type::MODULE_ONLY`].
+    /// The eight types of the warp instructions (`shfl`, `vote`, `match`,
+    /// `redux` and their glue), in the order of the table above. The
+    /// thread-level instructions also use [`Type::MODULE_ONLY`] (the
+    /// generator draws the 16-bit ones and `.f64` too: `gen/regs.rs`).
     pub const ALL: [Type; 8] = [
         Type::B32,
         Type::U32,
@@ -56,8 +57,10 @@ impl Type {
         Type::Pred,
     ];
 
-    /// The types only PTX modules (`.entry` kernels) use: 8- and 16-bit
-    /// integers and `.f64`.
+    /// The other types: 8- and 16-bit integers and `.f64`, which the
+    /// thread-level instructions of kernels and (since the one dialect,
+    /// issue #39) of case files use; the name is older than case files
+    /// reading them.
     pub const MODULE_ONLY: [Type; 7] = [
         Type::B16,
         Type::U16,

@@ -87,8 +87,9 @@ pub fn emit_glue(e: &mut Emitter, guard: Option<Guard>, g: &Glue, pc: usize) {
     });
 }
 
-/// Operand `o` (read as `ty`) on lane `at` as an i64 holding its `ty` bits.
-fn read(e: &mut Emitter, o: Operand, ty: Type, at: At) -> Value {
+/// Operand `o` (read as `ty`) on lane `at` as an i64 holding its `ty` bits
+/// (`memory_ops.rs` reads addresses and stored values with it too).
+pub(crate) fn read(e: &mut Emitter, o: Operand, ty: Type, at: At) -> Value {
     let width = match o {
         Operand::Reg(r) | Operand::NotPred(r) if wide(e.reg_type(r)) => 64,
         Operand::Reg(_) | Operand::NotPred(_) => 32,
@@ -104,8 +105,26 @@ fn read(e: &mut Emitter, o: Operand, ty: Type, at: At) -> Value {
     mask(e, v, ty.bits())
 }
 
+/// The Cranelift instruction of the round-to-nearest float `op` on `f`
+/// (scalars or vectors: `lane_vec.rs` uses it on four lanes). `min` and
+/// `max` are no single instruction under PTX's NaN rules: callers lower
+/// them apart.
+pub(crate) fn float_inst(e: &mut Emitter, op: FloatOp, f: &[Value]) -> Value {
+    match op {
+        FloatOp::Add => e.b.ins().fadd(f[0], f[1]),
+        FloatOp::Sub => e.b.ins().fsub(f[0], f[1]),
+        FloatOp::Mul => e.b.ins().fmul(f[0], f[1]),
+        FloatOp::Div => e.b.ins().fdiv(f[0], f[1]),
+        FloatOp::Fma => e.b.ins().fma(f[0], f[1], f[2]),
+        FloatOp::Sqrt => e.b.ins().sqrt(f[0]),
+        FloatOp::Neg => e.b.ins().fneg(f[0]),
+        FloatOp::Abs => e.b.ins().fabs(f[0]),
+        FloatOp::Min | FloatOp::Max => unreachable!("{op:?} is lowered by its caller"),
+    }
+}
+
 /// `v` with only its low `bits` bits.
-fn mask(e: &mut Emitter, v: Value, bits: u32) -> Value {
+pub(crate) fn mask(e: &mut Emitter, v: Value, bits: u32) -> Value {
     if bits >= 64 {
         v
     } else {
@@ -210,17 +229,7 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
                 .iter()
                 .map(|&v| e.b.ins().bitcast(F64, MemFlagsData::new(), v))
                 .collect();
-            let r = match op {
-                FloatOp::Add => e.b.ins().fadd(f[0], f[1]),
-                FloatOp::Sub => e.b.ins().fsub(f[0], f[1]),
-                FloatOp::Mul => e.b.ins().fmul(f[0], f[1]),
-                FloatOp::Div => e.b.ins().fdiv(f[0], f[1]),
-                FloatOp::Fma => e.b.ins().fma(f[0], f[1], f[2]),
-                FloatOp::Sqrt => e.b.ins().sqrt(f[0]),
-                FloatOp::Neg => e.b.ins().fneg(f[0]),
-                FloatOp::Abs => e.b.ins().fabs(f[0]),
-                FloatOp::Min | FloatOp::Max => unreachable!("excluded above"),
-            };
+            let r = float_inst(e, op, &f);
             vec![e.b.ins().bitcast(I64, MemFlagsData::new(), r)]
         }
         LaneOpKind::FSetp(cmp) => {

@@ -281,17 +281,7 @@ fn float(e: &mut Emitter, x: &LaneOp, op: FloatOp, pc: usize, k: usize, l: &mut 
         .iter()
         .map(|&v| e.b.ins().bitcast(F32X4, MemFlagsData::new(), v))
         .collect();
-    let r = match op {
-        FloatOp::Add => e.b.ins().fadd(f[0], f[1]),
-        FloatOp::Sub => e.b.ins().fsub(f[0], f[1]),
-        FloatOp::Mul => e.b.ins().fmul(f[0], f[1]),
-        FloatOp::Div => e.b.ins().fdiv(f[0], f[1]),
-        FloatOp::Fma => e.b.ins().fma(f[0], f[1], f[2]),
-        FloatOp::Sqrt => e.b.ins().sqrt(f[0]),
-        FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => {
-            unreachable!("not handled: {op:?}")
-        }
-    };
+    let r = super::lane_ops::float_inst(e, op, &f);
     let nan = e.b.ins().fcmp(FloatCC::Unordered, r, r);
     let any = e.b.ins().vany_true(nan);
     let r = e.b.ins().bitcast(I32X4, MemFlagsData::new(), r);

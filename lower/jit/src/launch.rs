@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex};
 use warp_core::interp::memory::Region;
 use warp_core::interp::{WarpPlace, DEFAULT_FUEL};
 use warp_core::ir::{windows, Axis, Kernel, Module, Program, Special, WARP};
-use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
+use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
 
 /// A kernel of a module compiled once, to launch many times.
 pub struct CompiledKernel<'m> {
@@ -173,7 +173,7 @@ impl<'m> CompiledKernel<'m> {
                 return Err(LaunchError(format!("buffer `{}` is over 4 GiB", b.name)));
             }
         }
-        let mut param = params(k, &values);
+        let mut param = warp_core::launch::param_space(k, &values).0;
         let vars = Arc::new(Mutex::new(variables(self.module)));
         let grid = Grid::new(launch);
         let errors = {
@@ -214,23 +214,6 @@ impl<'m> CompiledKernel<'m> {
             None => Ok(()),
         }
     }
-}
-
-/// The parameter space of a launch: each `.param`'s value (`values`, in
-/// the kernel's order) at its offset, little-endian (a buffer as its
-/// generic address), as `warp_core::interp::prepare` lays it out.
-fn params(k: &Kernel, values: &[ParamValue]) -> Vec<u8> {
-    let mut bytes = vec![0u8; k.param_size as usize];
-    for (p, v) in k.params.iter().zip(values) {
-        let v = match v {
-            ParamValue::Buffer(i) => windows::BUFFERS + *i as u64 * windows::BUFFER_STRIDE,
-            ParamValue::Value(v) => *v,
-        };
-        let n = (p.size as usize).min(8);
-        let at = p.offset as usize;
-        bytes[at..at + n].copy_from_slice(&v.to_le_bytes()[..n]);
-    }
-    bytes
 }
 
 /// The module's `.global` and `.const` variables at their generic

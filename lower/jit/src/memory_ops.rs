@@ -23,6 +23,7 @@
 //! where they say no, the run time says the same as always.
 
 use super::builder::{At, Emitter};
+use super::lane_ops::{mask, read};
 use super::layout::{mem, wide, Layout};
 use super::runtime;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -465,31 +466,4 @@ fn element(
     e.b.ins().jump(join, &[v.into()]);
     e.switch_to(join);
     e.b.block_params(join)[0]
-}
-
-/// Operand `o` (read as `ty`) on lane `at` as an i64 holding its `ty`
-/// bits.
-fn read(e: &mut Emitter, o: Operand, ty: Type, at: At) -> Value {
-    let width = match o {
-        Operand::Reg(r) | Operand::NotPred(r) if wide(e.reg_type(r)) => 64,
-        Operand::Reg(_) | Operand::NotPred(_) => 32,
-        Operand::Imm(_) | Operand::LaneId if ty.bits() == 64 => 64,
-        Operand::Imm(_) | Operand::LaneId => 32,
-    };
-    let v = e.read_at(o, at, width);
-    let v = if width == 32 {
-        e.b.ins().uextend(I64, v)
-    } else {
-        v
-    };
-    mask(e, v, ty.bits())
-}
-
-/// `v` (an i64) with only its low `bits` bits.
-fn mask(e: &mut Emitter, v: Value, bits: u32) -> Value {
-    if bits >= 64 {
-        v
-    } else {
-        e.b.ins().band_imm_s(v, ((1u64 << bits) - 1) as i64)
-    }
 }
