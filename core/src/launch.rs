@@ -68,7 +68,7 @@ pub struct Launch {
     /// arrays address; 0 when the kernel has none).
     pub shared: u32,
     /// The buffers, in order (buffer `k` is at
-    /// [`windows::BUFFERS`](crate::ir::windows::BUFFERS) `+ k *`
+    /// [`windows::BUFFERS`] `+ k *`
     /// [`BUFFER_STRIDE`](crate::ir::windows::BUFFER_STRIDE)).
     pub buffers: Vec<Buffer>,
     /// `(parameter name, value)`.
