@@ -10,10 +10,12 @@
 //!
 //! Rounding follows the ISA's "Rounding Modifiers": `.rn` nearest even,
 //! `.rz` toward zero, `.rm` toward −∞, `.rp` toward +∞; the result is the
-//! exact result rounded once. `cvt` from float to integer saturates to the
-//! destination's range and gives 0 for NaN ("For float-to-integer
+//! exact result rounded once (`softfloat.rs`). `cvt` from float to integer
+//! saturates to the destination's range ("For float-to-integer
 //! conversions, the result is clamped to the destination range by
-//! default"; NaN "is converted to 0"). Integer division by zero gives an
+//! default"); for a NaN it writes what the H200 writes (`nan_to_int`,
+//! where the hardware and the ISA's "converted to 0" part). `.sat` gives
+//! +0.0 for −0.0, as the H200 does. Integer division by zero gives an
 //! "unspecified, machine-specific value": undefined here, as is
 //! `div.s32`'s one overflowing case (−2³¹ / −1).
 
@@ -21,6 +23,7 @@ use super::alu::{compare, signed};
 use super::bits::Val;
 use super::lanes::lanes;
 use super::place::WarpPlace;
+use super::softfloat::{self, Format};
 use super::warp::{Step, Warp};
 use crate::ir::{wide_type, FloatOp, IntOp, LaneOp, LaneOpKind, Rounding, Type};
 
@@ -44,230 +47,60 @@ fn clamp(v: i128, ty: Type) -> u64 {
     (v.clamp(lo, hi) as u64) & ty.mask()
 }
 
-/// The next f64 toward +∞ (`up`) or −∞.
-fn next_f64(x: f64, up: bool) -> f64 {
-    if x.is_nan() || (x.is_infinite() && (x > 0.0) == up) {
-        return x;
-    }
-    if x == 0.0 {
-        let tiny = f64::from_bits(1);
-        return if up { tiny } else { -tiny };
-    }
-    let b = x.to_bits();
-    let away = (x > 0.0) == up;
-    f64::from_bits(if away { b + 1 } else { b - 1 })
+/// Whether the host's IEEE arithmetic gives `op`'s result whatever the
+/// rounding: a NaN or infinite operand, division by zero, the square root
+/// of a zero or a negative value (IEEE 754 §6: these results are exact).
+fn host_exact(op: FloatOp, a: f64, b: f64, c: f64) -> bool {
+    let finite = match op {
+        FloatOp::Add | FloatOp::Sub | FloatOp::Mul => a.is_finite() && b.is_finite(),
+        FloatOp::Fma => a.is_finite() && b.is_finite() && c.is_finite(),
+        FloatOp::Div => a.is_finite() && b.is_finite() && b != 0.0,
+        FloatOp::Sqrt => a.is_finite() && a > 0.0,
+        FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => false,
+    };
+    !finite
 }
 
-/// The next f32 toward +∞ (`up`) or −∞.
-fn next_f32(x: f32, up: bool) -> f32 {
-    if x.is_nan() || (x.is_infinite() && (x > 0.0) == up) {
-        return x;
-    }
-    if x == 0.0 {
-        let tiny = f32::from_bits(1);
-        return if up { tiny } else { -tiny };
-    }
-    let b = x.to_bits();
-    let away = (x > 0.0) == up;
-    f32::from_bits(if away { b + 1 } else { b - 1 })
-}
-
-/// Whether a candidate above (`above`) or below the exact result must
-/// move one step, and which way (`true` = up), under `rnd`; `c` is the
-/// nearest-even candidate and `sign_exact` the exact result's sign.
-fn nudge(rnd: Rounding, above: bool, sign_neg: bool) -> Option<bool> {
-    match rnd {
-        Rounding::Rn => None,
-        Rounding::Rm => above.then_some(false),
-        Rounding::Rp => (!above).then_some(true),
-        // Toward zero: a positive result above moves down, a negative one
-        // below moves up.
-        Rounding::Rz => match (sign_neg, above) {
-            (false, true) => Some(false),
-            (true, false) => Some(true),
-            _ => None,
-        },
-    }
-}
-
-/// Rounds `c` (an f64 rounded to nearest, `err` = exact − `c`, exact in
-/// f64 or of the right sign) under `rnd`.
-fn direct_f64(c: f64, err: f64, rnd: Rounding) -> f64 {
-    if err == 0.0 || c.is_nan() {
-        return c;
-    }
-    match nudge(rnd, err < 0.0, c < 0.0 || (c == 0.0 && err < 0.0)) {
-        Some(up) => next_f64(c, up),
-        None => c,
-    }
-}
-
-/// Rounds an exact value given as `hi + lo` (f64s, `|lo|` tiny) to f32.
-fn to_f32(hi: f64, lo: f64, rnd: Rounding) -> f32 {
-    let c = hi as f32;
-    if c.is_nan() {
-        return c;
-    }
-    if c.is_infinite() {
-        // Overflow: toward zero (or away from the infinity's side) gives
-        // the largest finite value.
-        let pos = c > 0.0;
-        let keep = match rnd {
-            Rounding::Rn => true,
-            Rounding::Rz => false,
-            Rounding::Rm => !pos,
-            Rounding::Rp => pos,
-        };
-        if !keep && hi.is_finite() {
-            return if pos { f32::MAX } else { f32::MIN };
-        }
-        return c;
-    }
-    if rnd == Rounding::Rn {
-        // `hi as f32` rounds hi correctly; it is wrong for hi + lo only
-        // when hi lies exactly halfway between two f32s and lo, the part
-        // of the exact value below hi's precision, breaks the tie (lo
-        // cannot carry the value across any other midpoint).
-        let dh = hi - c as f64;
-        if dh != 0.0 && lo != 0.0 {
-            let n = next_f32(c, dh > 0.0);
-            if n as f64 - hi == dh && (lo > 0.0) == (dh > 0.0) {
-                return n;
-            }
-        }
-        return c;
-    }
-    // d = exact − c, whose sign is all that matters.
-    let d = (hi - c as f64) + lo;
-    if d == 0.0 {
-        return c;
-    }
-    match nudge(rnd, d < 0.0, c < 0.0 || (c == 0.0 && d < 0.0)) {
-        Some(up) => next_f32(c, up),
-        None => c,
-    }
-}
-
-/// `a + b` as `(sum, error)` (Knuth's TwoSum: exact).
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
-}
-
-/// One f64 operation, rounded by `rnd`.
-fn f64_op(op: FloatOp, rnd: Rounding, a: f64, b: f64, c: f64) -> f64 {
-    match op {
-        FloatOp::Add | FloatOp::Sub => {
-            let b = if op == FloatOp::Sub { -b } else { b };
-            let (s, e) = two_sum(a, b);
-            if !s.is_finite() {
-                return s;
-            }
-            direct_f64(s, e, rnd)
-        }
-        FloatOp::Mul => {
-            let p = a * b;
-            if !p.is_finite() {
-                return p;
-            }
-            direct_f64(p, a.mul_add(b, -p), rnd)
-        }
-        FloatOp::Div => {
-            let q = a / b;
-            if !q.is_finite() || q == 0.0 {
-                return q;
-            }
-            // a − q·b, exact; the exact quotient is above q when it has
-            // the sign of b.
-            let r = (-q).mul_add(b, a);
-            direct_f64(
-                q,
-                if (r > 0.0) == (b > 0.0) {
-                    r.abs()
+/// One float operation on values of `fmt` (f32 values given as the f64s
+/// they are exactly), rounded once by `rnd` ([`softfloat`]); the result's
+/// bits (an f32's in the low 32).
+fn float_op(op: FloatOp, rnd: Rounding, fmt: Format, a: f64, b: f64, c: f64) -> u64 {
+    let host = |r: f64| match fmt {
+        Format::F64 => r.to_bits(),
+        Format::F32 => (r as f32).to_bits() as u64,
+    };
+    if host_exact(op, a, b, c) {
+        return host(match op {
+            FloatOp::Add => a + b,
+            FloatOp::Sub => a - b,
+            FloatOp::Mul => a * b,
+            FloatOp::Fma => a.mul_add(b, c),
+            FloatOp::Div => a / b,
+            FloatOp::Sqrt => a.sqrt(),
+            FloatOp::Neg => -a,
+            FloatOp::Abs => a.abs(),
+            FloatOp::Min | FloatOp::Max => {
+                let a_first = (a < b || (a == b && a.is_sign_negative())) == (op == FloatOp::Min);
+                if a.is_nan() {
+                    b
+                } else if b.is_nan() || a_first {
+                    a
                 } else {
-                    -r.abs()
-                },
-                rnd,
-            )
-        }
-        FloatOp::Sqrt => {
-            let s = a.sqrt();
-            if !s.is_finite() || s == 0.0 {
-                return s;
+                    b
+                }
             }
-            direct_f64(s, (-s).mul_add(s, a), rnd)
-        }
-        FloatOp::Fma => a.mul_add(b, c),
-        FloatOp::Neg => -a,
-        FloatOp::Abs => a.abs(),
-        FloatOp::Min | FloatOp::Max => {
-            let a_first = (a < b || (a == b && a.is_sign_negative())) == (op == FloatOp::Min);
-            if a.is_nan() {
-                b
-            } else if b.is_nan() || a_first {
-                a
-            } else {
-                b
-            }
-        }
+        });
     }
-}
-
-/// One f32 operation, rounded by `rnd`, computed exactly in f64 where the
-/// f64 result is exact (`+ − ×` of f32s with a TwoSum error, `÷` and `√`
-/// with an exact remainder).
-fn f32_op(op: FloatOp, rnd: Rounding, a: f32, b: f32, c: f32) -> f32 {
-    let (a, b, c) = (a as f64, b as f64, c as f64);
     match op {
-        FloatOp::Add | FloatOp::Sub => {
-            let b = if op == FloatOp::Sub { -b } else { b };
-            let (s, e) = two_sum(a, b);
-            to_f32(s, e, rnd)
-        }
-        // A product of two f32s is exact in f64.
-        FloatOp::Mul => to_f32(a * b, 0.0, rnd),
-        FloatOp::Fma => {
-            let p = a * b;
-            let (s, e) = two_sum(p, c);
-            to_f32(s, e, rnd)
-        }
-        FloatOp::Div => {
-            let q = a / b;
-            if !q.is_finite() || q == 0.0 {
-                return q as f32;
-            }
-            let r = (-q).mul_add(b, a);
-            to_f32(
-                q,
-                sign_only(if (r > 0.0) == (b > 0.0) {
-                    r.abs()
-                } else {
-                    -r.abs()
-                }),
-                rnd,
-            )
-        }
-        FloatOp::Sqrt => {
-            let s = a.sqrt();
-            if !s.is_finite() || s == 0.0 {
-                return s as f32;
-            }
-            to_f32(s, sign_only((-s).mul_add(s, a)), rnd)
-        }
+        FloatOp::Add => softfloat::add(a, b, fmt, rnd),
+        FloatOp::Sub => softfloat::add(a, -b, fmt, rnd),
+        FloatOp::Mul => softfloat::mul(a, b, fmt, rnd),
+        FloatOp::Fma => softfloat::fma(a, b, c, fmt, rnd),
+        FloatOp::Div => softfloat::div(a, b, fmt, rnd),
+        FloatOp::Sqrt => softfloat::sqrt(a, fmt, rnd),
         FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => {
-            f64_op(op, rnd, a, b, c) as f32
+            unreachable!("host_exact takes these")
         }
-    }
-}
-
-/// The smallest f64 of `x`'s sign (0 for 0): an error term whose sign is
-/// all [`to_f32`] needs, when `hi` is only the nearest f64 to the result.
-fn sign_only(x: f64) -> f64 {
-    if x == 0.0 {
-        0.0
-    } else {
-        f64::from_bits(1).copysign(x)
     }
 }
 
@@ -280,9 +113,14 @@ fn ftz32(x: f32) -> f32 {
     }
 }
 
-/// `.sat` on a float: clamp to [0.0, 1.0], NaN to 0.0.
+/// `.sat` on a float: "clamps the result to [0.0, 1.0]. NaN results are
+/// flushed to +0.0f". −0.0 becomes +0.0: the ISA does not say which zero
+/// a clamp to [0.0, 1.0] leaves, and the H200 gives +0.0 for every `.sat`
+/// of −0.0 (`mul.rz.sat.f32 0, -0`, `sub.rp.ftz.sat.f32 -0, 0`,
+/// `cvt.rzi.sat.f64.f64 -0`: corpus/cases/sat-negative-zero-h200.ptx), as
+/// libdevice's `__saturatef` documents ("Clamp ... to [+0.0, 1.0]").
 fn sat(x: f64) -> f64 {
-    if x.is_nan() {
+    if x.is_nan() || x == 0.0 {
         0.0
     } else {
         x.clamp(0.0, 1.0)
@@ -299,32 +137,31 @@ fn integral(x: f64, rnd: Rounding) -> f64 {
     }
 }
 
-/// An integer rounded to f32 or f64 (`dty`) under `rnd`.
-fn int_to_float(v: i128, dty: Type, rnd: Rounding) -> u64 {
-    if dty == Type::F32 {
-        let c = v as f32;
-        let above = (c as i128) > v || (c.is_infinite() && c > 0.0);
-        let below = (c as i128) < v || (c.is_infinite() && c < 0.0);
-        let r = match (above, below) {
-            (false, false) => c,
-            (a, _) => match nudge(rnd, a, v < 0) {
-                Some(up) => next_f32(c, up),
-                None => c,
-            },
-        };
-        r.to_bits() as u64
+/// The format of a float type.
+fn format(ty: Type) -> Format {
+    if ty == Type::F32 {
+        Format::F32
     } else {
-        let c = v as f64;
-        let above = (c as i128) > v;
-        let below = (c as i128) < v;
-        let r = match (above, below) {
-            (false, false) => c,
-            (a, _) => match nudge(rnd, a, v < 0) {
-                Some(up) => next_f64(c, up),
-                None => c,
-            },
-        };
-        r.to_bits()
+        Format::F64
+    }
+}
+
+/// What `cvt` from a float type `aty` to an integer type `dty` writes for
+/// a NaN. The ISA says "In float-to-integer conversions, NaN inputs are
+/// converted to 0"; an H200 (sm_90, driver 580.159.04, at -O0 and every
+/// other level) gives 0 only from `.f32` to a type of 32 bits or fewer, and
+/// the type's lowest bit pattern with its top bit set (0x80, 0x8000,
+/// 0x80000000, 0x8000000000000000: the most negative value of the signed
+/// type of that width) from `.f64` to every integer type and from `.f32`
+/// to 64-bit types (corpus/cases/cvt-nan-to-int-h200.ptx). The reference
+/// follows the hardware: these conversions are what the SASS `F2I`
+/// instructions do at every level, and emulator authors need the GPU's
+/// value; docs/findings.md records the disagreement with the ISA's text.
+fn nan_to_int(aty: Type, dty: Type) -> u64 {
+    if aty == Type::F64 || dty.bits() == 64 {
+        1 << (dty.bits() - 1)
+    } else {
+        0
     }
 }
 
@@ -343,7 +180,7 @@ fn cvt(
     if !aty.is_float() {
         let v = int_of(x, aty);
         if dty.is_float() {
-            return int_to_float(v, dty, rnd_or);
+            return softfloat::round(softfloat::exact_int(v), format(dty), rnd_or);
         }
         return if sat_ {
             clamp(v, dty)
@@ -359,7 +196,7 @@ fn cvt(
     };
     if !dty.is_float() {
         if f.is_nan() {
-            return 0;
+            return nan_to_int(aty, dty);
         }
         let r = integral(f, rnd_or);
         let v = if r >= 1.7e38 {
@@ -378,8 +215,8 @@ fn cvt(
         f = sat(f);
     }
     if dty == Type::F32 {
-        let r = if aty == Type::F64 && !int_round {
-            to_f32(f, 0.0, rnd_or)
+        let r = if aty == Type::F64 && !int_round && f.is_finite() {
+            f32::from_bits(softfloat::round(softfloat::exact(f), Format::F32, rnd_or) as u32)
         } else {
             f as f32
         };
@@ -573,18 +410,14 @@ pub fn eval(x: &LaneOp, args: [u64; 4]) -> Option<u64> {
             let ty = x.dests[0].1;
             Some(if ty == Type::F64 {
                 let f = |i| f64::from_bits(arg(i));
-                let r = f64_op(op, rnd, f(0), f(1), f(2));
+                let r = f64::from_bits(float_op(op, rnd, Format::F64, f(0), f(1), f(2)));
                 (if s_ { sat(r) } else { r }).to_bits()
             } else {
                 let f = |i| {
                     let v = f32::from_bits(arg(i) as u32);
-                    if ftz {
-                        ftz32(v)
-                    } else {
-                        v
-                    }
+                    (if ftz { ftz32(v) } else { v }) as f64
                 };
-                let r = f32_op(op, rnd, f(0), f(1), f(2));
+                let r = f32::from_bits(float_op(op, rnd, Format::F32, f(0), f(1), f(2)) as u32);
                 let r = if s_ { sat(r as f64) as f32 } else { r };
                 (if ftz { ftz32(r) } else { r }).to_bits() as u64
             })

@@ -81,6 +81,7 @@ mod redux;
 mod run;
 pub(crate) mod schedule;
 mod shfl;
+mod softfloat;
 mod target;
 mod vote;
 mod warp;
