@@ -69,8 +69,10 @@ fn count() -> usize {
 /// and compile helpers (device 0 is [`gpu`]'s, except with runner
 /// processes: then these run the batches and [`gpu`] keeps its own runner
 /// for single runs, so that reducing a finding never waits behind a
-/// batch). Empty without a GPU.
-pub fn gpus() -> Vec<Arc<dyn Device>> {
+/// batch). At most `limit` of them (`fuzz --gpus`): one not used is not
+/// opened, so its compile helpers take no memory or cores. The first call
+/// decides; a later one gets the same GPUs. Empty without a GPU.
+pub fn gpus(limit: usize) -> Vec<Arc<dyn Device>> {
     static ALL: OnceLock<Vec<Arc<dyn Device>>> = OnceLock::new();
     ALL.get_or_init(|| {
         let Ok(first) = gpu() else {
@@ -88,7 +90,7 @@ pub fn gpus() -> Vec<Arc<dyn Device>> {
         } else {
             all.push(first);
         }
-        for n in 1..count() {
+        for n in 1..count().min(limit.max(1)) {
             match open(n) {
                 Ok(g) => {
                     eprintln!("warpdiff: also using GPU {n}: {}", g.description());

@@ -198,7 +198,7 @@ pub fn bench(a: &BenchGpuArgs) -> u8 {
     };
     let want = a.devices as usize;
     let devices: Vec<Arc<dyn Device>> = if want > 1 {
-        gpus().into_iter().take(want).collect()
+        gpus(want).into_iter().take(want).collect()
     } else {
         vec![g.clone()]
     };

@@ -72,7 +72,7 @@ pub fn run_loop(mut r: Run) -> u8 {
     // The GPUs, when asked for and present, check cases in batches: one
     // thread per device, all taking batches from one queue.
     let gpus: Vec<Arc<dyn Device>> = if r.engines.builtin.contains(&"gpu") {
-        warp_gpu::engine::gpus()
+        warp_gpu::engine::gpus(r.args.gpus as usize)
             .into_iter()
             .take(r.args.gpus as usize)
             .collect()
@@ -262,8 +262,13 @@ pub fn run_loop(mut r: Run) -> u8 {
         if left > 0 {
             progress.finish();
             summary(&r, &sh, &gpus, known_gpu.as_deref(), &lanes);
+            let names = sh
+                .busy_names
+                .lock()
+                .map(|n| n.join(", "))
+                .unwrap_or_default();
             errln!(
-                "warpdiff fuzz: {left} thread(s) still busy {} s after the run was over (a GPU or engine call that does not return); exiting without waiting for them (the counts above may miss their last cases)",
+                "warpdiff fuzz: {left} thread(s) still busy {} s after the run was over (a GPU or engine call that does not return: {names}); exiting without waiting for them (the counts above may miss their last cases)",
                 stuck_after.as_secs()
             );
             std::process::exit(exit_status(&sh).into());
@@ -274,11 +279,17 @@ pub fn run_loop(mut r: Run) -> u8 {
     exit_status(&sh)
 }
 
-/// Decrements [`Shared::busy`] when a thread ends, by return or by panic.
-struct Busy<'a>(&'a Shared);
+/// Decrements [`Shared::busy`] and takes the thread's name out of
+/// [`Shared::busy_names`] when a thread ends, by return or by panic.
+struct Busy<'a>(&'a Shared, &'a str);
 
 impl Drop for Busy<'_> {
     fn drop(&mut self) {
+        if let Ok(mut names) = self.0.busy_names.lock() {
+            if let Some(i) = names.iter().position(|n| n == self.1) {
+                names.swap_remove(i);
+            }
+        }
         self.0.busy.fetch_sub(1, Ordering::Relaxed);
     }
 }
@@ -288,7 +299,7 @@ impl Drop for Busy<'_> {
 /// and counted, after `on_panic` has run (to give back what the thread
 /// held).
 fn guarded(sh: &Shared, what: &str, f: impl FnOnce(), on_panic: impl FnOnce()) {
-    let _busy = Busy(sh);
+    let _busy = Busy(sh, what);
     if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         on_panic();
         let msg = p
@@ -313,6 +324,9 @@ fn spawn_guarded<'scope>(
     on_panic: impl FnOnce() + Send + 'scope,
 ) {
     sh.busy.fetch_add(1, Ordering::Relaxed);
+    if let Ok(mut names) = sh.busy_names.lock() {
+        names.push(what.clone());
+    }
     sc.spawn(move || guarded(sh, &what, f, on_panic));
 }
 

@@ -130,6 +130,10 @@ pub struct Shared {
     /// Threads of the run still working (workers, GPU and external-engine
     /// threads).
     pub busy: AtomicUsize,
+    /// The names of the threads counted in `busy` (`GPU 0 thread 1`,
+    /// `job 3`, `the known-bug lane`...), for the message about threads
+    /// still busy after the run.
+    pub busy_names: Mutex<Vec<String>>,
     /// Threads that panicked (each caught and reported).
     pub internal_errors: AtomicU64,
     /// Programs checked on a GPU (each once, whatever its input sets).
