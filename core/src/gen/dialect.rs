@@ -6,11 +6,12 @@
 //! values at the edges of what it computes: saturation bounds, a zero or
 //! `-1` divisor and `MIN` dividend, rounding ties, NaN, infinities and
 //! subnormals, shift amounts and bit-field positions and lengths at and
-//! past the width.
+//! past the width (immediates up to 255, the most the ISA allows).
 //!
 //! Every such form is valid wherever it stands and on any value: none is
-//! undefined behaviour (a division by zero gives an undefined *value*, as
-//! a `shfl` from an inactive lane does), so nothing here needs a probe.
+//! undefined behaviour (a division by zero, or a bit-field position or
+//! length past 255 in a register, gives an undefined *value*, as a `shfl`
+//! from an inactive lane does), so nothing here needs a probe.
 
 use super::emit::Gen;
 use super::regs::{INT32, NARROW_INTS};
@@ -35,8 +36,10 @@ fn forms() -> &'static [Op] {
 enum Use {
     /// A value computed with: the type's edge values.
     Value,
-    /// A bit position or length (`bfe`, `bfi`): `& 0xff` counts, past the
-    /// width clamps.
+    /// A bit position or length (`bfe`, `bfi`): at, past and far past the
+    /// width, up to 255. An immediate must be in 0..255 (the parser and
+    /// `ptxas` refuse others); a register may hold anything (past 255 the
+    /// lane's result is undefined).
     BitField,
     /// A funnel-shift amount (`shf`): clamped to 32 or taken `& 31`.
     Shift,
@@ -78,11 +81,14 @@ fn use_of(op: &Op, i: usize) -> Use {
 fn edge_value(u: &mut Unstructured, how: Use, ty: Type) -> Result<u64> {
     Ok(match how {
         Use::Value => values::value(u, ty)?,
+        // Immediates only (`dialect_src`): 0..=255, as `ptxas` requires.
+        // (As many choices and bytes as when 256, 0x108 and any `u32` were
+        // drawn, so the cases' other choices stay as they were.)
         Use::BitField => match u.int_in_range(0..=3)? {
             0..=2 => *u.choose(&[
-                0u64, 1, 2, 7, 8, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 255, 256, 0x108,
+                0u64, 1, 2, 7, 8, 15, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 127, 128, 255,
             ])?,
-            _ => u.arbitrary::<u32>()? as u64,
+            _ => u.arbitrary::<u32>()? as u64 & 0xff,
         },
         Use::Shift => values::shift_amount(u)?,
         Use::Selector => match u.int_in_range(0..=3)? {

@@ -104,7 +104,10 @@ pub(crate) fn binary_defined(op: BinOp, ty: Type, a: Val, b: Val) -> u64 {
             }
             let w = ty.bits();
             let n = b.v as u32;
-            if n >= w && !(op == BinOp::Shr && matches!(ty, Type::S32 | Type::S64)) {
+            // "Signed shifts fill with the sign bit, unsigned and untyped
+            // shifts fill with 0" (ISA `shr`): every signed type, `.s16` too.
+            let arithmetic = op == BinOp::Shr && ty.is_signed();
+            if n >= w && !arithmetic {
                 // Everything shifted out: a defined 0.
                 return u64::MAX;
             }
@@ -114,11 +117,8 @@ pub(crate) fn binary_defined(op: BinOp, ty: Type, a: Val, b: Val) -> u64 {
                 _ => {
                     let moved = (a.d & m) >> n;
                     let filled = !(m >> n) & m;
-                    let fill_defined = match ty {
-                        // Arithmetic: the sign bit fills.
-                        Type::S32 | Type::S64 => a.d >> (w - 1) & 1 == 1,
-                        _ => true,
-                    };
+                    // Arithmetic: the sign bit fills.
+                    let fill_defined = !arithmetic || a.d >> (w - 1) & 1 == 1;
                     moved | if fill_defined { filled } else { 0 }
                 }
             }
@@ -219,6 +219,49 @@ mod tests {
         // eq against 0: the defined bit 5 of a is 1, so they differ.
         assert!(compare_defined(CmpOp::Ne, Type::U32, a, Val::known(0)));
         assert!(!compare_defined(CmpOp::Lt, Type::U32, a, Val::known(0)));
+    }
+
+    /// ISA `shr`: "Signed shifts fill with the sign bit, unsigned and
+    /// untyped shifts fill with 0", amounts past the width "clamped to N".
+    /// So on every signed type, `.s16` as `.s32`, the filled bits are as
+    /// defined as the sign bit. Worked by hand on 16 bits.
+    #[test]
+    fn signed_shifts_fill_with_the_sign_bit_at_every_width() {
+        let low16 = |d: u64| d & 0xffff;
+        // Nothing defined: no bit of the result either, bit 15 included.
+        let none = Val {
+            v: 0xe0c7,
+            d: !0xffff,
+        };
+        for n in [1, 4, 15, 16, 20] {
+            let d = binary_defined(BinOp::Shr, Type::S16, none, Val::known(n));
+            assert_eq!(low16(d), 0, "shr.s16 by {n}");
+        }
+        // Unsigned: the top `n` bits are zeros, defined.
+        let d = binary_defined(BinOp::Shr, Type::U16, none, Val::known(1));
+        assert_eq!(low16(d), 0x8000);
+        assert_eq!(
+            low16(binary_defined(BinOp::Shr, Type::B16, none, Val::known(16))),
+            0xffff
+        );
+        // Only the sign bit undefined: by 4, bits 0..10 come from the
+        // defined bits 4..14, bits 11..15 from the sign.
+        let sign = Val { v: 0, d: !0x8000 };
+        let d = binary_defined(BinOp::Shr, Type::S16, sign, Val::known(4));
+        assert_eq!(low16(d), 0x07ff);
+        let d = binary_defined(BinOp::Shr, Type::U16, sign, Val::known(4));
+        assert_eq!(low16(d), 0xf7ff);
+        // Only bit 0 undefined: by 16 every bit is the (defined) sign.
+        let low = Val { v: 0, d: !1 };
+        let d = binary_defined(BinOp::Shr, Type::S16, low, Val::known(16));
+        assert_eq!(low16(d), 0xffff);
+        // And `.s32` as before: an undefined bit 31 leaves bits 28..31.
+        let sign32 = Val {
+            v: 0,
+            d: !0x8000_0000,
+        };
+        let d = binary_defined(BinOp::Shr, Type::S32, sign32, Val::known(3));
+        assert_eq!(d & 0xffff_ffff, 0x0fff_ffff);
     }
 
     #[test]

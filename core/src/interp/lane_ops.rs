@@ -228,13 +228,29 @@ fn cvt(
 }
 
 /// `bfe`, `bfi`, `prmt`, `shf` as the ISA pages' pseudocode writes them.
-/// `None` for the other integer operations ([`int_op`]).
-fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<u64> {
+/// `None` for the other integer operations ([`int_op`]); `Some(None)`
+/// where the result is undefined.
+///
+/// `bfe`'s position and length (`b`, `c`) and `bfi`'s (`c`, `d`): "Operands
+/// b and c are type .u32, but are restricted to the 8-bit value range
+/// 0..255" (ISA `bfe`; `bfi`: "Operands c and d ..."). A value outside
+/// 0..255 is outside the instruction's range, so the result is undefined
+/// on that lane, as integer division by zero is: the H200 does not take
+/// it `& 0xff` (`bfe.u64 %rd1, 1, %r0, 1` with `%r0 = 0x5348fb00` gave 0,
+/// `& 0xff` would make the position 0 and the result 1; `bfi.b64 %rd1, 0,
+/// 1, 0, %b0` with `%b0 = 0x80000000` gave 0, a length of 0 would keep
+/// `b` = 1: `corpus/cases/bit-field-range-in-register-h200.ptx`). An
+/// immediate outside it is refused by the parser, as by `ptxas`.
+fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<Option<u64>> {
     let msb = ty.bits() as u64 - 1;
     let bit = |x: u64, i: u64| x >> i & 1;
-    Some(match op {
+    let in_range = |v: u64| (v <= 0xff).then_some(v);
+    Some(Some(match op {
         IntOp::Bfe => {
-            let (a, pos, len) = (args[0], args[1] & 0xff, args[2] & 0xff);
+            let (Some(pos), Some(len)) = (in_range(args[1]), in_range(args[2])) else {
+                return Some(None);
+            };
+            let a = args[0];
             let sbit = if !ty.is_signed() || len == 0 {
                 0
             } else {
@@ -250,7 +266,10 @@ fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<u64> {
             })
         }
         IntOp::Bfi => {
-            let (a, mut f, pos, len) = (args[0], args[1], args[2] & 0xff, args[3] & 0xff);
+            let (Some(pos), Some(len)) = (in_range(args[2]), in_range(args[3])) else {
+                return Some(None);
+            };
+            let (a, mut f) = (args[0], args[1]);
             let mut i = 0;
             while i < len && pos + i <= msb {
                 f = (f & !(1 << (pos + i))) | bit(a, i) << (pos + i);
@@ -295,7 +314,7 @@ fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<u64> {
         | IntOp::Brev
         | IntOp::Clz
         | IntOp::Bfind { .. } => return None,
-    })
+    }))
 }
 
 /// An integer operation on `ty` values (`c` for `mad`).
@@ -371,7 +390,7 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
 /// (`cvt`, [`LaneOpKind::Int`], [`LaneOpKind::Float`], `setp.f64`) from
 /// its source values (`args[i]` is source `i`'s bits, unused ones 0), or
 /// `None` where the ISA leaves the result unspecified (integer division
-/// by zero). A result narrower than 64 bits comes back extended (signed
+/// by zero, a `bfe`/`bfi` position or length past 255). A result narrower than 64 bits comes back extended (signed
 /// types sign-extended); a register keeps the bits of its width. The
 /// interpreter's semantics, for engines that call it rather
 /// than lower an instruction themselves (the JIT's directed roundings).
@@ -397,7 +416,7 @@ pub fn eval(x: &LaneOp, args: [u64; 4]) -> Option<u64> {
         }
         LaneOpKind::Int(op) => {
             match bit_field(op, x.dests[0].1, [arg(0), arg(1), arg(2), arg(3)]) {
-                Some(v) => Some(v & x.dests[0].1.mask()),
+                Some(v) => v.map(|v| v & x.dests[0].1.mask()),
                 None => int_op(op, x.srcs[0].1, arg(0), arg(1), arg(2)),
             }
         }

@@ -232,11 +232,13 @@ pub enum IntOp {
     Brev,
     /// `clz`: leading zeros (a `.u32` count).
     Clz,
-    /// `bfe`: extract `c & 0xff` bits from position `b & 0xff` of `a`,
-    /// sign-extended for the signed types (`b`, `c` are `.u32`).
+    /// `bfe`: extract `c` bits from position `b` of `a`, sign-extended for
+    /// the signed types (`b`, `c` are `.u32` "restricted to the 8-bit value
+    /// range 0..255": an immediate past it does not parse, a register
+    /// value past it makes the lane's result undefined).
     Bfe,
-    /// `bfi f, a, b, c, d`: `b` with `d & 0xff` low bits of `a` inserted at
-    /// position `c & 0xff` (`c`, `d` are `.u32`).
+    /// `bfi f, a, b, c, d`: `b` with `d` low bits of `a` inserted at
+    /// position `c` (`c`, `d` are `.u32` in 0..255, as for [`IntOp::Bfe`]).
     Bfi,
     /// `prmt.b32 d, a, b, c` (default mode): byte `i` of `d` is the byte of
     /// `{b, a}` that nibble `i` of `c` selects, sign-replicated when its

@@ -640,12 +640,44 @@ impl Build<'_> {
             .enumerate()
             .map(|(i, &t)| Ok((self.src(i + 1, t)?, t)))
             .collect::<PResult<Vec<_>>>()?;
+        self.bit_field_range(op, &srcs)?;
         self.lane_op(
             LaneOpKind::Int(op),
             vec![(self.dest(0, dty)?, dty)],
             srcs,
             None,
         )
+    }
+
+    /// Refuses a `bfe`/`bfi` position or length given as an immediate
+    /// outside 0..255, at its operand: "Operands b and c are type .u32, but
+    /// are restricted to the 8-bit value range 0..255" (ISA `bfe`; `bfi`:
+    /// "Operands c and d"), and `ptxas` refuses such a program ("value
+    /// '1796237040' out of range, expected to be in range [0..255]"), which
+    /// makes the driver refuse the whole batch it is in. In a register
+    /// the value is the lane's own, and its result undefined
+    /// (`interp::lane_ops`'s `bit_field`).
+    fn bit_field_range(&self, op: IntOp, srcs: &[(Operand, Type)]) -> PResult<()> {
+        let first = match op {
+            IntOp::Bfe => 1,
+            IntOp::Bfi => 2,
+            _ => return Ok(()),
+        };
+        for (k, what) in ["position", "length"].into_iter().enumerate() {
+            if let (Operand::Imm(v), _) = srcs[first + k] {
+                if v > 0xff {
+                    return err(
+                        &self.raws[first + k + 1].tok,
+                        format!(
+                            "`{}`'s {what} must be in 0..255, not {v} (the PTX ISA \
+                             restricts it to the 8-bit value range 0..255)",
+                            op.mnemonic()
+                        ),
+                    );
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A float instruction `op{.rnd}{.ftz}{.sat}.ty d, a{, b{, c}}`.

@@ -244,9 +244,11 @@ pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> 
 }
 
 /// A computing thread-level instruction the code does not lower inline
-/// (directed roundings, `.ftz`, `.sat`, narrow conversions): warp-core's
-/// scalar semantics ([`warp_core::interp::lane_ops::eval`]); an unspecified
-/// result is 0.
+/// (directed roundings, `.ftz`, `.sat`, narrow conversions,
+/// `bfe`/`bfi`/`prmt`/`shf`): warp-core's scalar semantics
+/// ([`warp_core::interp::lane_ops::eval`]); an unspecified result (a
+/// `bfe`/`bfi` position or length past 255) is 0, a value the comparison
+/// never looks at, since the reference has that lane undefined.
 pub extern "C" fn host_eval(pc: u64, a: u64, b: u64, c3: u64, d: u64) -> u64 {
     with(|c| {
         let x = lane_op_at(&c.prog, pc)?;
