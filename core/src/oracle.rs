@@ -414,6 +414,13 @@ impl DivergenceCase<'_> {
         }
         header.extend(self.notes.iter().cloned());
         header.push("The .expect lines are the reference interpreter's results.".to_string());
+        // A message of several lines (ptxas's error and its `ptxas fatal`
+        // line) becomes several comment lines: a line break inside one
+        // would end the comment and leave text the parser refuses.
+        let header: Vec<String> = header
+            .iter()
+            .flat_map(|h| h.lines().map(str::to_string))
+            .collect();
         let expect = match Interp::new(self.program)
             .with_fuel(self.fuel)
             .run(self.inputs)

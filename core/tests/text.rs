@@ -489,3 +489,36 @@ fn error_text_carries_the_file_name() {
     let e = error_of(&format!("{HEAD}add.u32 Ry, Rz, 1;\n"));
     assert_eq!(e.with_file("x.ptx"), "x.ptx:4:13: undeclared register `Rz`");
 }
+
+/// A divergence case whose engine message has several lines (ptxas's
+/// error, then its `ptxas fatal` line) keeps every line a comment: the
+/// written case parses (found on an H200, where such cases were written
+/// with a bare `ptxas fatal` line that the parser refused).
+#[test]
+fn a_multi_line_engine_message_stays_in_comments() {
+    use warp_core::oracle::{Disagreement, Divergence, DivergenceCase};
+    let case = parse(".reg .b32 %r0;\n    mov.b32 %r0, 1;\n").expect("parses");
+    let d = Divergence {
+        engine: "gpu",
+        what: Disagreement::EngineFailed(
+            "ptxas application ptx input, line 27; error   : Argument 2 of instruction 'bfe'\nptxas fatal   : Ptx assembly aborted due to errors".to_string(),
+        ),
+        form: "engine-failed".to_string(),
+    };
+    let written = DivergenceCase {
+        program: &case.program,
+        inputs: &case.inputs,
+        divergence: &d,
+        notes: vec!["class: unknown (first line\nsecond line)".to_string()],
+        fuel: 1000,
+    }
+    .case();
+    let text = print(&written);
+    assert!(
+        text.contains("// ptxas fatal   : Ptx assembly aborted"),
+        "{text}"
+    );
+    assert!(text.contains("// second line)"), "{text}");
+    let again = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(again.program, case.program);
+}
