@@ -57,7 +57,7 @@
 
 use super::lanes::lanes;
 use crate::fxhash::FxHashMap as HashMap;
-use crate::ir::{Target, WARP};
+use crate::ir::{FloatOp, IntOp, LaneOpKind, Target, WARP};
 use std::sync::Arc;
 
 /// A vector clock: per lane, how many of its steps are known to precede.
@@ -385,6 +385,15 @@ impl Convergence {
         }
     }
 
+    /// The lanes `exec` of the group `conv` ran an instruction whose
+    /// machine code branches per lane ([`branches_per_lane`]): from it on
+    /// each of them is certainly with no other lane of the group (as after
+    /// an undefined guard, [`Convergence::isolate`]); the lanes that did not
+    /// run it stay together.
+    pub fn scatter(&mut self, conv: u32, exec: u32) {
+        self.isolate(conv, exec);
+    }
+
     /// The lanes `exec` of the group `conv` exit: they leave every group.
     pub fn exit(&mut self, conv: u32, exec: u32) {
         self.trace.note(5 | (conv as u64) << 8);
@@ -456,4 +465,61 @@ fn select_lanes(mask: u32, a: &Clock, b: &Clock) -> Clock {
         c[k] = (a[k] & m) | (b[k] & !m);
     }
     c
+}
+
+/// Whether the machine code of a lane op may branch on each lane's values,
+/// so that lanes that ran it together need not run on together: IEEE
+/// division and square root have no single SASS instruction (the compiler
+/// emits a reciprocal or reciprocal square root estimate, a refinement and
+/// a check that branches to a slow path for the lanes whose operands need
+/// it: zeros, infinities, subnormals, huge quotients), and integer division
+/// and remainder call a routine with a fast path for small operands.
+/// Under independent thread scheduling nothing makes the lanes converge
+/// again after such a branch (the ISA promises no reconvergence): an H200
+/// at -O0 gave `activemask` values of a subset of the lanes after
+/// `sqrt.rn.f64`, `sqrt.rp.ftz.f32`, `div.rn.ftz.f32` and `div.rz.ftz.f32`
+/// where the reference said every lane that ran them together was still
+/// there (`warpdiff fuzz --gpu-opt-level 0` and `--gpu-perturb 7`, seeds
+/// 0x3501 and 0x3502, 2026-11-27; `corpus/cases/activemask-after-sqrt-h200.ptx`).
+/// Everything else the lane ops do is one instruction or straight-line
+/// code.
+pub fn branches_per_lane(kind: LaneOpKind) -> bool {
+    match kind {
+        LaneOpKind::Float { op, .. } => match op {
+            FloatOp::Div | FloatOp::Sqrt => true,
+            FloatOp::Add
+            | FloatOp::Sub
+            | FloatOp::Mul
+            | FloatOp::Fma
+            | FloatOp::Neg
+            | FloatOp::Abs
+            | FloatOp::Min
+            | FloatOp::Max => false,
+        },
+        LaneOpKind::Int(op) => match op {
+            IntOp::Div | IntOp::Rem => true,
+            IntOp::MulWide
+            | IntOp::MadLo
+            | IntOp::MadHi
+            | IntOp::MadWide
+            | IntOp::Neg
+            | IntOp::Abs
+            | IntOp::Brev
+            | IntOp::Clz
+            | IntOp::Bfind { .. }
+            | IntOp::Bfe
+            | IntOp::Bfi
+            | IntOp::Prmt
+            | IntOp::Shf { .. } => false,
+        },
+        LaneOpKind::Special(_)
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Ld(_)
+        | LaneOpKind::St(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Bar => false,
+    }
 }

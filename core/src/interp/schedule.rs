@@ -18,7 +18,7 @@
 //! the members they wait for spin forever, which is `sync-deadlock` too.
 
 use super::collective::{self, Rendezvous};
-use super::converge::Trace;
+use super::converge::{self, Trace};
 use super::fuel::OutOfFuel;
 use super::lanes::{lanes, lanes_where};
 use super::warp::{Lane, Step, Warp};
@@ -268,6 +268,9 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             | LaneOpKind::Unpack => {
                 lane_ops::exec(w, &s, x);
                 w.clobber(pc, maybe);
+                if converge::branches_per_lane(x.kind) {
+                    w.conv.scatter(conv, exec);
+                }
             }
         },
         Op::Activemask(x) => {
