@@ -1,5 +1,30 @@
 //! The GPU backend: warp programs as PTX kernels for real NVIDIA hardware.
 //!
+//! Emitting a batch's PTX needs no GPU (the driver is loaded at run time,
+//! and only to run): two jobs of one program become one kernel that runs
+//! one warp per job.
+//!
+//! ```
+//! use warp_gpu::emit::{emit_module, text_target, Job};
+//! use warp_gpu::warp_core::text::parse;
+//!
+//! let case = parse(
+//!     ".reg .b32 b;
+//!      .reg .pred p;
+//!      setp.ne.u32 p, %laneid, 3;
+//!      vote.sync.ballot.b32 b, p, 0xffffffff;",
+//! )?;
+//! let (version, target) = text_target(&case.program).expect("an sm_70 program");
+//! let job = Job { program: &case.program, inputs: &case.inputs };
+//! let module = emit_module(&[job, job], version, target)?;
+//! assert_eq!(module.kernels.len(), 1);
+//! assert!(module.ptx.contains("vote.sync.ballot.b32"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Running it takes a GPU: [`engine::gpu`] opens device 0 or says why there
+//! is none.
+//!
 //! - [`emit`] turns a batch of (program, inputs) jobs into one PTX module
 //!   (one `.entry` kernel per distinct program, one warp per job) and
 //!   converts each job's inputs to, and its results from, the flat `u64`
@@ -61,3 +86,7 @@ pub use emit::{
     LEGACY_VERSION, TARGET, VERSION,
 };
 pub use kernel::{KernelError, KernelGpu};
+/// The reference crate this one builds on, re-exported so that depending on
+/// `warp-gpu` alone is enough to build the jobs it runs
+/// (`warp_gpu::warp_core::text::parse`).
+pub use warp_core;

@@ -8,6 +8,41 @@
 //! interpreter's job): it reports every lane's bits, and a program with UB
 //! still runs memory-safely, its result meaningless.
 //!
+//! `warp-jit` re-exports [`warp_core`], so it is the one dependency a user
+//! needs. A warp program, JIT-run and checked against the reference
+//! interpreter on its defined lanes (a butterfly sum over the warp: every
+//! lane ends with 0 + 1 + ... + 31 = 496):
+//!
+//! ```
+//! use warp_jit::warp_core::{interp::Interp, ir::Inputs, ir::WARP, text::parse};
+//! use warp_jit::JitProgram;
+//!
+//! let case = parse(
+//!     ".reg .u32 x, y;
+//!      mov.u32 x, %laneid;
+//!      shfl.sync.bfly.b32 y, x, 16, 0x1f, 0xffffffff;  add.u32 x, x, y;
+//!      shfl.sync.bfly.b32 y, x, 8, 0x1f, 0xffffffff;   add.u32 x, x, y;
+//!      shfl.sync.bfly.b32 y, x, 4, 0x1f, 0xffffffff;   add.u32 x, x, y;
+//!      shfl.sync.bfly.b32 y, x, 2, 0x1f, 0xffffffff;   add.u32 x, x, y;
+//!      shfl.sync.bfly.b32 y, x, 1, 0x1f, 0xffffffff;   add.u32 x, x, y;",
+//! )?;
+//! let x = case.program.reg("x").expect("declared");
+//! let jit = JitProgram::compile(&case.program)?;
+//! let out = jit.run(&Inputs::default())?;
+//! assert!(out.values[x.index()].iter().all(|&v| v == 496));
+//!
+//! // The reference agrees on every lane it defines (here: all of them).
+//! let reference = Interp::new(&case.program).run(&Inputs::default())?;
+//! for lane in 0..WARP {
+//!     assert_eq!(reference.get(x, lane), Some(out.values[x.index()][lane]));
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A kernel launch built in code ([`warp_core::launch::Launch`]) runs a PTX
+//! module as nvcc wrote it on all cores ([`launch::run_launch`]); the
+//! repository's `examples/library-user` launches nvcc's saxpy that way.
+//!
 //! # Modules
 //!
 //! One file per instruction family, named as in `warp-core`'s interpreter
