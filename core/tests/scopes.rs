@@ -46,6 +46,37 @@ fn load_error(src: &str) -> String {
     format!("{}:{}: {}", e.line, e.col, e.msg)
 }
 
+#[test]
+fn cubs_sibling_blocks_each_declare_their_own_r0_and_p() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels/cub_scan_blocks.ptx"),
+    )
+    .expect("readable");
+    // Five blocks, five `r0` and five `p`: the first keeps its name, the
+    // others are numbered (a `.` is never in a PTX identifier).
+    let names = reg_names(&src, "cub_scan_blocks");
+    let inner: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !n.starts_with('%'))
+        .collect();
+    assert_eq!(
+        inner,
+        ["r0", "p", "r0.1", "p.1", "r0.2", "p.2", "r0.3", "p.3", "r0.4", "p.4"]
+    );
+    // Inclusive scan of lane + 1: lane L holds 1 + ... + (L + 1).
+    let words = run(&src, "cub_scan_blocks", 64, 72);
+    let mut want: Vec<String> = (0..64u32)
+        .map(|i| {
+            let l = i % 32;
+            format!("{:08x}", (l + 1) * (l + 2) / 2)
+        })
+        .collect();
+    want.extend(std::iter::repeat_n("aaaaaaaa".to_string(), 8));
+    assert_eq!(words, want);
+    assert_eq!(want[31], "00000210", "lane 31: 32 * 33 / 2 = 528");
+}
+
 /// An outer `r0` = 7, an inner `r0` = 100 that a block nested in the inner
 /// one sees too, and the outer `r0` again after the inner block's `}`; an
 /// inner `q` of another type (.pred) hiding an outer `.b32 q`.
