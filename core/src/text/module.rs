@@ -417,9 +417,15 @@ fn kernel(p: &mut Parser, m: &Module, module_shared: &[Variable]) -> PResult<Ker
     })
 }
 
-/// `{ statements }`, with nested `{ }` scopes flattened.
+/// `{ statements }`, with nested `{ }` blocks as scopes ([`Scope`]): a
+/// `.reg`, `.shared`, `.local` or call-site `.param` declared in a block
+/// names it to the block's `}`, hiding an enclosing block's of the same
+/// name. A variable's storage is the kernel's whatever its block (each
+/// declaration its own, never shared with a sibling block's); labels are
+/// the kernel's, one of a name per kernel, whatever their block.
 fn body(p: &mut Parser, shared: &mut Vec<Variable>, local: &mut Vec<Variable>) -> PResult<()> {
     p.expect_punct("{")?;
+    p.scope.open_block();
     let mut depth = 1;
     while depth > 0 {
         let Some(t) = p.peek().cloned() else {
@@ -430,10 +436,12 @@ fn body(p: &mut Parser, shared: &mut Vec<Variable>, local: &mut Vec<Variable>) -
             (Kind::Punct, "{") => {
                 p.pos += 1;
                 depth += 1;
+                p.scope.open_block();
             }
             (Kind::Punct, "}") => {
                 p.pos += 1;
                 depth -= 1;
+                p.scope.close_block(t.line);
             }
             (Kind::Word, ".reg") => {
                 p.pos += 1;
@@ -447,7 +455,15 @@ fn body(p: &mut Parser, shared: &mut Vec<Variable>, local: &mut Vec<Variable>) -
                 } else {
                     (&mut *local, Space::Local)
                 };
+                let from = p.pos;
                 let v = variable(p, &t, shared_end(list), false)?;
+                if p.scope.variable_here(&v.name) {
+                    let at = p.toks[from..p.pos].iter().find(|x| x.text == v.name);
+                    return err(
+                        at.unwrap_or(&t),
+                        format!("`{}` declared twice in one scope", v.name),
+                    );
+                }
                 declare(p, &v, space)?;
                 list.push(v);
             }

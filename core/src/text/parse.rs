@@ -330,24 +330,51 @@ impl Parser {
         Ok(())
     }
 
+    /// Declares register `name` (written at `at`). In a module's body it
+    /// belongs to the innermost `{ }` block (see [`Scope`]): declared twice
+    /// in one block is an error, in another block it is a new register;
+    /// a case file has one level, where every name is declared once.
     fn declare(&mut self, at: &Token, name: String, ty: Type) -> PResult<()> {
         if name == "%laneid" {
             return err(at, "`%laneid` is a special register and cannot be declared");
         }
-        if self.case.program.reg(&name).is_some() {
+        if self.scope.in_block() {
+            if self.scope.reg_here(&name) {
+                return err(at, format!("register `{name}` declared twice in one scope"));
+            }
+        } else if self.case.program.reg(&name).is_some() {
             return err(at, format!("register `{name}` declared twice"));
         }
         if self.case.program.labels.iter().any(|l| l.name == name) {
             return err(at, format!("`{name}` is already a label"));
         }
-        self.case.program.regs.push(RegDecl { name, ty });
+        let prog = &mut self.case.program;
+        let reg = Reg(prog.regs.len() as u32);
+        let flat = Scope::flat_name(prog, &name);
+        prog.regs.push(RegDecl { name: flat, ty });
+        self.scope.bind_reg(&name, reg, at.line);
         Ok(())
     }
 
+    /// The register a name stands for here: in a module's body the
+    /// innermost block's declaration of it (see [`Scope`]), in a case file
+    /// the one register of that name.
     pub(super) fn lookup(&self, t: &Token) -> PResult<Reg> {
-        match self.case.program.reg(&t.text) {
-            Some(r) => Ok(r),
-            None => err(t, format!("undeclared register `{}`", t.text)),
+        let found = if self.scope.in_block() {
+            self.scope.reg(&t.text)
+        } else {
+            self.case.program.reg(&t.text)
+        };
+        match (found, self.scope.ended(&t.text)) {
+            (Some(r), _) => Ok(r),
+            (None, Some((at, end))) => err(
+                t,
+                format!(
+                    "undeclared register `{}`: the `{}` declared at line {at} belongs to a `{{ }}` block that ended at line {end}",
+                    t.text, t.text
+                ),
+            ),
+            (None, None) => err(t, format!("undeclared register `{}`", t.text)),
         }
     }
 
