@@ -12,7 +12,9 @@
 //! is recorded per idiom ([`Idiom::effects`]), so that the fuzz loop can
 //! count a hang or a fault on a known idiom as that bug.
 
-use crate::ir::{BinOp, Control, Dest, Glue, Guard, Op, Operand, Program, Reg, Type};
+use crate::ir::{
+    BinOp, Control, Dest, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Program, Reg, Type,
+};
 
 /// A known bug's idiom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -184,6 +186,46 @@ pub enum Idiom {
     /// hold a `.sync` vote reading `p` that the reducer could not remove;
     /// whether it is needed was not tried.
     PredicateRedefinedPastBranch,
+    /// N8: `bfe.s32 d, a, POS, len` with an immediate position POS past
+    /// the msb (above 31). The PTX ISA (`bfe`, docs.nvidia.com/cuda/
+    /// parallel-thread-execution/#integer-arithmetic-instructions-bfe):
+    /// "If the start position is beyond the msb of the input, the
+    /// destination d is filled with the replicated sign bit of the
+    /// extracted field", whose pseudocode takes the sign bit as
+    /// `a[min(pos+len-1,msb)]` (for a non-zero length), here `a[31]`; the
+    /// reference follows it (`interp/lane_ops.rs`), and -O0 agrees. From
+    /// -O1 on the compiler gives 0xffffffff on every lane for `bfe.s32 d,
+    /// %laneid, POS, 1`, whose sign bit `%laneid[31]` is 0 on every lane:
+    /// lane 0, where `a` is 0, gets all ones too, so the value is no field
+    /// of `a` (`corpus/bfe.s32-98ab3621.ptx`, POS 65). Found by the
+    /// H200's runs of 2026-11-27 (`docs/log/gpu-2026-11-27-d/`,
+    /// `found/w-bfe.s32-*`, `found/m1-bfe.s32-*`, `found/m2-bfe.s32-*`)
+    /// with POS 65, 125, 135, 233 and 253, `a` = `%laneid` and the length
+    /// 1 in every case, each wrong at -O1 to -O4. Not tried: a position
+    /// from 32 to 64, other lengths (the detector takes any), a position
+    /// in a register, other `a`, and the other types (that run's
+    /// divergences name `bfe.s32` only: none on `bfe.u32`, `.u64` or
+    /// `.s64`, which are not recognised).
+    BfeS32ImmediatePositionPastMsb,
+    /// N9: `bfi.b32 f, a, b, pos, LEN` with an immediate length LEN above
+    /// 32. The PTX ISA (`bfi`, docs.nvidia.com/cuda/
+    /// parallel-thread-execution/#integer-arithmetic-instructions-bfi):
+    /// `len = d & 0xff; f = b; for (i=0; i<len && pos+i<=msb; i++) {
+    /// f[pos+i] = a[i]; }`, so every bit from `pos` to 31 is replaced; the
+    /// reference follows it, and -O0 agrees. From -O1 on the compiler
+    /// inserts as if the length were taken mod 32: `bfi.b32 %f0, 0,
+    /// %laneid, 1, 65` clears bit 1 only (lane 6 gives 4, where the ISA
+    /// gives `%laneid & 1` = 0: `corpus/bfi.b32-977bbe53.ptx`); the length
+    /// 33 does the same (`docs/log/gpu-2026-11-27-d/found/w-mov.s32-*`,
+    /// so not mod 64); the length 48 leaves bits 17 and up of `b` as they
+    /// were (`corpus/bfi.b32-d914d391.ptx`: lanes 28 to 31 keep `b`; the
+    /// reference with the length 16 gives the GPU's values). Found by the
+    /// H200's runs of 2026-11-27 (`found/w-bfi.b32-*`, `found/m1-bfi.b32-*`,
+    /// `found/m2-bfi.b32-*`, `found/w-mov.s32-*`), `pos` 1 in every case,
+    /// each wrong at -O1 to -O4. Not tried: the length 32 (mod 32 it
+    /// would be 0), a length in a register, other positions, `bfi.b64`
+    /// (not recognised).
+    Bfi32ImmediateLengthWraps,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -203,7 +245,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 11] = [
+    pub const ALL: [Idiom; 13] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -215,6 +257,8 @@ impl Idiom {
         Idiom::Shl64ImmediateAmountWraps,
         Idiom::F32AddImmediatesTieMisrounded,
         Idiom::PredicateRedefinedPastBranch,
+        Idiom::BfeS32ImmediatePositionPastMsb,
+        Idiom::Bfi32ImmediateLengthWraps,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -231,6 +275,8 @@ impl Idiom {
             Idiom::Shl64ImmediateAmountWraps => "shl64-immediate-amount-wraps",
             Idiom::F32AddImmediatesTieMisrounded => "f32-add-immediates-tie-misrounded",
             Idiom::PredicateRedefinedPastBranch => "predicate-redefined-past-branch",
+            Idiom::BfeS32ImmediatePositionPastMsb => "bfe-s32-immediate-position-past-msb",
+            Idiom::Bfi32ImmediateLengthWraps => "bfi32-immediate-length-wraps",
         }
     }
 
@@ -249,7 +295,7 @@ impl Idiom {
     /// the unused collective, the exit in the loop, the second shuffle,
     /// the `mov.f32` that writes the shift amount, the guarded collective
     /// in the loop, the mask-0 collective, the shift, the add, the write
-    /// of the predicate past the branch), or `None`.
+    /// of the predicate past the branch, the `bfe`, the `bfi`), or `None`.
     pub fn find(self, prog: &Program) -> Option<usize> {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
@@ -263,6 +309,8 @@ impl Idiom {
             Idiom::Shl64ImmediateAmountWraps => shl64_immediate_amount_over_63(prog),
             Idiom::F32AddImmediatesTieMisrounded => f32_add_immediates_tie(prog),
             Idiom::PredicateRedefinedPastBranch => predicate_redefined_past_branch(prog),
+            Idiom::BfeS32ImmediatePositionPastMsb => bfe_s32_position_past_msb(prog),
+            Idiom::Bfi32ImmediateLengthWraps => bfi32_length_over_32(prog),
         }
     }
 
@@ -311,7 +359,9 @@ impl Idiom {
             | Idiom::ShiftAmountConvertedFromF32
             | Idiom::Shl64ImmediateAmountWraps
             | Idiom::F32AddImmediatesTieMisrounded
-            | Idiom::PredicateRedefinedPastBranch => &[Effect::WrongValue],
+            | Idiom::PredicateRedefinedPastBranch
+            | Idiom::BfeS32ImmediatePositionPastMsb
+            | Idiom::Bfi32ImmediateLengthWraps => &[Effect::WrongValue],
         }
     }
 
@@ -718,4 +768,31 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// The `bfe`/`bfi` of instruction `x` (`op`) of type `ty`: its sources
+/// (the instruction type is the first source's).
+fn bit_field_sources(x: &crate::ir::Inst, op: IntOp, ty: Type) -> Option<&[(Operand, Type)]> {
+    match &x.op {
+        Op::LaneOp(LaneOp {
+            kind: LaneOpKind::Int(k),
+            srcs,
+            ..
+        }) if *k == op && srcs.first().is_some_and(|(_, t)| *t == ty) => Some(srcs),
+        _ => None,
+    }
+}
+
+fn bfe_s32_position_past_msb(prog: &Program) -> Option<usize> {
+    prog.insts.iter().position(|x| {
+        bit_field_sources(x, IntOp::Bfe, Type::S32)
+            .is_some_and(|s| matches!(s.get(1), Some((Operand::Imm(pos), _)) if *pos > 31))
+    })
+}
+
+fn bfi32_length_over_32(prog: &Program) -> Option<usize> {
+    prog.insts.iter().position(|x| {
+        bit_field_sources(x, IntOp::Bfi, Type::B32)
+            .is_some_and(|s| matches!(s.get(3), Some((Operand::Imm(len), _)) if *len > 32))
+    })
 }

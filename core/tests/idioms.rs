@@ -65,6 +65,12 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             // A sub-warp later mask (triage group G2, 2026-11-27): K5
             // applied by hand gives the H200's values.
             "../docs/log/gpu-2026-11-27/triage/k5-subwarp-later-mask.ptx.txt",
+            // An unused `match.all.sync` whose membermask is each lane's
+            // own bit, then a sub-warp `match.any.sync` (the H200's run of
+            // 2026-11-27-d, candidate N10): K5 applied by hand (the later
+            // mask replaced by the per-lane one) gives the GPU's values.
+            "../docs/log/gpu-2026-11-27-d/found/w-match.any.sync.b32-4473260e.ptx.txt",
+            "../docs/log/gpu-2026-11-27-d/found/w-match.any.sync.b32-9c2c517d.ptx.txt",
         ],
     ),
     (
@@ -140,6 +146,32 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             "selp.b64-6059a2c4-unguarded.ptx",
         ],
     ),
+    (
+        "N8",
+        Some(Idiom::BfeS32ImmediatePositionPastMsb),
+        &[
+            "bfe.s32-98ab3621.ptx",
+            // The positions 233, 125, 253 and 135 (the H200's runs of
+            // 2026-11-27-d; m2-bfe.s32-a12c5e65 is m1's program again).
+            "../docs/log/gpu-2026-11-27-d/found/w-bfe.s32-945dd7ee.ptx.txt",
+            "../docs/log/gpu-2026-11-27-d/found/w-bfe.s32-fd5c29cc.ptx.txt",
+            "../docs/log/gpu-2026-11-27-d/found/m1-bfe.s32-a12c5e65.ptx.txt",
+            "../docs/log/gpu-2026-11-27-d/found/m2-bfe.s32-a4c71c79.ptx.txt",
+        ],
+    ),
+    (
+        "N9",
+        Some(Idiom::Bfi32ImmediateLengthWraps),
+        &[
+            "bfi.b32-977bbe53.ptx",
+            "bfi.b32-d914d391.ptx",
+            // The length 33, then a `mov` (the reducer kept the form it
+            // diverged on), and the length 65 again from the 90 s run
+            // (m2-bfi.b32-575bc48d is the same program).
+            "../docs/log/gpu-2026-11-27-d/found/w-mov.s32-d719ee08.ptx.txt",
+            "../docs/log/gpu-2026-11-27-d/found/m1-bfi.b32-575bc48d.ptx.txt",
+        ],
+    ),
 ];
 
 /// The cases that hold a second bug's idiom as well, each with why: the
@@ -207,8 +239,8 @@ fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // 11 detectors, 34 cases.
-    assert_eq!(pairs, 11 * 34);
+    // 13 detectors, 45 cases.
+    assert_eq!(pairs, 13 * 45);
     // Every detector is someone's: none is left out of the matrix.
     for idiom in Idiom::ALL {
         assert!(
@@ -550,6 +582,53 @@ fn the_idioms_of_2026_11_27_need_their_whole_shape() {
     }
 }
 
+/// The two bit-field idioms of the H200's run of 2026-11-27-d (N8, N9):
+/// the instruction is what is named; an immediate inside the range, a
+/// register operand and the types no case had are no idiom.
+#[test]
+fn the_bit_field_idioms_need_their_whole_shape() {
+    let prog = |src: &str| parse(src).expect("parses").program;
+    let regs = ".reg .s32 %s0;\n.reg .u32 %r0;\n.reg .s64 %sd0;\n.reg .b32 %b0;\n.reg .b64 %bd0;\n";
+    let n8 = format!("{regs}    mov.b32 %b0, 1;\n    bfe.s32 %s0, %laneid, 65, 1;\n");
+    assert_eq!(
+        Idiom::BfeS32ImmediatePositionPastMsb.find(&prog(&n8)),
+        Some(1)
+    );
+    for (src, fires) in [
+        ("bfe.s32 %s0, %laneid, 32, 1", true),
+        ("bfe.s32 %s0, %laneid, 253, 0", true),
+        ("bfe.s32 %s0, %laneid, 31, 1", false),
+        ("bfe.s32 %s0, %laneid, %r0, 1", false),
+        ("bfe.u32 %r0, %laneid, 65, 1", false),
+        ("bfe.s64 %sd0, %sd0, 65, 1", false),
+        ("bfi.b32 %b0, 0, %laneid, 65, 1", false),
+    ] {
+        let p = prog(&format!("{regs}    {src};\n"));
+        assert_eq!(
+            Idiom::BfeS32ImmediatePositionPastMsb.find(&p).is_some(),
+            fires,
+            "{src}"
+        );
+    }
+    let n9 = format!("{regs}    mov.b32 %b0, 1;\n    bfi.b32 %b0, 0, %laneid, 1, 65;\n");
+    assert_eq!(Idiom::Bfi32ImmediateLengthWraps.find(&prog(&n9)), Some(1));
+    for (src, fires) in [
+        ("bfi.b32 %b0, 0, %laneid, 1, 33", true),
+        ("bfi.b32 %b0, 0, %laneid, 40, 255", true),
+        ("bfi.b32 %b0, 0, %laneid, 1, 32", false),
+        ("bfi.b32 %b0, 0, %laneid, 1, %r0", false),
+        ("bfi.b64 %bd0, 0, %bd0, 1, 65", false),
+        ("bfe.s32 %s0, %laneid, 1, 65", false),
+    ] {
+        let p = prog(&format!("{regs}    {src};\n"));
+        assert_eq!(
+            Idiom::Bfi32ImmediateLengthWraps.find(&p).is_some(),
+            fires,
+            "{src}"
+        );
+    }
+}
+
 #[test]
 fn what_each_known_bug_does_to_a_run() {
     use Effect::*;
@@ -686,13 +765,20 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
         // a tie; what their `find` names is checked on their cases
         // instead, above), and so is N5's since the generator draws 818
         // forms (a `shl.b64` by an immediate above 63: 7 of these 240
-        // seeds with 246 forms, 2 with 818); the others are common.
+        // seeds with 246 forms, 2 with 818), and N8's and N9's (a `bfe.s32`
+        // by an immediate position above 31, a `bfi.b32` by an immediate
+        // length above 32: none in these seeds; the H200's 10-minute run
+        // of 2026-11-27-d counted 11 divergences on the `bfe.s32` form and
+        // 3 on `bfi` in 500,535 programs);
+        // the others are common.
         let rare = matches!(
             idiom,
             Idiom::ShiftAmountConvertedFromF32
                 | Idiom::ZeroMembermaskCollectiveFaults
                 | Idiom::F32AddImmediatesTieMisrounded
                 | Idiom::Shl64ImmediateAmountWraps
+                | Idiom::BfeS32ImmediatePositionPastMsb
+                | Idiom::Bfi32ImmediateLengthWraps
         );
         assert!(
             rare || n >= 5,
