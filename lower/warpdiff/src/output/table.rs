@@ -3,9 +3,10 @@
 use std::fmt::Write;
 use warp_core::ir::{Program, Reg, WARP};
 use warp_core::outcome::Outcome;
-use warp_core::text::format_value;
+use warp_core::text::format_bits;
 
-/// One row per lane: its status, then every register (`_` = undefined).
+/// One row per lane: its status, then every register (`_` = undefined,
+/// `VALUE:MASK` where only the bits of `MASK` are defined, as in `.expect`).
 pub fn outcome(prog: &Program, out: &Outcome) -> String {
     let mut cols: Vec<Vec<String>> = Vec::new();
     let mut heads = vec!["lane".to_string(), "status".to_string()];
@@ -25,10 +26,7 @@ pub fn outcome(prog: &Program, out: &Outcome) -> String {
         heads.push(format!("{}{}", d.name, d.ty));
         cols.push(
             (0..WARP)
-                .map(|l| match out.get(Reg(i as u32), l) {
-                    Some(v) => format_value(v, d.ty),
-                    None => "_".to_string(),
-                })
+                .map(|l| format_bits(out.bits(Reg(i as u32), l), d.ty))
                 .collect(),
         );
     }
