@@ -549,6 +549,16 @@ impl Build<'_> {
         if !d.group.is_empty() {
             let srcs = vec![(self.src(1, ty)?, ty)];
             let dests = self.group(&d.group, ty)?;
+            // ISA `mov` (vector): "the sink symbol `_` may be used for one
+            // or more elements provided that at least one element is a
+            // scalar register".
+            if dests.iter().all(|&(d, _)| d == Dest::Sink) {
+                return err(
+                    &d.group[0],
+                    "a `mov` vector destination needs a register: `_` may stand for some \
+                     of its elements, not all",
+                );
+            }
             return self.lane_op(LaneOpKind::Unpack, dests, srcs, None);
         }
         if !a.group.is_empty() {
@@ -606,9 +616,54 @@ impl Build<'_> {
                 )
             }
         };
-        toks.iter()
+        let elems = toks
+            .iter()
             .map(|t| Ok((self.dest_tok(t, part)?, part)))
-            .collect()
+            .collect::<PResult<Vec<_>>>()?;
+        self.one_type(toks, &elems)?;
+        Ok(elems)
+    }
+
+    /// Refuses a `{a, b, ...}` group whose registers are not all of one
+    /// declared type, at the first element that differs from the first
+    /// register; the sink `_` has no type and goes with any.
+    ///
+    /// The PTX ISA's `mov` (vector) reads the group as a *vector register*
+    /// ("Write scalar register d with the packed value of vector register
+    /// a, or write vector register d with the unpacked values from scalar
+    /// register a"), and a vector's elements have one type: its examples
+    /// give each group a single one ("`mov.b32 %r1,{a,b};` // a,b have type
+    /// .u16", "`mov.b64 {lo,hi}, %x;` // %x is a double; lo,hi are .u32"),
+    /// and §6.4.3 "Vectors as Operands" calls a brace-enclosed list one "of
+    /// similarly typed scalars". The ISA does not say how alike is alike
+    /// enough; `ptxas` 13.0 refuses `.u32` with `.f32` ("Vector with
+    /// elements of different types are not allowed in mov instruction"),
+    /// and the driver then refuses the whole module. Where the ISA is
+    /// silent this is conservative: one declared type exactly, so `.b32`
+    /// with `.u32` is refused too (the groups of the corpus's compiler
+    /// output, `corpus/kernels/`, are each of one type).
+    fn one_type(&self, toks: &[Token], elems: &[(Dest, Type)]) -> PResult<()> {
+        let prog = &self.p.case.program;
+        let mut first: Option<(&Token, Type)> = None;
+        for (t, (d, _)) in toks.iter().zip(elems) {
+            let Dest::Reg(r) = *d else { continue };
+            let ty = prog.decl(r).ty;
+            match first {
+                None => first = Some((t, ty)),
+                Some((f, fty)) if fty != ty => {
+                    return err(
+                        t,
+                        format!(
+                            "the elements of a `mov` vector must have one type: `{}` is {fty}, \
+                             `{}` is {ty}",
+                            f.text, t.text
+                        ),
+                    )
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// An integer instruction `op.ty d, a{, b{, c}}`: its types as
