@@ -1,6 +1,7 @@
 //! `mov` packing and unpacking (`mov.b64 d, {a, b}`, `mov.b64 {a, b}, s`):
-//! the registers of the `{...}` are of one declared type, and an
-//! unpacking vector names at least one register.
+//! the registers of the `{...}` are of one type, the integer and bit-size
+//! types counting as one (and the generator draws one declared type), and
+//! an unpacking vector names at least one register.
 //!
 //! The expected outcomes come from the PTX ISA and from `ptxas`, not from
 //! the code. ISA 9.7.9.4 "mov (vector)" reads the group as a *vector
@@ -9,11 +10,14 @@
 //! one "of similarly typed scalars". `ptxas` 13.0 (driver 580.159.04, on an
 //! H200) refused both lines of `refuses_the_lines_ptxas_refused` with
 //! "Vector with elements of different types are not allowed in mov
-//! instruction", and the driver with them the whole batch of 1024 programs.
-//! The ISA does not say whether `.b32` and `.u32` are alike enough: the
-//! parser requires one declared type exactly. "the sink symbol `_` may be
-//! used for one or more elements provided that at least one element is a
-//! scalar register" (ISA, same page).
+//! instruction", and the driver with them the whole batch of 1024 programs;
+//! all 15 such refusals of that day (`docs/log/gpu-2026-11-27-d/found/
+//! *-engine-failed-*`) put `.f32` with `.u32` or `.s32`. It compiled
+//! `mov.b64 %rd2, {%rh0, %rh0, %h0, %sh0}` (`.u16`, `.b16`, `.s16`: the
+//! H200 ran `corpus/cases/activemask-after-sqrt-h200.ptx`). Whether `.b32`
+//! and `.f32` mix is not known: the parser refuses it. "the sink symbol `_`
+//! may be used for one or more elements provided that at least one element
+//! is a scalar register" (ISA, same page).
 
 mod common;
 use arbitrary::Unstructured;
@@ -44,8 +48,12 @@ fn refuses_the_lines_ptxas_refused() {
     ] {
         let e = parse(&format!("{DECLS}{line}\n")).expect_err(line);
         assert_eq!((e.line, e.col), (2, col), "{line}: {e}");
-        let want = format!("the elements of a `mov` vector must have one type: {msg}");
-        assert_eq!(e.msg, want, "{line}");
+        assert!(
+            e.msg
+                .starts_with("the elements of a `mov` vector must have one type")
+                && e.msg.ends_with(msg),
+            "{line}: {e}"
+        );
         // With the file's name in front, as the command line prints it.
         assert!(
             e.with_file("a.ptx")
@@ -87,7 +95,7 @@ fn one(line: &str) -> Result<Case, String> {
 }
 
 #[test]
-fn accepts_vectors_of_one_type() {
+fn accepts_vectors_of_one_type_or_of_integer_types() {
     for line in [
         "mov.b64 %bd0, {%b0, %b1};",
         "mov.b64 %fd0, {%r0, %r1};",
@@ -102,6 +110,12 @@ fn accepts_vectors_of_one_type() {
         "mov.b64 {%f0, _}, %bd0;",
         "mov.b64 {_, %r1}, %bd0;",
         "mov.b64 {_, %h1, _, %h3}, %bd0;",
+        // Integer and bit-size types mix: ptxas compiled the first.
+        "mov.b64 %bd0, {%rh0, %rh0, %h0, %sh0};",
+        "mov.b64 {%h0, %rh1, %sh2, _}, %bd0;",
+        "mov.b32 {%sh0, %h1}, %r0;",
+        "mov.b64 %bd0, {%b0, %r1};",
+        "mov.b64 {%r0, %s1}, %bd0;",
     ] {
         let case = one(line).unwrap_or_else(|e| panic!("`{line}`: {e}"));
         let again = parse(&print(&case)).unwrap_or_else(|e| panic!("`{line}` prints: {e}"));
@@ -112,26 +126,18 @@ fn accepts_vectors_of_one_type() {
 #[test]
 fn refuses_vectors_of_two_types() {
     for (line, msg) in [
-        ("mov.b64 %bd0, {%b0, %f1};", "`%b0` is .b32, `%f1` is .f32"),
+        // As ptxas did.
         ("mov.b64 {%f0, %r1}, %fd0;", "`%f0` is .f32, `%r1` is .u32"),
-        // Bit-size with integer, signed with unsigned: the ISA does not
-        // say; refused to be safe.
-        ("mov.b64 %bd0, {%b0, %r1};", "`%b0` is .b32, `%r1` is .u32"),
-        ("mov.b64 {%r0, %s1}, %bd0;", "`%r0` is .u32, `%s1` is .s32"),
-        (
-            "mov.b64 %bd0, {%h0, %h1, %h2, %rh3};",
-            "`%h0` is .b16, `%rh3` is .u16",
-        ),
-        ("mov.b32 {%sh0, %h1}, %r0;", "`%sh0` is .s16, `%h1` is .b16"),
-        // Sinks between them change nothing.
-        (
-            "mov.b64 {_, %h1, _, %sh3}, %bd0;",
-            "`%h1` is .b16, `%sh3` is .s16",
-        ),
+        ("mov.b64 %bd0, {%s0, %f1};", "`%s0` is .s32, `%f1` is .f32"),
+        // Bit-size with float: not known; refused to be safe.
+        ("mov.b64 %bd0, {%b0, %f1};", "`%b0` is .b32, `%f1` is .f32"),
+        ("mov.b64 {%f0, %b1}, %bd0;", "`%f0` is .f32, `%b1` is .b32"),
     ] {
         let e = one(line).expect_err(line);
-        let want = format!("the elements of a `mov` vector must have one type: {msg}");
-        assert!(e.ends_with(&want), "`{line}`: {e}");
+        assert!(
+            e.contains("the elements of a `mov` vector must have one type") && e.ends_with(msg),
+            "`{line}`: {e}"
+        );
     }
 }
 

@@ -114,8 +114,9 @@ impl Gen<'_, '_> {
         let mut op = template.clone();
         let wide = matches!(&op, Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Cvt { .. }));
         // The `{a, b, ...}` of a packing (`true`) or unpacking `mov`: its
-        // registers all of one declared type, drawn here (`text::lane_ops`'s
-        // `one_type` says why), and only registers.
+        // registers all of one declared type, drawn here, and only registers
+        // (ptxas refuses `.u32` with `.f32`; `text::lane_ops`'s `one_type`
+        // says what is known; one type is safe).
         let group = match &op {
             Op::LaneOp(x) if x.kind == LaneOpKind::Pack => Some((true, x.srcs[0].1)),
             Op::LaneOp(x) if x.kind == LaneOpKind::Unpack => Some((false, x.dests[0].1)),
