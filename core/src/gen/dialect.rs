@@ -14,7 +14,7 @@
 //! from an inactive lane does), so nothing here needs a probe.
 
 use super::emit::Gen;
-use super::regs::{INT32, NARROW_INTS};
+use super::regs::{INT32, NARROW_INTS, TYPES};
 use super::values;
 use crate::ir::*;
 use arbitrary::{Result, Unstructured};
@@ -113,9 +113,25 @@ impl Gen<'_, '_> {
         let template = self.u.choose(forms())?.clone();
         let mut op = template.clone();
         let wide = matches!(&op, Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Cvt { .. }));
+        // The `{a, b, ...}` of a packing (`true`) or unpacking `mov`: its
+        // registers all of one declared type, drawn here, and only registers
+        // (ptxas refuses `.u32` with `.f32`; `text::lane_ops`'s `one_type`
+        // says what is known; one type is safe).
+        let group = match &op {
+            Op::LaneOp(x) if x.kind == LaneOpKind::Pack => Some((true, x.srcs[0].1)),
+            Op::LaneOp(x) if x.kind == LaneOpKind::Unpack => Some((false, x.dests[0].1)),
+            _ => None,
+        };
+        let group = match group {
+            Some((pack, part)) => Some((pack, self.group_type(part)?)),
+            None => None,
+        };
         let mut taken = Vec::new();
         for (d, ty) in op.dests_mut() {
-            *d = self.dialect_dest(ty, wide, &taken)?;
+            *d = match group {
+                Some((false, t)) => self.group_dest(t, &taken)?,
+                _ => self.dialect_dest(ty, wide, &taken)?,
+            };
             if let Dest::Reg(r) = *d {
                 taken.push(r);
             }
@@ -123,11 +139,12 @@ impl Gen<'_, '_> {
         let uses: Vec<Use> = (0..template.sources().len())
             .map(|i| use_of(&template, i))
             .collect();
-        // `mov.b64 d, {a, b}` packs registers only.
-        let regs_only = matches!(&op, Op::LaneOp(x) if x.kind == LaneOpKind::Pack);
         let mut srcs = Vec::new();
         for (i, (_, ty, _)) in template.sources().into_iter().enumerate() {
-            srcs.push(self.dialect_src(ty, uses[i], wide, regs_only)?);
+            srcs.push(match group {
+                Some((true, t)) => Operand::Reg(*self.u.choose(self.regs.of(t))?),
+                _ => self.dialect_src(ty, uses[i], wide)?,
+            });
         }
         for ((o, _, _), s) in op.sources_mut().into_iter().zip(srcs) {
             *o = s;
@@ -151,6 +168,36 @@ impl Gen<'_, '_> {
         Ok(Dest::Reg(*self.u.choose(&pool)?))
     }
 
+    /// The declared type of the registers of one `{a, b, ...}` of parts of
+    /// type `part`: one of the types compatible with it (`.b32`, `.u32`,
+    /// `.s32`, `.f32` for a `.b32` part) that has registers, each as likely.
+    fn group_type(&mut self, part: Type) -> Result<Type> {
+        let types: Vec<Type> = TYPES
+            .iter()
+            .copied()
+            .filter(|t| t.compatible(part) && !self.regs.of(*t).is_empty())
+            .collect();
+        Ok(*self.u.choose(&types)?)
+    }
+
+    /// An element of an unpacking `mov`'s `{d0, d1, ...}`: a register of
+    /// type `ty`, never one of `taken` (the ISA leaves a vector destination
+    /// that names a register twice undefined, §6.4.3); the sink when none
+    /// is left.
+    fn group_dest(&mut self, ty: Type, taken: &[Reg]) -> Result<Dest> {
+        let pool: Vec<Reg> = self
+            .regs
+            .of(ty)
+            .iter()
+            .copied()
+            .filter(|r| !taken.contains(r))
+            .collect();
+        if pool.is_empty() {
+            return Ok(Dest::Sink);
+        }
+        Ok(Dest::Reg(*self.u.choose(&pool)?))
+    }
+
     /// The integer registers wider than the 8- or 16-bit `ty`, which a
     /// `cvt` may read or write (ISA "Operand Size Exceeding
     /// Instruction-Type Size").
@@ -166,14 +213,10 @@ impl Gen<'_, '_> {
 
     /// A source of type `ty` used as `how`: an edge value as an immediate
     /// (mostly, for positions, amounts, selectors and divisors), `%laneid`
-    /// now and then where a `.u32` fits, else a register (always, with
-    /// `regs_only`).
-    fn dialect_src(&mut self, ty: Type, how: Use, wide: bool, regs_only: bool) -> Result<Operand> {
+    /// now and then where a `.u32` fits, else a register.
+    fn dialect_src(&mut self, ty: Type, how: Use, wide: bool) -> Result<Operand> {
         if ty == Type::Pred {
             return Ok(Operand::Reg(*self.u.choose(self.regs.of(Type::Pred))?));
-        }
-        if regs_only {
-            return Ok(Operand::Reg(*self.u.choose(&self.regs.compatible(ty))?));
         }
         let imm = match how {
             Use::Value => self.u.ratio(1u8, 5)?,

@@ -549,6 +549,16 @@ impl Build<'_> {
         if !d.group.is_empty() {
             let srcs = vec![(self.src(1, ty)?, ty)];
             let dests = self.group(&d.group, ty)?;
+            // ISA `mov` (vector): "the sink symbol `_` may be used for one
+            // or more elements provided that at least one element is a
+            // scalar register".
+            if dests.iter().all(|&(d, _)| d == Dest::Sink) {
+                return err(
+                    &d.group[0],
+                    "a `mov` vector destination needs a register: `_` may stand for some \
+                     of its elements, not all",
+                );
+            }
             return self.lane_op(LaneOpKind::Unpack, dests, srcs, None);
         }
         if !a.group.is_empty() {
@@ -606,9 +616,59 @@ impl Build<'_> {
                 )
             }
         };
-        toks.iter()
+        let elems = toks
+            .iter()
             .map(|t| Ok((self.dest_tok(t, part)?, part)))
-            .collect()
+            .collect::<PResult<Vec<_>>>()?;
+        self.one_type(toks, &elems)?;
+        Ok(elems)
+    }
+
+    /// Refuses a `{a, b, ...}` group whose registers are not all of one
+    /// type, at the first element that differs from the first register;
+    /// the integer and bit-size types of a size count as one type here, a
+    /// float type as itself, and the sink `_` has no type.
+    ///
+    /// The PTX ISA's `mov` (vector) reads the group as a *vector register*
+    /// ("Write scalar register d with the packed value of vector register
+    /// a, or write vector register d with the unpacked values from scalar
+    /// register a"), and its examples give each group one type ("`mov.b32
+    /// %r1,{a,b};` // a,b have type .u16", "`mov.b64 {lo,hi}, %x;` // %x is
+    /// a double; lo,hi are .u32"); §6.4.3 "Vectors as Operands" calls a
+    /// brace-enclosed list one "of similarly typed scalars". It does not
+    /// say how alike is alike enough. `ptxas` 13.0 refuses `.u32` or
+    /// `.s32` with `.f32` ("Vector with elements of different types are
+    /// not allowed in mov instruction"; every `engine-failed` case of
+    /// `docs/log/gpu-2026-11-27-d/found/`), and the driver then the whole
+    /// module; it compiled `mov.b64 %rd2, {%rh0, %rh0, %h0, %sh0}` (`.u16`,
+    /// `.b16`, `.s16`; `corpus/cases/activemask-after-sqrt-h200.ptx` ran on
+    /// the H200), so integer and bit-size types mix. Whether `.b32` mixes
+    /// with `.f32` is not known: refused, to be safe.
+    fn one_type(&self, toks: &[Token], elems: &[(Dest, Type)]) -> PResult<()> {
+        // A float type is its own kind; the integer and bit-size types
+        // (of the one size the group's parts have) are one.
+        let kind = |t: Type| t.is_float().then_some(t);
+        let prog = &self.p.case.program;
+        let mut first: Option<(&Token, Type)> = None;
+        for (t, (d, _)) in toks.iter().zip(elems) {
+            let Dest::Reg(r) = *d else { continue };
+            let ty = prog.decl(r).ty;
+            match first {
+                None => first = Some((t, ty)),
+                Some((f, fty)) if kind(fty) != kind(ty) => {
+                    return err(
+                        t,
+                        format!(
+                            "the elements of a `mov` vector must have one type (integer and \
+                             bit-size types count as one): `{}` is {fty}, `{}` is {ty}",
+                            f.text, t.text
+                        ),
+                    )
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// An integer instruction `op.ty d, a{, b{, c}}`: its types as

@@ -34,7 +34,9 @@
 //! registers renamed `%w0, %w1, ...` (index order, declared with their own
 //! types), labels renamed `L_0, L_1, ...`, every sink `_` replaced by a
 //! scratch register (`%sink32`, `%sink64`, `%sinkp`: ptxas rejects `_` in
-//! `shfl` and `vote`), `%laneid` operands read from a `.u32` register
+//! `shfl` and `vote`) except in an unpacking `mov`'s `{d0, d1, ...}`, where
+//! the ISA allows it and a scratch register could mix a float type with
+//! another in the vector (ptxas refuses `.u32` with `.f32`), `%laneid` operands read from a `.u32` register
 //! `%lane` (ptxas allows special registers only in `mov`), and `add`, `sub`
 //! and `mul` `.f32` written `.rn` so that ptxas cannot contract them into
 //! an FMA (the interpreter rounds each one). `.f32` registers in
@@ -453,8 +455,27 @@ impl Scratch {
 /// %p, 1` is PTX, as LLVM writes it: kept).
 fn map_op(op: &Op, s: Scratch) -> Result<Op, ()> {
     let mut op = op.clone();
-    for (d, ty) in op.dests_mut() {
-        *d = s.dest(*d, ty);
+    match &mut op {
+        // An unpacking `mov` keeps its sinks: the ISA allows `_` there ("the
+        // sink symbol `_` may be used for one or more elements provided that
+        // at least one element is a scalar register"), and a scratch
+        // register (`.b32`) beside `.f32` ones would give the vector a
+        // second type, which ptxas may refuse as it refuses `.u32` with
+        // `.f32` ("Vector with elements of different types are not allowed
+        // in mov instruction"). The parser refuses a vector of sinks only;
+        // one made otherwise gets a scratch register for its first element.
+        Op::LaneOp(x) if x.kind == LaneOpKind::Unpack => {
+            if x.dests.iter().all(|&(d, _)| d == Dest::Sink) {
+                if let Some((d, ty)) = x.dests.first_mut() {
+                    *d = s.dest(*d, *ty);
+                }
+            }
+        }
+        op => {
+            for (d, ty) in op.dests_mut() {
+                *d = s.dest(*d, ty);
+            }
+        }
     }
     if let Op::Glue(Glue::Mov {
         ty: Type::Pred,

@@ -3,7 +3,8 @@
 //! Every corpus file (`corpus/**/*.ptx`) and a few
 //! hundred generated programs are emitted, grouped by
 //! [`module_target`], and the text is checked for structure: each kernel
-//! declared once, every register it uses declared, no sink `_` and no
+//! declared once, every register it uses declared, no sink `_` (but in a
+//! `mov`'s `{d0, d1, ...}`, which mixes no float type with another) and no
 //! `%laneid` operand left, `.rn` on `add`/`sub`/`mul.f32`, one store per
 //! register plus the status under the `exit`'s own guard before each
 //! `exit`, and the same with status 0 before `ret`. The input and output
@@ -34,7 +35,7 @@
 //! them with the interpreter through `warp_core::compare`.
 
 use arbitrary::Unstructured;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use warp_core::compare::{compare, DiffReport};
 use warp_core::gen::{generate, Config};
@@ -236,15 +237,15 @@ fn check_module(m: &Module, items: &[Item], idx: &[usize], what: &str) {
             .collect();
         // Declarations cover every register used.
         let mut declared: HashSet<String> = HashSet::new();
+        let mut reg_type: HashMap<String, String> = HashMap::new();
         let mut w_regs = 0;
         for l in code.iter().filter(|l| l.starts_with(".reg ")) {
-            let names = l
-                .trim_end_matches(';')
-                .splitn(3, ' ')
-                .nth(2)
-                .expect("names");
+            let mut parts = l.trim_end_matches(';').splitn(3, ' ');
+            let ty = parts.nth(1).expect("type");
+            let names = parts.next().expect("names");
             for n in names.split(',') {
                 let n = n.trim().to_string();
+                reg_type.insert(n.clone(), ty.to_string());
                 if n.starts_with("%w") {
                     w_regs += 1;
                 }
@@ -286,6 +287,27 @@ fn check_module(m: &Module, items: &[Item], idx: &[usize], what: &str) {
                 .split(|c: char| c.is_whitespace() || c == ',' || c == '|' || c == ';')
                 .collect();
             assert!(!toks.contains(&"_"), "{ctx}: sink left in `{l}`");
+            // A `mov`'s `{a, b, ...}` names at least one register, and no
+            // float register beside one of another type (ptxas: "Vector with
+            // elements of different types are not allowed in mov
+            // instruction" for `.u32` or `.s32` with `.f32`; it compiles
+            // `.u16`, `.b16` and `.s16` together; `.b32` with `.f32` is not
+            // known, so not emitted).
+            if let (true, Some(open), Some(close)) = (l.contains("mov."), l.find('{'), l.find('}'))
+            {
+                let elems: Vec<&str> = l[open + 1..close]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|e| *e != "_")
+                    .collect();
+                assert!(!elems.is_empty(), "{ctx}: no register in `{l}`");
+                let types: HashSet<&String> = elems.iter().map(|e| &reg_type[*e]).collect();
+                let float = types.iter().any(|t| t.starts_with(".f"));
+                assert!(
+                    !float || types.len() == 1,
+                    "{ctx}: a vector of {types:?} in `{l}`"
+                );
+            }
             // ptxas refuses .f32 registers in redux.sync.
             if l.contains("redux.sync") {
                 for t in percent_tokens(l) {
