@@ -52,14 +52,39 @@ enum Use {
 /// What source `i` of `op` is for.
 fn use_of(op: &Op, i: usize) -> Use {
     match op {
-        Op::LaneOp(x) => match (x.kind, i) {
-            (LaneOpKind::Int(IntOp::Bfe), 1 | 2) | (LaneOpKind::Int(IntOp::Bfi), 2 | 3) => {
-                Use::BitField
-            }
-            (LaneOpKind::Int(IntOp::Shf { .. }), 2) => Use::Shift,
-            (LaneOpKind::Int(IntOp::Prmt), 2) => Use::Selector,
-            (LaneOpKind::Int(IntOp::Div | IntOp::Rem), 1) => Use::Divisor,
-            _ => Use::Value,
+        Op::LaneOp(x) => match x.kind {
+            LaneOpKind::Int(op) => match op {
+                IntOp::Bfe if matches!(i, 1 | 2) => Use::BitField,
+                IntOp::Bfi if matches!(i, 2 | 3) => Use::BitField,
+                IntOp::Shf { .. } if i == 2 => Use::Shift,
+                IntOp::Prmt if i == 2 => Use::Selector,
+                IntOp::Div | IntOp::Rem if i == 1 => Use::Divisor,
+                IntOp::Bfe
+                | IntOp::Bfi
+                | IntOp::Shf { .. }
+                | IntOp::Prmt
+                | IntOp::Div
+                | IntOp::Rem
+                | IntOp::MulWide
+                | IntOp::MadLo
+                | IntOp::MadHi
+                | IntOp::MadWide
+                | IntOp::Neg
+                | IntOp::Abs
+                | IntOp::Brev
+                | IntOp::Clz
+                | IntOp::Bfind { .. } => Use::Value,
+            },
+            LaneOpKind::Special(_)
+            | LaneOpKind::Cvt { .. }
+            | LaneOpKind::Float { .. }
+            | LaneOpKind::FSetp(_)
+            | LaneOpKind::Pack
+            | LaneOpKind::Unpack
+            | LaneOpKind::Ld(_)
+            | LaneOpKind::St(_)
+            | LaneOpKind::Cvta { .. }
+            | LaneOpKind::Bar => Use::Value,
         },
         Op::Glue(Glue::Bin {
             op: BinOp::Shl | BinOp::Shr,

@@ -7,7 +7,7 @@ use super::bits::Val;
 use super::lanes::lanes;
 use super::memory::{access, region, Fault, Place};
 use super::warp::{Step, Warp};
-use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Space, Type};
+use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Type};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
 
@@ -116,11 +116,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
         LaneOpKind::Cvta { space, to } => {
             let (d, ty) = x.dests[0];
             let (a, _) = x.srcs[0];
-            let base = match space {
-                Space::Shared => windows::SHARED,
-                Space::Local => windows::LOCAL,
-                Space::Global | Space::Const | Space::Param | Space::Generic => 0,
-            };
+            let base = windows::base(space);
             let mut results = Vec::new();
             for l in lanes(s.exec) {
                 let v = w.read(a, l);

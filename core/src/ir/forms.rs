@@ -471,12 +471,7 @@ impl LaneOp {
                         s.push('i');
                     }
                 }
-                if ftz {
-                    s.push_str(".ftz");
-                }
-                if sat {
-                    s.push_str(".sat");
-                }
+                push_ftz_sat(&mut s, ftz, sat);
                 format!("{s}{}{}", self.dests[0].1, self.srcs[0].1)
             }
             LaneOpKind::Int(op) => format!("{}{}", op.mnemonic(), self.srcs[0].1),
@@ -486,12 +481,7 @@ impl LaneOp {
                     s.push('.');
                     s.push_str(rnd.name());
                 }
-                if ftz {
-                    s.push_str(".ftz");
-                }
-                if sat {
-                    s.push_str(".sat");
-                }
+                push_ftz_sat(&mut s, ftz, sat);
                 format!("{s}{}", self.dests[0].1)
             }
             LaneOpKind::FSetp(cmp) => format!("setp.{}.f64", cmp.name()),
@@ -521,5 +511,15 @@ impl LaneOp {
             | LaneOpKind::Cvta { .. }
             | LaneOpKind::Bar => self.canonical_opcode(),
         }
+    }
+}
+
+/// Appends `.ftz` and `.sat` where set, in the ISA's order.
+fn push_ftz_sat(s: &mut String, ftz: bool, sat: bool) {
+    if ftz {
+        s.push_str(".ftz");
+    }
+    if sat {
+        s.push_str(".sat");
     }
 }

@@ -8,7 +8,7 @@
 //! variable an offset in the CTA's shared space, a `.global`/`.const`
 //! variable its address in the generic space (see [`windows`]).
 
-use super::{Program, Type, Version};
+use super::{Program, Space, Type, Version};
 
 /// Where each state space sits in the 64-bit *generic* address space the
 /// engines model. `cvta` adds or subtracts a window's base; a generic
@@ -35,6 +35,18 @@ pub mod windows {
     /// (the launch's dynamic shared memory, `Launch::shared` bytes) start:
     /// after any static shared memory a kernel can have.
     pub const DYNAMIC_SHARED: u64 = 0x0100_0000;
+
+    /// Where `space`'s window starts in the generic address space (what
+    /// `cvta` adds or takes away): shared and local memory have their
+    /// windows, and a global address is its own generic one (0).
+    pub fn base(space: super::Space) -> u64 {
+        use super::Space;
+        match space {
+            Space::Shared => SHARED,
+            Space::Local => LOCAL,
+            Space::Global | Space::Const | Space::Param | Space::Generic => 0,
+        }
+    }
 }
 
 /// A `.param` of a kernel.

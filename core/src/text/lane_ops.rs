@@ -162,7 +162,8 @@ impl Build<'_> {
                     "min" => FloatOp::Min,
                     "max" => FloatOp::Max,
                     "neg" => FloatOp::Neg,
-                    _ => FloatOp::Abs,
+                    "abs" => FloatOp::Abs,
+                    other => unreachable!("the arm admits no `{other}`"),
                 };
                 self.float(&parts, op)
             }
@@ -721,7 +722,19 @@ impl Build<'_> {
         let first = match op {
             IntOp::Bfe => 1,
             IntOp::Bfi => 2,
-            _ => return Ok(()),
+            IntOp::MulWide
+            | IntOp::MadLo
+            | IntOp::MadHi
+            | IntOp::MadWide
+            | IntOp::Div
+            | IntOp::Rem
+            | IntOp::Neg
+            | IntOp::Abs
+            | IntOp::Brev
+            | IntOp::Clz
+            | IntOp::Bfind { .. }
+            | IntOp::Prmt
+            | IntOp::Shf { .. } => return Ok(()),
         };
         for (k, what) in ["position", "length"].into_iter().enumerate() {
             if let (Operand::Imm(v), _) = srcs[first + k] {

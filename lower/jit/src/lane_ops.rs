@@ -23,8 +23,8 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{F64, I32, I64};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{
-    windows, Dest, FloatOp, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Rounding, Space,
-    Special, Type,
+    windows, Dest, FloatOp, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Rounding, Special,
+    Type,
 };
 
 /// Lowers one lane op (not `ld`, `st` or `bar.sync`) at `pc`.
@@ -184,11 +184,7 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
             vec![e.b.ins().uextend(I64, v)]
         }
         LaneOpKind::Cvta { space, to } => {
-            let base = match space {
-                Space::Shared => windows::SHARED,
-                Space::Local => windows::LOCAL,
-                Space::Global | Space::Const | Space::Param | Space::Generic => 0,
-            } as i64;
+            let base = windows::base(space) as i64;
             vec![e.b.ins().iadd_imm_s(args[0], if to { -base } else { base })]
         }
         LaneOpKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }) => host(e),

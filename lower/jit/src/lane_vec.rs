@@ -16,8 +16,8 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
 use warp_core::ir::{
-    windows, Dest, FloatOp, Guard, IntOp, LaneOp, LaneOpKind, Operand, Rounding, Space, Special,
-    Type, WARP,
+    windows, Dest, FloatOp, Guard, IntOp, LaneOp, LaneOpKind, Operand, Rounding, Special, Type,
+    WARP,
 };
 
 /// How wide an operand of `x` is: its register's width, or for an
@@ -120,11 +120,7 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
             }
         }
         LaneOpKind::Cvta { space, to } => {
-            let base = match space {
-                Space::Shared => windows::SHARED,
-                Space::Local => windows::LOCAL,
-                Space::Global | Space::Const | Space::Param | Space::Generic => 0,
-            } as i64;
+            let base = windows::base(space) as i64;
             let delta = if to { base.wrapping_neg() } else { base };
             // (A global address is its generic one: a copy.)
             if x.srcs[0].1.bits() == 64 {

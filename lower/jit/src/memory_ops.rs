@@ -29,7 +29,7 @@ use super::runtime;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
-use warp_core::ir::{windows, Dest, Guard, LaneOp, LaneOpKind, Operand, Space, Type};
+use warp_core::ir::{windows, Dest, Guard, LaneOp, Operand, Space, Type};
 
 /// Memory flags of an access to host memory: checked, so it never traps;
 /// not known aligned (a 16-byte vector access need not be).
@@ -53,19 +53,8 @@ struct Access<'x> {
 
 /// Lowers `ld`/`st` `x` at `pc` under `guard`.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
-    let (space, store) = match x.kind {
-        LaneOpKind::Ld(s) => (s, false),
-        LaneOpKind::St(s) => (s, true),
-        LaneOpKind::Special(_)
-        | LaneOpKind::Cvta { .. }
-        | LaneOpKind::Cvt { .. }
-        | LaneOpKind::Int(_)
-        | LaneOpKind::Float { .. }
-        | LaneOpKind::FSetp(_)
-        | LaneOpKind::Pack
-        | LaneOpKind::Unpack
-        | LaneOpKind::Bar => unreachable!("memory_ops lowers ld and st"),
-    };
+    let (space, load) = x.access().expect("memory_ops lowers ld and st");
+    let store = !load;
     let ty = if store { x.srcs[0].1 } else { x.dests[0].1 };
     let acc = Access {
         x,
