@@ -2,6 +2,13 @@
 //! with the module `NAME.ptx` beside it and its expected outputs
 //! (`NAME.expect`, or what a GPU stored, `NAME.gpu.txt`), loaded once for
 //! every engine's tests (the interpreter's, the JIT's, the GPU's).
+//!
+//! Kernels run several times on a GPU (`corpus/kernels/cub/`, issue #37)
+//! also have `NAME.gpu-runs.txt`, which lists the words that differed
+//! between runs: [`KernelCase::check_against_runs`] compares an engine's
+//! buffers with the GPU's on the bytes the reference defines only, and
+//! checks that every bit that differed between the GPU's runs is one the
+//! reference leaves undefined.
 
 use crate::ir::Module;
 use crate::launch::{compare, parse_expected, BufferOut, Expected, Launch};
@@ -21,6 +28,52 @@ pub struct KernelCase {
     pub launch: Launch,
     /// The expected buffers.
     pub expected: Expected,
+}
+
+/// A word that differed between a GPU's runs of a kernel: the buffer, the
+/// word's index, and its value in each run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunsDiffer {
+    /// The buffer's name.
+    pub buffer: String,
+    /// The word's index in it.
+    pub word: usize,
+    /// The word in each run.
+    pub values: Vec<u32>,
+}
+
+/// Parses a `NAME.gpu-runs.txt` (written by `corpus/kernels/h200run.py`):
+/// its `runs differ at BUF[i]: a b c` lines (hex words, one per run).
+/// Errors name the file and line.
+pub fn parse_runs_differ(src: &str, file: &str) -> Result<Vec<RunsDiffer>, String> {
+    let mut out = Vec::new();
+    for (n, line) in src.lines().enumerate() {
+        let Some(rest) = line.strip_prefix("runs differ at ") else {
+            continue;
+        };
+        let bad = || {
+            format!(
+                "{file}:{}: expected `runs differ at BUF[i]: WORD WORD ...`",
+                n + 1
+            )
+        };
+        let (at, words) = rest.split_once(": ").ok_or_else(bad)?;
+        let (buffer, idx) = at
+            .strip_suffix(']')
+            .and_then(|a| a.split_once('['))
+            .ok_or_else(bad)?;
+        let word = idx.parse().map_err(|_| bad())?;
+        let values = words
+            .split_whitespace()
+            .map(|w| u32::from_str_radix(w, 16).map_err(|_| bad()))
+            .collect::<Result<Vec<_>, _>>()?;
+        out.push(RunsDiffer {
+            buffer: buffer.to_string(),
+            word,
+            values,
+        });
+    }
+    Ok(out)
 }
 
 /// Every `.launch` file directly in `dir`, sorted by name.
@@ -62,6 +115,75 @@ impl KernelCase {
             launch,
             expected,
         })
+    }
+
+    /// The words that differed between the GPU's runs
+    /// (`NAME.gpu-runs.txt` beside the launch; none when there is no such
+    /// file).
+    pub fn runs_differ(&self) -> Result<Vec<RunsDiffer>, String> {
+        let f = self.launch_file.with_extension("gpu-runs.txt");
+        match std::fs::read_to_string(&f) {
+            Ok(src) => parse_runs_differ(&src, &f.display().to_string()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(format!("{}: {e}", f.display())),
+        }
+    }
+
+    /// Checks an engine's `buffers` against the GPU's runs, with the
+    /// reference's definedness `reference` (the interpreter's buffers of
+    /// the same launch): every byte the reference defines must equal the
+    /// GPU's (the expected file, its first run), and every bit that
+    /// differed between the GPU's runs must be one the reference leaves
+    /// undefined. One line per failure, named by the launch file.
+    pub fn check_against_runs(
+        &self,
+        buffers: &[BufferOut],
+        reference: &[BufferOut],
+    ) -> Vec<String> {
+        let name = self.launch_file.display();
+        let mut fails = Vec::new();
+        let defined = |buf: &str, byte: usize| {
+            reference
+                .iter()
+                .find(|b| b.name == buf)
+                .and_then(|b| b.defined.get(byte).copied())
+                .unwrap_or(false)
+        };
+        for (buf, want) in &self.expected {
+            let Some(got) = buffers.iter().find(|b| &b.name == buf) else {
+                fails.push(format!("{name}: {buf}: no such buffer"));
+                continue;
+            };
+            for (i, w) in want.iter().enumerate() {
+                let Some(w) = w else { continue };
+                for (k, wb) in w.to_le_bytes().into_iter().enumerate() {
+                    let at = 4 * i + k;
+                    if defined(buf, at) && got.bytes.get(at) != Some(&wb) {
+                        fails.push(format!(
+                            "{name}: {buf}[{i}] byte {k}: the reference defines it; got {:02x?}, the GPU stored {wb:02x}",
+                            got.bytes.get(at)
+                        ));
+                    }
+                }
+            }
+        }
+        match self.runs_differ() {
+            Err(e) => fails.push(e),
+            Ok(differ) => {
+                for d in differ {
+                    let changed = d.values.iter().fold(0, |m, v| m | (v ^ d.values[0]));
+                    for k in 0..4 {
+                        if changed >> (8 * k) & 0xff != 0 && defined(&d.buffer, 4 * d.word + k) {
+                            fails.push(format!(
+                                "{name}: {}[{}] byte {k} differed between the GPU's runs ({:08x?}) but the reference defines it",
+                                d.buffer, d.word, d.values
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        fails
     }
 
     /// Every difference between `buffers` (what an engine left) and the

@@ -58,6 +58,8 @@ fn use_of(op: &Op, i: usize) -> Use {
                 IntOp::Bfi if matches!(i, 2 | 3) => Use::BitField,
                 IntOp::Shf { .. } if i == 2 => Use::Shift,
                 IntOp::Prmt if i == 2 => Use::Selector,
+                // Position and width: values near 32 reach the overflow rules.
+                IntOp::Bmsk { .. } => Use::Shift,
                 IntOp::Div | IntOp::Rem if i == 1 => Use::Divisor,
                 IntOp::Bfe
                 | IntOp::Bfi

@@ -510,6 +510,7 @@ pub fn branches_per_lane(kind: LaneOpKind) -> bool {
             | IntOp::Bfe
             | IntOp::Bfi
             | IntOp::Prmt
+            | IntOp::Bmsk { .. }
             | IntOp::Shf { .. } => false,
         },
         LaneOpKind::Special(_)

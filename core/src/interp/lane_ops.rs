@@ -290,6 +290,32 @@ fn bit_field(op: IntOp, ty: Type, args: [u64; 4]) -> Option<Option<u64>> {
                 (both >> n) & 0xffff_ffff
             }
         }
+        IntOp::Bmsk { clamp } => {
+            // The ISA's pseudocode, step by step (see `IntOp::Bmsk`).
+            let (a, b) = (args[0] & 0xffff_ffff, args[1] & 0xffff_ffff);
+            let a1 = a & 0x1f;
+            let b1 = b & 0x1f;
+            let sum = a1 + b1;
+            let mut mask0: u64 = 0xffff_ffff << a1 & 0xffff_ffff;
+            let mut overflow = sum >= 32;
+            if clamp {
+                if a >= 32 {
+                    overflow = true;
+                    mask0 = 0;
+                }
+                if b >= 32 {
+                    overflow = true;
+                }
+            }
+            let mask1: u64 = if overflow {
+                0
+            } else if b1 == 0 {
+                0xffff_ffff
+            } else {
+                0xffff_ffff << sum & 0xffff_ffff
+            };
+            mask0 & !mask1 & 0xffff_ffff
+        }
         IntOp::Prmt => {
             let tmp = (args[1] & 0xffff_ffff) << 32 | (args[0] & 0xffff_ffff);
             (0..4).fold(0, |d, i| {
@@ -357,7 +383,7 @@ fn int_op(op: IntOp, ty: Type, a: u64, b: u64, c: u64) -> Option<u64> {
             }
             (if op == IntOp::Div { q } else { ia % ib } as u64) & m
         }
-        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } => {
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } | IntOp::Bmsk { .. } => {
             unreachable!("eval runs these through bit_field")
         }
         IntOp::Neg => (ia.wrapping_neg() as u64) & m,

@@ -392,6 +392,8 @@ impl IntOp {
             IntOp::Bfe => "bfe",
             IntOp::Bfi => "bfi",
             IntOp::Prmt => "prmt",
+            IntOp::Bmsk { clamp: true } => "bmsk.clamp",
+            IntOp::Bmsk { clamp: false } => "bmsk.wrap",
             IntOp::Shf { left, clamp } => match (left, clamp) {
                 (true, true) => "shf.l.clamp",
                 (true, false) => "shf.l.wrap",

@@ -104,6 +104,13 @@ impl Requirement {
         sm: 80,
     };
 
+    /// `bmsk` ("PTX ISA 7.6, sm_70"; `ptxas`: "Feature 'bmsk' requires PTX
+    /// ISA .version 7.6 or later").
+    pub const BMSK: Requirement = Requirement::Since {
+        version: Version::new(7, 6),
+        sm: 70,
+    };
+
     /// `activemask`.
     pub const ACTIVEMASK: Requirement = Requirement::Since {
         version: Version::new(6, 2),
@@ -214,6 +221,9 @@ impl Op {
             Op::Match(_) => Requirement::MATCH,
             Op::Redux(x) => x.op.requirement(),
             Op::Activemask(_) => Requirement::ACTIVEMASK,
+            Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Int(IntOp::Bmsk { .. })) => {
+                Requirement::BMSK
+            }
             Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => Requirement::Any,
         }
     }

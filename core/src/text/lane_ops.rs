@@ -142,6 +142,12 @@ impl Build<'_> {
                     },
                 )
             }
+            "bmsk" if parts.len() == 3 && matches!(parts[1], "clamp" | "wrap") => self.int(
+                &parts[2..],
+                IntOp::Bmsk {
+                    clamp: parts[1] == "clamp",
+                },
+            ),
             "bfi" => self.int(&parts[1..], IntOp::Bfi),
             "prmt" if parts.len() == 2 => self.int(&parts[1..], IntOp::Prmt),
             "prmt" => self.fail(format!("not supported yet: `{text}` (prmt modes)")),
@@ -734,6 +740,7 @@ impl Build<'_> {
             | IntOp::Clz
             | IntOp::Bfind { .. }
             | IntOp::Prmt
+            | IntOp::Bmsk { .. }
             | IntOp::Shf { .. } => return Ok(()),
         };
         for (k, what) in ["position", "length"].into_iter().enumerate() {

@@ -187,7 +187,9 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
             let base = windows::base(space) as i64;
             vec![e.b.ins().iadd_imm_s(args[0], if to { -base } else { base })]
         }
-        LaneOpKind::Int(IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. }) => host(e),
+        LaneOpKind::Int(
+            IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } | IntOp::Bmsk { .. },
+        ) => host(e),
         LaneOpKind::Int(op) => vec![int(e, op, x.srcs[0].1, &args)],
         LaneOpKind::Cvt {
             rnd: None,
@@ -356,7 +358,7 @@ fn int(e: &mut Emitter, op: IntOp, ty: Type, args: &[Value]) -> Value {
                 r
             }
         }
-        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } => {
+        IntOp::Bfe | IntOp::Bfi | IntOp::Prmt | IntOp::Shf { .. } | IntOp::Bmsk { .. } => {
             unreachable!("called into the run time")
         }
         IntOp::Neg => e.b.ins().ineg(a),

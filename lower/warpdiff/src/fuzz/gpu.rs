@@ -12,9 +12,10 @@
 //!   reduced and recorded as `engine-failed`.
 //! - A hang or a fault costs its batch: the runner process is replaced and
 //!   the GPU goes on. The batch is narrowed down in fresh processes
-//!   ([`crate::fuzz::hang`], one narrowing at a time, in the background):
-//!   the case that fails alone is reduced and recorded with a `gpu-fails:`
-//!   line, or, when none fails alone, the smallest group that fails
+//!   ([`crate::fuzz::hang`], one narrowing at a time, in the background;
+//!   the others wait in a queue of [`NARROW_QUEUE`]): the case that fails
+//!   alone is counted under a known bug when it shows one's idiom, else
+//!   reduced and recorded with a `gpu-fails:` line, or, when none fails alone, the smallest group that fails
 //!   together is recorded as a folder, or, when even the whole batch does
 //!   not fail again, the batch is saved and the fact counted. Programs with
 //!   the idiom of a known bug that hangs or faults never reach these
@@ -31,7 +32,7 @@
 use crate::errln;
 use crate::fuzz::case;
 use crate::fuzz::hang::{self, Prober};
-use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES};
+use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES, NARROW_QUEUE};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
 use std::sync::Mutex;
@@ -179,24 +180,28 @@ pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForG
                     .iter()
                     .map(|b| (b.pending.case.clone(), b.job, b.case_seed))
                     .collect();
-                // One narrowing at a time: each starts fresh processes and
-                // they would compete for the cores the compilers need.
-                if sh.narrowing.swap(true, Ordering::Relaxed) {
-                    let saved = save_batch(&cases);
-                    sh.found(format!(
-                        "gpu hang or fault ({what}): not narrowed (another narrowing was running); {saved}"
-                    ));
-                    sh.divergences.fetch_add(1, Ordering::Relaxed);
-                    sh.engine_failures.fetch_add(1, Ordering::Relaxed);
-                } else {
+                // One narrowing at a time (each starts fresh processes, and
+                // they would compete for the cores the compilers need); the
+                // others wait in a queue, and are saved un-narrowed only when
+                // it is full.
+                let start = {
+                    let mut q = sh.narrow_queue.lock().unwrap_or_else(|p| p.into_inner());
+                    if q.len() >= NARROW_QUEUE {
+                        let saved = save_batch(&cases);
+                        sh.found(format!(
+                            "gpu hang or fault ({what}): not narrowed ({NARROW_QUEUE} failures were waiting to be); {saved}"
+                        ));
+                        sh.divergences.fetch_add(1, Ordering::Relaxed);
+                        sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+                        false
+                    } else {
+                        q.push_back((cases, what));
+                        !sh.narrowing.swap(true, Ordering::Relaxed)
+                    }
+                };
+                if start {
                     let prober = &prober;
-                    sc.spawn(move || {
-                        let t = Instant::now();
-                        narrow(r, sh, prober, &cases, &what);
-                        sh.narrow_us
-                            .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
-                        sh.narrowing.store(false, Ordering::Relaxed);
-                    });
+                    sc.spawn(move || narrow_queued(r, sh, prober));
                 }
                 if !survives {
                     break;
@@ -255,14 +260,53 @@ fn driver_refused(
     }
 }
 
-/// A batch hung or faulted: narrow it down in fresh processes and record
-/// what was found (see the module doc).
-fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)], what: &str) {
-    sh.divergences.fetch_add(1, Ordering::Relaxed);
-    sh.engine_failures.fetch_add(1, Ordering::Relaxed);
-    if !r.args.keep_going {
-        sh.stop.store(true, Ordering::Relaxed);
+/// The narrowing thread: narrows the queued failures down one after
+/// another until the queue is empty (the queue's lock makes "empty" and
+/// "no narrowing thread" one step, so nothing queued is left behind). Past
+/// the run's end and its grace, what is left is saved, not narrowed.
+fn narrow_queued(r: &Run, sh: &Shared, prober: &Prober) {
+    loop {
+        let next = {
+            let mut q = sh.narrow_queue.lock().unwrap_or_else(|p| p.into_inner());
+            match q.pop_front() {
+                Some(f) => f,
+                None => {
+                    sh.narrowing.store(false, Ordering::Relaxed);
+                    return;
+                }
+            }
+        };
+        let (cases, what) = next;
+        if Instant::now() >= r.end() + r.narrow_grace() {
+            let saved = save_batch(&cases);
+            sh.found(format!(
+                "gpu hang or fault ({what}): not narrowed (the run ended while it waited); {saved}"
+            ));
+            sh.divergences.fetch_add(1, Ordering::Relaxed);
+            sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
+        let t = Instant::now();
+        narrow(r, sh, prober, &cases, &what);
+        sh.narrow_us
+            .fetch_add(t.elapsed().as_micros() as u64, Ordering::Relaxed);
     }
+}
+
+/// What a GPU failure's message says it was: `"hang"` or `"fault"` (the
+/// words [`Shared::count_known`] counts under).
+fn failure_kind(what: &str) -> &'static str {
+    if what.starts_with("gpu hang") {
+        "hang"
+    } else {
+        "fault"
+    }
+}
+
+/// A batch hung or faulted: narrow it down in fresh processes and record
+/// what was found (see the module doc). A culprit that fails alone and
+/// shows a known bug's idiom is counted under that bug, not reduced.
+fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)], what: &str) {
     let cases: Vec<TestCase> = batch.iter().map(|b| b.0.clone()).collect();
     let t = Instant::now();
     let until = r.narrow_until();
@@ -289,6 +333,23 @@ fn narrow(r: &Run, sh: &Shared, prober: &Prober, batch: &[(TestCase, usize, u64)
             r.start.elapsed().as_secs_f64()
         )
     };
+    if let Some((group, _)) = narrowed.as_ref().filter(|(g, _)| g.len() == 1) {
+        let known = warp_core::idioms::idioms(&cases[group[0]].program);
+        if let Some(k) = known.first() {
+            sh.count_known(k.name(), failure_kind(what));
+            sh.found(format!(
+                "gpu {} counted under the known bug `{}` (its culprit shows the idiom; not reduced)",
+                failure_kind(what),
+                k.name()
+            ));
+            return;
+        }
+    }
+    sh.divergences.fetch_add(1, Ordering::Relaxed);
+    sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+    if !r.args.keep_going {
+        sh.stop.store(true, Ordering::Relaxed);
+    }
     if let Some((group, seen)) = narrowed.as_ref().filter(|(g, _)| g.len() == 1) {
         let i = group[0];
         let (_, job, case_seed) = batch[i];

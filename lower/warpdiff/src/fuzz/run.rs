@@ -8,7 +8,7 @@ use crate::cli::FuzzArgs;
 use crate::engines::EngineSet;
 use crate::fuzz::case;
 use crate::outln;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -26,6 +26,15 @@ pub const MAX_DEVICES: usize = 16;
 /// With --keep-going, divergences of one engine on one form that are
 /// reduced and recorded; later ones are only counted.
 pub const REDUCE_PER_FORM: u64 = 3;
+
+/// A batch that hung or faulted on a GPU: its cases (each with the job
+/// and case seed that made it) and what happened.
+pub type FailedBatch = (Vec<(TestCase, usize, u64)>, String);
+
+/// How many failed batches may wait to be narrowed down while another is
+/// (a 10-minute default-level run on an H200 had 20 hangs and faults; one
+/// narrowing takes 20 to 80 s, most of it reducing the culprit).
+pub const NARROW_QUEUE: usize = 16;
 
 /// How long narrowing a GPU failure down may take at most.
 pub const NARROW_BUDGET: Duration = Duration::from_secs(120);
@@ -148,8 +157,13 @@ pub struct Shared {
     pub gpu_hangs: AtomicU64,
     /// Batches that faulted on a GPU (likewise).
     pub gpu_faults: AtomicU64,
-    /// Set while a GPU failure is narrowed down (one at a time).
+    /// Set while a thread narrows GPU failures down (one at a time, from
+    /// [`Shared::narrow_queue`]).
     pub narrowing: AtomicBool,
+    /// GPU failures waiting to be narrowed down: each a failed batch's
+    /// cases (case, job, case seed) and what happened. At most
+    /// [`NARROW_QUEUE`]; one more is saved un-narrowed.
+    pub narrow_queue: Mutex<VecDeque<FailedBatch>>,
     /// Time spent narrowing GPU failures down, in microseconds.
     pub narrow_us: AtomicU64,
     /// Programs the CPU workers generated.
