@@ -332,8 +332,15 @@ fn note_float(e: &mut Entry, x: f64, ty: Type, ftz: bool) {
     e.sum += x.abs();
 }
 
-/// `operation(old, b, c)` on `ty` values (masked to the type); `None` for
-/// a float NaN.
+/// `operation(old, b, c)` on `ty` values (masked to the type), `.f32`
+/// `add` flushing subnormals when `ftz` (global memory); `None` for a
+/// float NaN (whose payload the ISA leaves open). The engines that do not
+/// run atomics themselves (the JIT's run time, on module variables) call
+/// it.
+pub fn eval(op: AtomOp, ty: Type, old: u64, b: u64, c: u64, ftz: bool) -> Option<u64> {
+    compute(op, ty, old & ty.mask(), b & ty.mask(), c & ty.mask(), ftz)
+}
+
 fn compute(op: AtomOp, ty: Type, old: u64, b: u64, c: u64, ftz: bool) -> Option<u64> {
     let m = ty.mask();
     let bits = ty.bits();

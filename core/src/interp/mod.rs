@@ -88,6 +88,7 @@ mod target;
 mod vote;
 mod warp;
 
+pub use atomic::eval as atomic_eval;
 pub use engine::InterpEngine;
 pub use fuel::{OutOfFuel, DEFAULT_FUEL};
 pub use grid::{prepare, run_launch};
