@@ -30,7 +30,7 @@
 //!   access to a byte an atomic of another warp or CTA touched with no
 //!   barrier between (or of another CTA at all) is a `memory-race` too,
 //!   and so is an atomic on a byte another warp's or CTA's plain access
-//!   touched ([`access_atomic`]).
+//!   touched (`access_atomic`).
 
 use super::atomic::{self, Log};
 use super::place::WarpPlace;
