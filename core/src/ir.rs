@@ -15,6 +15,8 @@
 //! - `ir/warp_ops.rs`: the warp instructions (`shfl`, `vote`, `match`,
 //!   `redux`, `activemask`);
 //! - `ir/glue.rs`: `mov`, the ALU operations, `setp`, `selp`;
+//! - `ir/atomic.rs`: `atom`/`red` and fences, the payloads of two lane
+//!   ops' kinds;
 //! - `ir/lane_ops.rs`: the lane-level (PTX's thread-level, non-warp)
 //!   instructions of PTX modules;
 //! - `ir/inst.rs`: an instruction ([`Op`] by family, [`Inst`]);
@@ -32,6 +34,7 @@
 //! Each file imports only those above it in this list (`operands.rs`,
 //! `requirement.rs` and `forms.rs` add methods to the instruction types).
 
+mod atomic;
 mod dialect;
 mod forms;
 mod glue;
@@ -45,6 +48,7 @@ mod requirement;
 mod types;
 mod warp_ops;
 
+pub use atomic::{AtomOp, AtomSpace, Atomic, Fence, MemScope, Sem};
 pub use dialect::{
     all_forms, dialect_glue_forms, lane_op_forms, narrow_types, wide_type, CVT_INTS, ROUNDINGS,
 };

@@ -106,11 +106,11 @@ fn an_out_of_bounds_store_names_lane_thread_instruction_and_address() {
 fn unsupported_instructions_and_directives_name_themselves_with_line_and_column() {
     let atom = OOB.replace(
         "st.global.u32 \t[%rd4], %r1;",
-        "atom.global.add.u32 \t%r2, [%rd4], %r1;",
+        "atom.global.add.noftz.f16 \t%r2, [%rd4], %r1;",
     );
-    let e = parse_module(&atom).expect_err("atom is not supported");
+    let e = parse_module(&atom).expect_err("atom.add.noftz.f16 is not supported");
     assert_eq!((e.line, e.col), (13, 2));
-    assert_eq!(e.msg, "not supported yet: `atom.global.add.u32`");
+    assert_eq!(e.msg, "not supported yet: `atom.global.add.noftz.f16`");
     let rcp = OOB.replace("\tret;", "\trcp.approx.f32 \t%f1, %f1;\n\tret;");
     let e = parse_module(&rcp).expect_err("rcp.approx is not supported");
     assert_eq!((e.line, e.col), (14, 2));

@@ -86,7 +86,9 @@ fn use_of(op: &Op, i: usize) -> Use {
             | LaneOpKind::Ld(_)
             | LaneOpKind::St(_)
             | LaneOpKind::Cvta { .. }
-            | LaneOpKind::Bar => Use::Value,
+            | LaneOpKind::Bar
+            | LaneOpKind::Atom(_)
+            | LaneOpKind::Fence(_) => Use::Value,
         },
         Op::Glue(Glue::Bin {
             op: BinOp::Shl | BinOp::Shr,

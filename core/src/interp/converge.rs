@@ -521,6 +521,11 @@ pub fn branches_per_lane(kind: LaneOpKind) -> bool {
         | LaneOpKind::Ld(_)
         | LaneOpKind::St(_)
         | LaneOpKind::Cvta { .. }
-        | LaneOpKind::Bar => false,
+        | LaneOpKind::Bar
+        | LaneOpKind::Fence(_) => false,
+        // ptxas may make an atomic a loop (a CAS loop for a float add on
+        // shared memory) or a branch on the generic window: lanes may come
+        // out of it apart.
+        LaneOpKind::Atom(_) => true,
     }
 }

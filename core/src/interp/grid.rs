@@ -10,6 +10,7 @@
 //! (see `memory.rs`), so the buffers' defined bytes are those of every
 //! schedule.
 
+use super::atomic::{Contested, Log};
 use super::converge::Trace;
 use super::fuel::DEFAULT_FUEL;
 use super::lanes::lanes;
@@ -70,6 +71,7 @@ pub fn prepare<'m>(
         shared: None,
         dynamic: None,
         param: Some(params(k, &values)),
+        atomics: Default::default(),
     };
     Ok((k, mem))
 }
@@ -84,8 +86,17 @@ pub fn prepare<'m>(
 /// defined only in part for want of knowing which lanes come to an
 /// instruction later (`activemask` after a divergence, say), a second run
 /// of the whole launch, taking the same path, knows it.
+///
+/// Likewise when an atomic's location turned out contested only after it
+/// had given out a value (`atomic.rs`): the run is repeated knowing every
+/// contested location from the start.
 pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
-    let (first, traces) = pass(module, launch, None)?;
+    let (mut first, mut traces, again) = pass(module, launch, None, None)?;
+    let mut known = None;
+    if let Some(c) = again.filter(|_| first.ub.is_none()) {
+        (first, traces, _) = pass(module, launch, None, Some(c.clone()))?;
+        known = Some(c);
+    }
     if first.ub.is_some() || !traces.iter().any(Trace::has_questions) {
         return Ok(first);
     }
@@ -93,20 +104,26 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
     if !answered.iter().any(Trace::knows_more) {
         return Ok(first);
     }
-    Ok(pass(module, launch, Some(answered))?.0)
+    Ok(pass(module, launch, Some(answered), known)?.0)
 }
 
 /// One run of the whole launch; `answers` are the traces of a first run's
-/// warps answered (in CTA, then warp order), for a second. Returns the
-/// outcome and every warp's trace (none when the run hit UB).
+/// warps answered (in CTA, then warp order), for a second; `contested`
+/// the contested locations of atomics a run before found. Returns the
+/// outcome, every warp's trace (none when the run hit UB), and the
+/// contested locations when the run must be repeated knowing them.
 fn pass(
     module: &Module,
     launch: &Launch,
     answers: Option<Vec<Trace>>,
-) -> Result<(LaunchOutcome, Vec<Trace>), LaunchError> {
+    contested: Option<Contested>,
+) -> Result<(LaunchOutcome, Vec<Trace>, Option<Contested>), LaunchError> {
     let mut given = answers.map(|v| v.into_iter());
     let mut traces = Vec::new();
     let (k, mut mem) = prepare(module, launch)?;
+    if let Some(c) = contested {
+        mem.atomics = Log::knowing(c);
+    }
     let prog = &k.program;
     let [bx, by, bz] = launch.block;
     let threads = bx as u64 * by as u64 * bz as u64;
@@ -154,7 +171,7 @@ fn pass(
                         ub: Some((at, ub)),
                         steps: total,
                     };
-                    Ok((out, Vec::new()))
+                    Ok((out, Vec::new(), None))
                 };
                 if let Some(ub) = target::check(prog) {
                     return ub_out(&mem, here(0), ub, total);
@@ -203,7 +220,8 @@ fn pass(
         ub: None,
         steps: total,
     };
-    Ok((out, traces))
+    let again = mem.atomics.rerun();
+    Ok((out, traces, again))
 }
 
 /// The first `n` global regions (the launch's buffers) as outputs.

@@ -468,6 +468,7 @@ pub fn eval(x: &LaneOp, args: [u64; 4]) -> Option<u64> {
             })
         }
         LaneOpKind::FSetp(cmp) => Some(compare(cmp, Type::F64, arg(0), arg(1)) as u64),
+        LaneOpKind::Atom(_) | LaneOpKind::Fence(_) => None,
         LaneOpKind::Special(_)
         | LaneOpKind::Pack
         | LaneOpKind::Unpack
@@ -494,7 +495,9 @@ fn nan_result_open(x: &LaneOp, v: u64) -> bool {
         | LaneOpKind::Ld(_)
         | LaneOpKind::St(_)
         | LaneOpKind::Cvta { .. }
-        | LaneOpKind::Bar => false,
+        | LaneOpKind::Bar
+        | LaneOpKind::Atom(_)
+        | LaneOpKind::Fence(_) => false,
     };
     produces
         && match ty {
@@ -568,8 +571,13 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
                     at += t.bits();
                 }
             }
-            LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } | LaneOpKind::Bar => {
-                unreachable!("run by memory.rs and the scheduler")
+            LaneOpKind::Ld(_)
+            | LaneOpKind::St(_)
+            | LaneOpKind::Cvta { .. }
+            | LaneOpKind::Bar
+            | LaneOpKind::Atom(_)
+            | LaneOpKind::Fence(_) => {
+                unreachable!("run by memory_ops.rs, atomic.rs and the scheduler")
             }
         }
     }

@@ -26,7 +26,13 @@
 //!   min-PC schedule and not checked against each other, except lanes of
 //!   one `st` writing one byte with different values, which leave it
 //!   undefined.
+//! - Atomics (`atom`, `red`) keep their own log (`atomic.rs`): a plain
+//!   access to a byte an atomic of another warp or CTA touched with no
+//!   barrier between (or of another CTA at all) is a `memory-race` too,
+//!   and so is an atomic on a byte another warp's or CTA's plain access
+//!   touched (`access_atomic`).
 
+use super::atomic::{self, Log};
 use super::place::WarpPlace;
 use crate::ir::{windows, Space};
 use crate::ub::UbRule;
@@ -34,15 +40,24 @@ use crate::ub::UbRule;
 /// Who accessed a byte: CTA (+1, 0 = nobody), warp in the CTA, barrier
 /// epoch of that CTA.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Tag {
-    cta: u32,
-    warp: u32,
-    epoch: u32,
+pub(super) struct Tag {
+    pub(super) cta: u32,
+    pub(super) warp: u32,
+    pub(super) epoch: u32,
 }
 
 impl Tag {
+    /// The tag of the warp `ctx` runs.
+    pub(super) fn of(ctx: &Ctx) -> Tag {
+        Tag {
+            cta: ctx.cta + 1,
+            warp: ctx.place.warp,
+            epoch: ctx.epoch,
+        }
+    }
+
     /// Whether an access by `other` conflicts with this earlier one.
-    fn conflicts(self, other: Tag) -> bool {
+    pub(super) fn conflicts(self, other: Tag) -> bool {
         self.cta != 0
             && (self.cta != other.cta || (self.warp != other.warp && self.epoch == other.epoch))
     }
@@ -116,6 +131,8 @@ pub struct Memory {
     pub dynamic: Option<Region>,
     /// The kernel's parameters (offset 0 up).
     pub param: Option<Region>,
+    /// What atomics did (`atomic.rs`): empty for kernels without any.
+    pub atomics: Log,
 }
 
 impl Memory {
@@ -240,12 +257,12 @@ pub(super) fn access(
         ));
     }
     let (place, off) = locate(ctx, space, addr, size, lane)?;
-    let me = Tag {
-        cta: ctx.cta + 1,
-        warp: ctx.place.warp,
-        epoch: ctx.epoch,
-    };
+    let me = Tag::of(ctx);
     let shared_by_all = !matches!(place, Place::Local | Place::Param);
+    if shared_by_all && !ctx.mem.atomics.is_empty() {
+        let key = atomic::key(ctx, &place, off);
+        ctx.mem.atomics.check_plain(key, size, me)?;
+    }
     let r = region(ctx, &place, lane);
     if write && (r.read_only || matches!(place, Place::Param)) {
         return Err((
@@ -277,6 +294,59 @@ pub(super) fn access(
             } else {
                 r.reader2[i] = me;
             }
+        }
+    }
+    Ok((place, off))
+}
+
+/// Checks an atomic's access to `size` bytes at `addr` of `space` for
+/// `lane` (`atomic.rs` records it in its own log): aligned ("the address
+/// must be naturally aligned to a multiple of the access size"), inside
+/// `.global` or `.shared` memory ("atom with scalar type may be used only
+/// with .global and .shared spaces and with generic addressing, where the
+/// address points to .global or .shared space"; else
+/// `memory-out-of-bounds`), not read-only, and no plain access of another
+/// warp or CTA to its bytes unordered with it (`memory-race`).
+pub(super) fn access_atomic(
+    ctx: &mut Ctx,
+    space: Space,
+    addr: u64,
+    size: u64,
+    lane: usize,
+) -> Result<(Place, u64), Fault> {
+    if !addr.is_multiple_of(size) {
+        return Err((
+            UbRule::MemoryMisaligned,
+            format!("address {addr:#x} is not aligned to the access size ({size} bytes)"),
+        ));
+    }
+    let (place, off) = locate(ctx, space, addr, size, lane)?;
+    if matches!(place, Place::Local | Place::Param) {
+        return Err((
+            UbRule::MemoryOutOfBounds,
+            format!(
+                "address {addr:#x} is in .local or .param memory: atomics act on .global and .shared memory only"
+            ),
+        ));
+    }
+    let me = Tag::of(ctx);
+    let r = region(ctx, &place, lane);
+    if r.read_only {
+        return Err((
+            UbRule::MemoryReadOnly,
+            format!("an atomic on read-only `{}` at {addr:#x}", r.name),
+        ));
+    }
+    for i in off as usize..(off + size) as usize {
+        if r.writer[i].conflicts(me) || r.reader[i].conflicts(me) || r.reader2[i].conflicts(me) {
+            return Err((
+                UbRule::MemoryRace,
+                format!(
+                    "a data race on `{}` at {:#x}: an atomic, and a plain access of another warp or CTA with no barrier between",
+                    r.name,
+                    r.base + i as u64
+                ),
+            ));
         }
     }
     Ok((place, off))

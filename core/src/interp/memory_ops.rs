@@ -11,20 +11,30 @@ use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Type};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
 
-/// The address operand's value on `lane`, or why it has none.
-fn address(w: &Warp, a: Address, lane: usize) -> Result<u64, Fault> {
+/// The address operand's value on `lane`, or why it has none; `true`
+/// with it when its bits are undefined and taken as this run's order has
+/// them (after an atomic returned an order-dependent value:
+/// `atomic.rs`).
+pub(super) fn address(w: &Warp, a: Address, lane: usize) -> Result<(u64, bool), Fault> {
     let Some(base) = a.base else {
-        return Ok(a.offset as u64);
+        return Ok((a.offset as u64, false));
     };
     let ty = w.prog().decl(base).ty;
     let v = w.read(Operand::Reg(base), lane);
+    let wild = w
+        .kernel
+        .as_ref()
+        .is_some_and(|k| k.mem.atomics.schedule_dependent());
+    if v.d & ty.mask() != ty.mask() && wild {
+        return Ok(((v.v & ty.mask()).wrapping_add(a.offset as u64), true));
+    }
     if v.d & ty.mask() != ty.mask() {
         return Err((
             UbRule::MemoryUndefinedAddress,
             format!("the address in `{}` is undefined", w.prog().decl(base).name),
         ));
     }
-    Ok((v.v & ty.mask()).wrapping_add(a.offset as u64))
+    Ok(((v.v & ty.mask()).wrapping_add(a.offset as u64), false))
 }
 
 /// Executes `ld`, `st` or `cvta` on the lanes of `s.exec`.
@@ -51,7 +61,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
             let n = x.dests.len() as u64;
             let mut results = vec![Vec::new(); x.dests.len()];
             for l in lanes(s.exec) {
-                let base =
+                let (base, wild) =
                     address(w, x.addr.expect("ld has an address"), l).map_err(|f| fail(w, l, f))?;
                 vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
                 for (k, out) in results.iter_mut().enumerate() {
@@ -63,7 +73,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
                     let (mut v, mut def) = (0u64, 0u64);
                     for i in 0..size as usize {
                         v |= (r.bytes[off as usize + i] as u64) << (8 * i);
-                        if r.defined[off as usize + i] {
+                        if r.defined[off as usize + i] && !wild {
                             def |= 0xff << (8 * i);
                         }
                     }
@@ -82,7 +92,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
             // (owner, address) → byte written by this instruction.
             let mut written: Vec<((u64, u64), u8, bool)> = Vec::new();
             for l in lanes(s.exec) {
-                let base =
+                let (base, wild) =
                     address(w, x.addr.expect("st has an address"), l).map_err(|f| fail(w, l, f))?;
                 vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
                 for (k, &(a, _)) in x.srcs.iter().enumerate() {
@@ -107,7 +117,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
                         let clash = written.iter().any(|&(k, b, _)| k == key && b != byte);
                         written.push((key, byte, def));
                         r.bytes[off as usize + i] = byte;
-                        r.defined[off as usize + i] = def && !clash;
+                        r.defined[off as usize + i] = def && !clash && !wild;
                     }
                 }
             }
@@ -146,7 +156,9 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
         | LaneOpKind::FSetp(_)
         | LaneOpKind::Pack
         | LaneOpKind::Unpack
-        | LaneOpKind::Bar => unreachable!("memory::exec runs ld, st and cvta"),
+        | LaneOpKind::Bar
+        | LaneOpKind::Atom(_)
+        | LaneOpKind::Fence(_) => unreachable!("memory::exec runs ld, st and cvta"),
     }
 }
 
@@ -165,7 +177,7 @@ fn vector_aligned(addr: u64, size: u64, n: u64) -> Result<(), Fault> {
 }
 
 /// A loaded `ty` value as its register holds it: zero- or sign-extended.
-fn extend(v: Val, ty: Type) -> Val {
+pub(super) fn extend(v: Val, ty: Type) -> Val {
     let bits = ty.bits();
     if bits >= 64 {
         return v;

@@ -50,8 +50,9 @@
 //!   family;
 //! - the families: `alu.rs` (the glue), `shfl.rs`, `vote.rs`,
 //!   `matching.rs`, `redux.rs`, `activemask.rs`, and for PTX modules
-//!   `lane_ops.rs` (PTX's thread-level instructions) and `memory_ops.rs`
-//!   (`ld`, `st`, `cvta`);
+//!   `lane_ops.rs` (PTX's thread-level instructions), `memory_ops.rs`
+//!   (`ld`, `st`, `cvta`) and `atomic.rs` (`atom`, `red`, fences, and what
+//!   every order of a launch's atomics agrees on);
 //! - `collective.rs`: the rendezvous of `.sync` collectives;
 //! - `warp.rs`: the warp's state, and what one step sees;
 //! - `converge.rs` (which lanes certainly run together), `bits.rs`
@@ -64,6 +65,7 @@
 
 mod activemask;
 pub mod alu;
+mod atomic;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;
@@ -86,6 +88,7 @@ mod target;
 mod vote;
 mod warp;
 
+pub use atomic::eval as atomic_eval;
 pub use engine::InterpEngine;
 pub use fuel::{OutOfFuel, DEFAULT_FUEL};
 pub use grid::{prepare, run_launch};

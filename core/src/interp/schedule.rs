@@ -22,7 +22,7 @@ use super::converge::{self, Trace};
 use super::fuel::OutOfFuel;
 use super::lanes::{lanes, lanes_where};
 use super::warp::{Lane, Step, Warp};
-use super::{activemask, alu, lane_ops, matching, memory_ops, redux, shfl, vote};
+use super::{activemask, alu, atomic, lane_ops, matching, memory_ops, redux, shfl, vote};
 use crate::ir::{Control, LaneOpKind, Op, WARP};
 use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
@@ -210,7 +210,10 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
     // memory holds, or who waits, could not be known.
     let decides = match &inst.op {
         Op::Glue(_) | Op::Activemask(_) => false,
-        Op::LaneOp(x) => matches!(x.kind, LaneOpKind::St(_) | LaneOpKind::Bar),
+        Op::LaneOp(x) => matches!(
+            x.kind,
+            LaneOpKind::St(_) | LaneOpKind::Bar | LaneOpKind::Atom(_)
+        ),
         Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) | Op::Control(_) => true,
     };
     if decides && maybe != 0 {
@@ -248,6 +251,13 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } => {
                 memory_ops::exec(w, &s, x)?;
                 w.clobber(pc, maybe);
+            }
+            LaneOpKind::Atom(_) | LaneOpKind::Fence(_) => {
+                atomic::exec(w, &s, x)?;
+                w.clobber(pc, maybe);
+                if converge::branches_per_lane(x.kind) {
+                    w.conv.scatter(conv, exec);
+                }
             }
             LaneOpKind::Bar => {
                 for l in lanes(exec) {

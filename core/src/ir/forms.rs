@@ -489,6 +489,8 @@ impl LaneOp {
             LaneOpKind::FSetp(cmp) => format!("setp.{}.f64", cmp.name()),
             LaneOpKind::Special(_) | LaneOpKind::Pack => format!("mov{}", self.dests[0].1),
             LaneOpKind::Unpack => format!("mov{}", self.srcs[0].1),
+            LaneOpKind::Atom(a) => a.opcode(self.srcs[0].1),
+            LaneOpKind::Fence(f) => f.opcode(),
             LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Cvta { .. } | LaneOpKind::Bar => {
                 self.opcode.clone()
             }
@@ -511,7 +513,9 @@ impl LaneOp {
             | LaneOpKind::Ld(_)
             | LaneOpKind::St(_)
             | LaneOpKind::Cvta { .. }
-            | LaneOpKind::Bar => self.canonical_opcode(),
+            | LaneOpKind::Bar
+            | LaneOpKind::Atom(_)
+            | LaneOpKind::Fence(_) => self.canonical_opcode(),
         }
     }
 }

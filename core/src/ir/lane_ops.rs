@@ -12,7 +12,7 @@
 //! written or read as), so that the operand walks, the printer and the
 //! engines share one shape; [`LaneOpKind`] says what it computes.
 
-use super::{CmpOp, Dest, Operand, Reg, Type};
+use super::{AtomSpace, Atomic, CmpOp, Dest, Fence, Operand, Reg, Type};
 
 /// A PTX state space (ISA §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,6 +55,17 @@ impl Space {
             "const" => Space::Const,
             _ => return None,
         })
+    }
+}
+
+impl AtomSpace {
+    /// The state space.
+    pub fn space(self) -> Space {
+        match self {
+            AtomSpace::Global => Space::Global,
+            AtomSpace::Shared => Space::Shared,
+            AtomSpace::Generic => Space::Generic,
+        }
     }
 }
 
@@ -333,6 +344,11 @@ pub enum LaneOpKind {
     /// non-exited thread of the CTA has arrived. (`ret` in a kernel is
     /// parsed as `exit`: the thread ends.)
     Bar,
+    /// `atom`/`red` (`ir/atomic.rs`): `dests` is the old value (`atom`
+    /// only), `srcs` `b` (and `c` for `.cas`), `addr` the location.
+    Atom(Atomic),
+    /// `membar`/`fence` (`ir/atomic.rs`): no operands.
+    Fence(Fence),
 }
 
 /// A lane op (a thread-level instruction) with its operands.
@@ -358,12 +374,14 @@ impl LaneOp {
         self.kind == LaneOpKind::Bar
     }
 
-    /// The state space an `ld` (`true`) or `st` (`false`) accesses; `None`
-    /// for the instructions that access no memory.
+    /// The state space an `ld` (`true`) or `st` (`false`) accesses (an
+    /// `atom`/`red` writes: `false`); `None` for the instructions that
+    /// access no memory.
     pub fn access(&self) -> Option<(Space, bool)> {
         match self.kind {
             LaneOpKind::Ld(s) => Some((s, true)),
             LaneOpKind::St(s) => Some((s, false)),
+            LaneOpKind::Atom(a) => Some((a.space.space(), false)),
             LaneOpKind::Special(_)
             | LaneOpKind::Cvta { .. }
             | LaneOpKind::Cvt { .. }
@@ -372,7 +390,8 @@ impl LaneOp {
             | LaneOpKind::FSetp(_)
             | LaneOpKind::Pack
             | LaneOpKind::Unpack
-            | LaneOpKind::Bar => None,
+            | LaneOpKind::Bar
+            | LaneOpKind::Fence(_) => None,
         }
     }
 }

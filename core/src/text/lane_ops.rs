@@ -5,7 +5,8 @@
 //! registers and `{a, b}` groups, `bar`), and the other spellings of the
 //! glue (`add.rn.f32` is `add.f32`, `mov.pred %p, -1`, `ret`), before
 //! handing the rest to the warp instructions' and the glue's reader. A case
-//! refuses only what needs memory or a launch (`ld`, `st`, `cvta`, `bar`).
+//! refuses only what needs memory or a launch (`ld`, `st`, `cvta`, `bar`,
+//! and `atom`, `red`, `membar`, `fence`, whose reading is `atomic.rs`).
 
 use super::lex::{Kind, Token};
 use super::parse::{err, needs_module, Body, Build, PResult};
@@ -19,8 +20,6 @@ const APPROX: &[&str] = &[
 
 /// The opcodes this front end knows of but does not implement yet.
 const UNSUPPORTED: &[&str] = &[
-    "atom",
-    "red",
     "fns",
     "dp4a",
     "dp2a",
@@ -28,8 +27,6 @@ const UNSUPPORTED: &[&str] = &[
     "tld4",
     "suld",
     "sust",
-    "membar",
-    "fence",
     "bar.arrive",
     "bar.red",
     "mbarrier",
@@ -67,8 +64,10 @@ impl Build<'_> {
     pub(super) fn body_op(&self) -> PResult<Op> {
         let text = self.opt.text.as_str();
         let parts: Vec<&str> = text.split('.').collect();
-        let memory = matches!(parts[0], "ld" | "st" | "cvta" | "barrier")
-            || (parts[0] == "bar" && parts[1..] != ["warp", "sync"]);
+        let memory = matches!(
+            parts[0],
+            "ld" | "st" | "cvta" | "barrier" | "atom" | "red" | "membar" | "fence"
+        ) || (parts[0] == "bar" && parts[1..] != ["warp", "sync"]);
         if memory && self.p.body == Body::Case {
             return self.fail(needs_module(text));
         }
@@ -90,6 +89,8 @@ impl Build<'_> {
         match parts[0] {
             "ld" | "st" => self.memory(&parts),
             "cvta" => self.cvta(&parts),
+            "atom" | "red" => self.atomic(&parts, parts[0] == "atom"),
+            "membar" | "fence" => self.fence(&parts),
             "cvt" => self.cvt(&parts),
             "bar" if parts[1..] == ["warp", "sync"] => self.warp_sync(),
             "bar" | "barrier" => self.bar(&parts),
@@ -217,7 +218,7 @@ impl Build<'_> {
         }
     }
 
-    fn lane_op(
+    pub(super) fn lane_op(
         &self,
         kind: LaneOpKind,
         dests: Vec<(Dest, Type)>,
@@ -367,7 +368,7 @@ impl Build<'_> {
     /// Operand `i` as `[base+offset]` in `space`, and the space the
     /// access really goes to: a call site's `.param` (`st.param [param0]`)
     /// is per-thread storage, so its accesses go to `.local`.
-    fn address(&self, i: usize, space: Space) -> PResult<(Address, Space)> {
+    pub(super) fn address(&self, i: usize, space: Space) -> PResult<(Address, Space)> {
         let r = &self.raws[i];
         let Some((base, offset)) = &r.addr else {
             return err(

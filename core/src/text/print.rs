@@ -184,6 +184,9 @@ fn lane_op_text(prog: &Program, x: &LaneOp) -> String {
         LaneOpKind::Unpack => operands.extend([group(&dests)].into_iter().chain(srcs)),
         LaneOpKind::Pack => operands.extend(dests.into_iter().chain([group(&srcs)])),
         LaneOpKind::Special(s) => operands.extend(dests.into_iter().chain([s.name()])),
+        // `atom d, [a], b{, c}`; `red [a], b` (no destination).
+        LaneOpKind::Atom(_) => operands.extend(dests.into_iter().chain(addr).chain(srcs)),
+        LaneOpKind::Fence(_) => {}
         LaneOpKind::Cvta { .. }
         | LaneOpKind::Cvt { .. }
         | LaneOpKind::Int(_)

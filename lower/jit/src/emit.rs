@@ -66,7 +66,7 @@ use super::layout::Layout;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
 use super::sched_helpers::{self, Helpers};
-use super::{activemask, alu, lane_ops, lane_vec, matching, memory_ops, redux, shfl, vote};
+use super::{activemask, alu, atomic, lane_ops, lane_vec, matching, memory_ops, redux, shfl, vote};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
@@ -1042,6 +1042,9 @@ impl Driver<'_, '_> {
             Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
             Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)) => {
                 memory_ops::emit(e, inst.guard, x, pc)
+            }
+            Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Atom(_) | LaneOpKind::Fence(_)) => {
+                atomic::emit(e, inst.guard, x, pc)
             }
             Op::LaneOp(x) if lane_vec::handles(e, x) => lane_vec::emit(e, inst.guard, x, pc),
             Op::LaneOp(x) => lane_ops::emit(e, inst.guard, x, pc),

@@ -34,6 +34,7 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     match x.kind {
         LaneOpKind::Ld(_) | LaneOpKind::St(_) => unreachable!("memory_ops.rs lowers ld and st"),
         LaneOpKind::Bar => unreachable!("the driver lowers bar.sync"),
+        LaneOpKind::Atom(_) | LaneOpKind::Fence(_) => unreachable!("atomic.rs lowers them"),
         LaneOpKind::Special(_)
         | LaneOpKind::Cvta { .. }
         | LaneOpKind::Cvt { .. }
@@ -259,7 +260,11 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
                 .collect()
         }
         LaneOpKind::Cvt { .. } | LaneOpKind::Float { .. } => host(e),
-        LaneOpKind::Ld(_) | LaneOpKind::St(_) | LaneOpKind::Bar => {
+        LaneOpKind::Ld(_)
+        | LaneOpKind::St(_)
+        | LaneOpKind::Bar
+        | LaneOpKind::Atom(_)
+        | LaneOpKind::Fence(_) => {
             unreachable!("lowered elsewhere")
         }
     }

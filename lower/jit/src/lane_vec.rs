@@ -99,7 +99,9 @@ pub fn handles(e: &Emitter, x: &LaneOp) -> bool {
         | LaneOpKind::Unpack
         | LaneOpKind::Ld(_)
         | LaneOpKind::St(_)
-        | LaneOpKind::Bar => false,
+        | LaneOpKind::Bar
+        | LaneOpKind::Atom(_)
+        | LaneOpKind::Fence(_) => false,
     }
 }
 
@@ -220,7 +222,9 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
         | LaneOpKind::Unpack
         | LaneOpKind::Ld(_)
         | LaneOpKind::St(_)
-        | LaneOpKind::Bar => unreachable!("not handled here"),
+        | LaneOpKind::Bar
+        | LaneOpKind::Atom(_)
+        | LaneOpKind::Fence(_) => unreachable!("not handled here"),
     }
 }
 

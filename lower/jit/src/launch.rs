@@ -18,7 +18,9 @@
 //!
 //! The same bytes whatever the number of threads: CTAs are independent
 //! in every program the reference calls race-free (another CTA's bytes
-//! are a data race: `interp/memory.rs`), each CTA's warps run in the
+//! are a data race: `interp/memory.rs`) except through atomics, which are
+//! atomic on the host too (`atomic.rs`) and whose order-dependent results
+//! the reference leaves undefined; each CTA's warps run in the
 //! interpreter's order on one thread, each CTA starts with zeroed shared
 //! and local memory, and each warp with zeroed registers wherever it
 //! could read one before writing it (`uninit.rs`), so no value of an

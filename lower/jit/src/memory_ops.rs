@@ -456,3 +456,31 @@ fn element(
     e.switch_to(join);
     e.b.block_params(join)[0]
 }
+
+/// [`resolve`] for an atomic `x` at `pc` (`atomic.rs`) on `size` bytes at
+/// `ea` of `space` for `lane`: a launch buffer or the CTA's shared memory
+/// go to `got`, anything else (module variables, `.local`, faults) to
+/// `slow`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn resolve_atomic(
+    e: &mut Emitter,
+    x: &LaneOp,
+    pc: usize,
+    space: Space,
+    ea: Value,
+    size: u64,
+    lane: Value,
+    got: Block,
+    slow: Block,
+) {
+    let acc = Access {
+        x,
+        pc,
+        space,
+        store: true,
+        ty: x.srcs[0].1,
+        size,
+        n: 1,
+    };
+    resolve(e, &acc, ea, size, lane, false, got, slow);
+}

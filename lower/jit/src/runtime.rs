@@ -108,7 +108,7 @@ fn lane_op_at(prog: &Program, pc: u64) -> Result<&warp_core::ir::LaneOp, String>
 }
 
 /// The message of a failed access by `lane` at instruction `pc`.
-fn fault(c: &LaunchContext, pc: u64, lane: u64, msg: String) -> String {
+pub(crate) fn fault(c: &LaunchContext, pc: u64, lane: u64, msg: String) -> String {
     let inst = &c.prog.insts[pc as usize];
     let t = c
         .tids
@@ -241,6 +241,13 @@ pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
 /// generated code's checks refused.
 pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> u64 {
     with(|c| access(c, pc, lane, base, k, Some(value)))
+}
+
+/// An `atom`/`red` for one lane at `addr` that the generated code's
+/// checks refused (`atomic.rs`): the old value, or 0 with the error
+/// recorded.
+pub extern "C" fn host_atom(pc: u64, lane: u64, addr: u64, b: u64, c3: u64) -> u64 {
+    with(|c| super::atomic::host(c, pc, lane, addr, b, c3))
 }
 
 /// A computing thread-level instruction the code does not lower inline
