@@ -362,7 +362,13 @@ fn real_cuda_kernels_match_the_h200_on_the_jit() {
     );
     let mut fails = Vec::new();
     for l in &all {
-        let case = KernelCase::load(l, "gpu.txt").unwrap_or_else(|e| panic!("{e}"));
+        let case = match KernelCase::load(l, "gpu.txt") {
+            Ok(c) => c,
+            Err(e) => {
+                fails.push(e);
+                continue;
+            }
+        };
         let reference = match warp_core::interp::run_launch(&case.module, &case.launch) {
             Ok(r) => r,
             Err(e) => {
@@ -370,6 +376,12 @@ fn real_cuda_kernels_match_the_h200_on_the_jit() {
                 continue;
             }
         };
+        if reference.ub.is_some() {
+            // The interpreter's test checks these are exactly the kernels of
+            // `REFERENCE_STOPS`; with no reference there is nothing to
+            // compare the JIT's bytes on.
+            continue;
+        }
         match warp_jit::launch::run_launch(&case.module, &case.launch) {
             Ok(out) => fails.extend(case.check_against_runs(&out.buffers, &reference.buffers)),
             Err(e) => fails.push(format!("{}: {e}", l.display())),
