@@ -32,6 +32,7 @@
 //! Each file imports only those above it in this list (`operands.rs`,
 //! `requirement.rs` and `forms.rs` add methods to the instruction types).
 
+mod approx;
 mod dialect;
 mod forms;
 mod glue;
@@ -45,6 +46,7 @@ mod requirement;
 mod types;
 mod warp_ops;
 
+pub use approx::ApproxFn;
 pub use dialect::{
     all_forms, dialect_glue_forms, lane_op_forms, narrow_types, wide_type, CVT_INTS, ROUNDINGS,
 };

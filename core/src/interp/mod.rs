@@ -64,6 +64,7 @@
 
 mod activemask;
 pub mod alu;
+pub mod approx;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;

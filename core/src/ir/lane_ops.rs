@@ -12,7 +12,7 @@
 //! written or read as), so that the operand walks, the printer and the
 //! engines share one shape; [`LaneOpKind`] says what it computes.
 
-use super::{CmpOp, Dest, Operand, Reg, Type};
+use super::{ApproxFn, CmpOp, Dest, Operand, Reg, Type};
 
 /// A PTX state space (ISA §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -207,6 +207,10 @@ pub enum FloatOp {
     Max,
     /// `sqrt` (IEEE, rounded).
     Sqrt,
+    /// An approximate function (`ex2.approx`, `div.full`, ...: `approx.rs`);
+    /// its [`LaneOpKind::Float`] has rounding `.rn` (not written) and no
+    /// `.sat`.
+    Approx(ApproxFn),
 }
 
 /// An integer operation of [`LaneOpKind::Int`].

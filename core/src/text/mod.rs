@@ -15,6 +15,7 @@
 //! [`parse`] reads it into a [`Case`](crate::ir::Case), [`print()`] writes it
 //! back; `parse(print(c)) == c` for every case.
 
+mod approx;
 mod error;
 mod inline;
 mod lane_ops;

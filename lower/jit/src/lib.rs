@@ -120,6 +120,7 @@
 
 mod activemask;
 mod alu;
+mod approx;
 mod builder;
 mod code;
 mod constants;
