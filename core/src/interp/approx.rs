@@ -496,9 +496,10 @@ fn sqrt(x: f32, set: Interval) -> Approx {
     set.relative((x as f64).sqrt(), 2f64.powi(-23))
 }
 
-/// 2π and 100π rounded down (an input between these and the true bounds,
-/// if any f32 were there, would get the looser bound: safe).
-const TWO_PI_BELOW: f64 = 6.283_185_307_179;
+/// 2π rounded down: the f64 `TAU` is twice the f64 `PI`, which is below
+/// π (an input between this and the true bound, if any f32 were there,
+/// would get the looser bound: safe).
+const TWO_PI_BELOW: f64 = std::f64::consts::TAU;
 /// 100π rounded down.
 const HUNDRED_PI_BELOW: f64 = 314.159_265_358_979;
 
