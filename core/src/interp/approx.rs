@@ -4,7 +4,7 @@
 //!
 //! The ISA bounds each function's error, not its value. So the reference
 //! computes the exact function (in f64, a few f64 ulps from the true
-//! value: the slack [`SLACK`] widens every interval by more than that),
+//! value: a relative slack of 2^-46 widens every interval by more than that),
 //! then the interval of values the ISA allows around it:
 //!
 //! - "n ulp from correctly rounded result" (`ex2` 2, `rcp` 1, `div.approx`
