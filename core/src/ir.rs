@@ -35,6 +35,7 @@
 //! `requirement.rs` and `forms.rs` add methods to the instruction types).
 
 mod atomic;
+mod approx;
 mod dialect;
 mod forms;
 mod glue;
@@ -49,6 +50,7 @@ mod types;
 mod warp_ops;
 
 pub use atomic::{AtomOp, AtomSpace, Atomic, Fence, MemScope, Sem};
+pub use approx::ApproxFn;
 pub use dialect::{
     all_forms, dialect_glue_forms, lane_op_forms, narrow_types, wide_type, CVT_INTS, ROUNDINGS,
 };

@@ -486,7 +486,10 @@ fn select_lanes(mask: u32, a: &Clock, b: &Clock) -> Clock {
 pub fn branches_per_lane(kind: LaneOpKind) -> bool {
     match kind {
         LaneOpKind::Float { op, .. } => match op {
-            FloatOp::Div | FloatOp::Sqrt => true,
+            // `ptxas` may expand an approximate function into a range
+            // check and a slow path (`div.full`, `rsqrt.approx.f64` "is
+            // emulated in software", subnormal scaling): as `div`.
+            FloatOp::Div | FloatOp::Sqrt | FloatOp::Approx(_) => true,
             FloatOp::Add
             | FloatOp::Sub
             | FloatOp::Mul

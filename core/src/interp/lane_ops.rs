@@ -20,6 +20,7 @@
 //! `div.s32`'s one overflowing case (−2³¹ / −1).
 
 use super::alu::{compare, signed};
+use super::approx;
 use super::bits::Val;
 use super::lanes::lanes;
 use super::place::WarpPlace;
@@ -57,6 +58,7 @@ fn host_exact(op: FloatOp, a: f64, b: f64, c: f64) -> bool {
         FloatOp::Div => a.is_finite() && b.is_finite() && b != 0.0,
         FloatOp::Sqrt => a.is_finite() && a > 0.0,
         FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => false,
+        FloatOp::Approx(_) => unreachable!("approx.rs computes these"),
     };
     !finite
 }
@@ -79,6 +81,7 @@ fn float_op(op: FloatOp, rnd: Rounding, fmt: Format, a: f64, b: f64, c: f64) -> 
             FloatOp::Sqrt => a.sqrt(),
             FloatOp::Neg => -a,
             FloatOp::Abs => a.abs(),
+            FloatOp::Approx(_) => unreachable!("approx.rs computes these"),
             FloatOp::Min | FloatOp::Max => {
                 let a_first = (a < b || (a == b && a.is_sign_negative())) == (op == FloatOp::Min);
                 if a.is_nan() {
@@ -101,6 +104,7 @@ fn float_op(op: FloatOp, rnd: Rounding, fmt: Format, a: f64, b: f64, c: f64) -> 
         FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => {
             unreachable!("host_exact takes these")
         }
+        FloatOp::Approx(_) => unreachable!("approx.rs computes these"),
     }
 }
 
@@ -447,6 +451,12 @@ pub fn eval(x: &LaneOp, args: [u64; 4]) -> Option<u64> {
             }
         }
         LaneOpKind::Float {
+            op: FloatOp::Approx(_),
+            ..
+        } => approx::eval_op(x, [arg(0), arg(1), 0, 0])
+            .filter(|r| r.full(x.dests[0].1))
+            .map(|r| r.value),
+        LaneOpKind::Float {
             op,
             rnd,
             ftz,
@@ -539,6 +549,16 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) {
                     (None, None) => unreachable!("a case has its place"),
                 };
                 results[0].push((l, Val::known(place.special(sr, l) as u64), false));
+            }
+            LaneOpKind::Float {
+                op: FloatOp::Approx(_),
+                ..
+            } => {
+                // Only the bits every value the ISA allows shares.
+                let args = [ins[0].v, ins.get(1).map_or(0, |v| v.v), 0, 0];
+                let r = approx::eval_op(x, args).filter(|_| full);
+                let v = r.map_or((Val::unknown(), false), |r| (r.val(), r.open_nan));
+                results[0].push((l, v.0, v.1));
             }
             LaneOpKind::Cvt { .. }
             | LaneOpKind::Int(_)

@@ -66,6 +66,7 @@
 mod activemask;
 pub mod alu;
 mod atomic;
+pub mod approx;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;

@@ -407,7 +407,8 @@ impl IntOp {
 }
 
 impl FloatOp {
-    /// The PTX opcode without modifiers (`fma`, `sqrt`).
+    /// The PTX opcode without modifiers (`fma`, `sqrt`; an approximate
+    /// function with its `.approx`/`.full`: `ex2.approx`).
     pub fn mnemonic(self) -> &'static str {
         match self {
             FloatOp::Add => "add",
@@ -420,6 +421,7 @@ impl FloatOp {
             FloatOp::Min => "min",
             FloatOp::Max => "max",
             FloatOp::Sqrt => "sqrt",
+            FloatOp::Approx(f) => f.mnemonic(),
         }
     }
 
@@ -430,6 +432,7 @@ impl FloatOp {
             FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Div => 2,
             FloatOp::Min | FloatOp::Max => 2,
             FloatOp::Fma => 3,
+            FloatOp::Approx(f) => f.arity(),
         }
     }
 
@@ -444,6 +447,8 @@ impl FloatOp {
             | FloatOp::Div
             | FloatOp::Sqrt => true,
             FloatOp::Neg | FloatOp::Abs | FloatOp::Min | FloatOp::Max => false,
+            // `.approx`/`.full` take no rounding modifier.
+            FloatOp::Approx(_) => false,
         }
     }
 }

@@ -12,7 +12,7 @@
 //! written or read as), so that the operand walks, the printer and the
 //! engines share one shape; [`LaneOpKind`] says what it computes.
 
-use super::{AtomSpace, Atomic, CmpOp, Dest, Fence, Operand, Reg, Type};
+use super::{ApproxFn, AtomSpace, Atomic, CmpOp, Dest, Fence, Operand, Reg, Type};
 
 /// A PTX state space (ISA §5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -218,6 +218,10 @@ pub enum FloatOp {
     Max,
     /// `sqrt` (IEEE, rounded).
     Sqrt,
+    /// An approximate function (`ex2.approx`, `div.full`, ...: `approx.rs`);
+    /// its [`LaneOpKind::Float`] has rounding `.rn` (not written) and no
+    /// `.sat`.
+    Approx(ApproxFn),
 }
 
 /// An integer operation of [`LaneOpKind::Int`].

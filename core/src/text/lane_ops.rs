@@ -12,14 +12,10 @@ use super::lex::{Kind, Token};
 use super::parse::{err, needs_module, Body, Build, PResult};
 use crate::ir::*;
 
-/// The float functions that need a libm-quality approximation: an honest
-/// "not supported yet" rather than a guess.
-const APPROX: &[&str] = &[
-    "rcp", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "copysign", "testp",
-];
-
 /// The opcodes this front end knows of but does not implement yet.
 const UNSUPPORTED: &[&str] = &[
+    "copysign",
+    "testp",
     "fns",
     "dp4a",
     "dp2a",
@@ -45,7 +41,7 @@ const UNSUPPORTED: &[&str] = &[
     "brx",
 ];
 
-fn parse_rounding(s: &str) -> Option<(Rounding, bool)> {
+pub(super) fn parse_rounding(s: &str) -> Option<(Rounding, bool)> {
     Some(match s {
         "rn" => (Rounding::Rn, false),
         "rz" => (Rounding::Rz, false),
@@ -71,11 +67,6 @@ impl Build<'_> {
         if memory && self.p.body == Body::Case {
             return self.fail(needs_module(text));
         }
-        if APPROX.contains(&parts[0]) {
-            return self.fail(format!(
-                "not supported yet: `{text}` (an approximate float function)"
-            ));
-        }
         let unsupported = UNSUPPORTED
             .iter()
             .any(|u| text == *u || text.starts_with(&format!("{u}.")));
@@ -100,6 +91,10 @@ impl Build<'_> {
                 Ok(Op::Control(Control::Exit))
             }
             "mov" => self.mov(&parts),
+            "ex2" | "lg2" | "rcp" | "rsqrt" | "sin" | "cos" | "tanh" => self.approx(&parts),
+            "div" | "sqrt" if parts.iter().any(|m| matches!(*m, "approx" | "full")) => {
+                self.approx(&parts)
+            }
             "mul" if parts.get(1) == Some(&"wide") => self.int(&parts[2..], IntOp::MulWide),
             "mad" => match parts.get(1) {
                 Some(&"lo") => self.int(&parts[2..], IntOp::MadLo),
@@ -211,7 +206,7 @@ impl Build<'_> {
     }
 
     /// Any PTX type by name (the thread instructions take all of them).
-    fn lane_op_type(&self, m: &str) -> PResult<Type> {
+    pub(super) fn lane_op_type(&self, m: &str) -> PResult<Type> {
         match Type::from_name(m) {
             Some(t) if t != Type::Pred => Ok(t),
             _ => self.fail(format!("`{}`: unknown type `.{m}`", self.opt.text)),

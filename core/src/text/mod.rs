@@ -16,6 +16,7 @@
 //! back; `parse(print(c)) == c` for every case.
 
 mod atomic;
+mod approx;
 mod error;
 mod inline;
 mod lane_ops;

@@ -6,6 +6,8 @@
 //!   `div`/`rem` with a zero divisor giving 0 rather than a trap, `neg`,
 //!   `abs`, `brev`, `clz`, `bfind`), integer-to-integer `cvt` (with
 //!   `.sat` too), `.rn` `.f64` arithmetic, `setp.f64`, `mov` packing;
+//! - as calls (`approx.rs`): the approximate functions (`ex2.approx`,
+//!   `div.full`, ...), computed apart from the reference;
 //! - as calls (`runtime.rs`): the conversions and float operations with
 //!   directed roundings,
 //!   `.ftz` or `.sat`, and `bfe`/`bfi`/`prmt`/`shf`, which call warp-core's
@@ -120,7 +122,9 @@ pub(crate) fn float_inst(e: &mut Emitter, op: FloatOp, f: &[Value]) -> Value {
         FloatOp::Sqrt => e.b.ins().sqrt(f[0]),
         FloatOp::Neg => e.b.ins().fneg(f[0]),
         FloatOp::Abs => e.b.ins().fabs(f[0]),
-        FloatOp::Min | FloatOp::Max => unreachable!("{op:?} is lowered by its caller"),
+        FloatOp::Min | FloatOp::Max | FloatOp::Approx(_) => {
+            unreachable!("{op:?} is lowered by its caller")
+        }
     }
 }
 
@@ -215,6 +219,11 @@ fn compute(e: &mut Emitter, x: &LaneOp, pc: usize, at: At) -> Vec<Value> {
                 v
             }]
         }
+        LaneOpKind::Float {
+            op: FloatOp::Approx(f),
+            ftz,
+            ..
+        } => vec![super::approx::emit(e, f, ftz, x.dests[0].1, &args)],
         LaneOpKind::Float {
             op,
             rnd,

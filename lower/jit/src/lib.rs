@@ -121,6 +121,7 @@
 mod activemask;
 mod alu;
 mod atomic;
+mod approx;
 mod builder;
 mod code;
 mod constants;
