@@ -500,11 +500,12 @@ fn agrees(s: &Sample) -> bool {
     (r.value ^ s.out) & r.defined & ty.mask() == 0
 }
 
-/// The H200 sweep (`corpus/approx/h200-sweep.txt`): every output the
-/// hardware gave lies on the reference's defined bits. Until the main
-/// session brings the H200's file, the one in place is a hand-made
-/// stand-in in the same format (its header says so), its outputs worked
-/// out by hand from the ISA (exact values and table entries).
+/// The H200 sweep (`corpus/approx/h200-sweep.txt`, written by
+/// `corpus/approx/sweep.cu` on an H200, driver 580.159.04, on 2026-11-27:
+/// 83,749 evaluations of every form over special values, subnormals,
+/// powers of two and their neighbours, random bit patterns and random
+/// values in each function's range): every output the hardware gave lies
+/// on the reference's defined bits.
 #[test]
 fn every_h200_output_of_the_sweep_agrees_with_the_defined_bits() {
     let path = concat!(
@@ -513,7 +514,7 @@ fn every_h200_output_of_the_sweep_agrees_with_the_defined_bits() {
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let samples = read_sweep(&text);
-    assert!(samples.len() >= 20, "only {} samples", samples.len());
+    assert!(samples.len() >= 80_000, "only {} samples", samples.len());
     let mut bad = Vec::new();
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
     for s in &samples {
