@@ -417,3 +417,65 @@ fn refused_atomics_name_themselves_with_line_and_column() {
         assert_eq!((e.line, e.col, e.msg.as_str()), (22, 2, msg), "{line}");
     }
 }
+
+/// Stream compaction in nvcc's style (`corpus/kernels/cub/atomic_compact`):
+/// each warp's lane 0 takes room for 32 words with `atom.add` on `a[0]`,
+/// `shfl.sync.idx` hands the base to the warp, lane `l` stores its `%r4`
+/// at `b[base + l]`.
+const COMPACT: &str = "\
+\tand.b32 %r5, %r1, 31;
+\tsetp.eq.u32 %p1, %r5, 0;
+\tmov.u32 %r6, 0;
+\t@%p1 atom.global.add.u32 %r6, [%rd1], 32;
+\tshfl.sync.idx.b32 %r7, %r6, 0, 31, -1;
+\tadd.u32 %r8, %r7, %r5;
+\tmul.wide.u32 %rd5, %r8, 4;
+\tadd.s64 %rd6, %rd2, %rd5;
+\tst.global.u32 [%rd6], %r4;";
+
+#[test]
+fn a_store_at_an_address_from_a_contested_value_may_write_any_word_of_its_buffer() {
+    // One warp: nothing is contested, base 0, b[l] = l; the rest of b
+    // keeps its fill.
+    let out = run(COMPACT, 1, 32, &[0], 40);
+    assert_eq!(words(&out, 0), hex(&[32]));
+    let mut want: Vec<u32> = (0..32).collect();
+    want.extend([0xaaaa_aaaa; 8]);
+    assert_eq!(words(&out, 1), hex(&want));
+    // Two warps: which one gets base 0 depends on the order, so the
+    // addresses have undefined bits; each store may write any word of
+    // `b`, which is undefined throughout (b[64..72], which no order
+    // writes, too: the rule is coarse). The count is defined: 64. Not a
+    // race, though this run's addresses of the two warps may coincide.
+    let out = run(COMPACT, 1, 64, &[0], 72);
+    assert_eq!(words(&out, 0), hex(&[64]));
+    assert_eq!(words(&out, 1), vec![U; 72]);
+    // Across two CTAs the same.
+    let out = run(COMPACT, 2, 32, &[0], 72);
+    assert_eq!(words(&out, 0), hex(&[64]));
+    assert_eq!(words(&out, 1), vec![U; 72]);
+    // A store at a defined address after a barrier defines its word again.
+    let body = format!("{COMPACT}\n\tbar.sync 0;\n\tst.global.u32 [%rd4], %r1;");
+    let out = run(&body, 1, 64, &[0], 72);
+    let mut want = hex(&(0..64).collect::<Vec<u32>>());
+    want.extend(vec![U.to_string(); 8]);
+    assert_eq!(words(&out, 1), want);
+    // A load through such an address reads an undefined value.
+    let body = format!(
+        "{COMPACT}\n\tbar.sync 0;\n\tld.global.u32 %r9, [%rd6];\n\tst.global.u32 [%rd4], %r9;"
+    );
+    let out = run(&body, 1, 64, &[0], 72);
+    assert_eq!(words(&out, 1), vec![U; 72]);
+    // Its bounds are checked at this run's address (the undefined bits as
+    // this run carries them, 0 where lost): 4096 bytes past `b`'s start
+    // is outside its 72 words whatever the base.
+    let out = run(&COMPACT.replace("[%rd6]", "[%rd6+4096]"), 1, 64, &[0], 72);
+    let (_, ub) = out.ub.expect("out of bounds");
+    assert_eq!(ub.rule.name(), "memory-out-of-bounds");
+    // An atomic through it: the reference does not follow it.
+    let body = format!("{COMPACT}\n\tbar.sync 0;\n\tatom.global.add.u32 %r9, [%rd6], 1;");
+    let out = run(&body, 1, 64, &[0], 72);
+    let (_, ub) = out.ub.expect("an atomic at an undefined address");
+    assert_eq!(ub.rule.name(), "memory-undefined-address");
+    assert!(ub.to_string().contains("order-dependent"), "{ub}");
+}
