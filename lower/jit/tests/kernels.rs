@@ -370,6 +370,12 @@ fn real_cuda_kernels_match_the_h200_on_the_jit() {
                 continue;
             }
         };
+        // A reference that stopped at undefined behaviour defines what its
+        // first pass had written, not what the launch leaves.
+        if let Some((at, ub)) = &reference.ub {
+            fails.push(format!("{}: the reference: {at}: {ub}", l.display()));
+            continue;
+        }
         match warp_jit::launch::run_launch(&case.module, &case.launch) {
             Ok(out) => fails.extend(case.check_against_runs(&out.buffers, &reference.buffers)),
             Err(e) => fails.push(format!("{}: {e}", l.display())),
