@@ -34,8 +34,8 @@
 //! Each file imports only those above it in this list (`operands.rs`,
 //! `requirement.rs` and `forms.rs` add methods to the instruction types).
 
-mod atomic;
 mod approx;
+mod atomic;
 mod dialect;
 mod forms;
 mod glue;
@@ -49,8 +49,8 @@ mod requirement;
 mod types;
 mod warp_ops;
 
-pub use atomic::{AtomOp, AtomSpace, Atomic, Fence, MemScope, Sem};
 pub use approx::ApproxFn;
+pub use atomic::{AtomOp, AtomSpace, Atomic, Fence, MemScope, Sem};
 pub use dialect::{
     all_forms, dialect_glue_forms, lane_op_forms, narrow_types, wide_type, CVT_INTS, ROUNDINGS,
 };

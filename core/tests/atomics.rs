@@ -7,6 +7,7 @@
 
 use std::path::Path;
 use warp_core::interp::run_launch;
+use warp_core::kernel_corpus::KernelCase;
 use warp_core::launch::{Launch, LaunchOutcome};
 use warp_core::text::{inst_text, parse_module};
 
@@ -416,4 +417,148 @@ fn refused_atomics_name_themselves_with_line_and_column() {
         // BODY is line 22 of KERNEL, after a tab.
         assert_eq!((e.line, e.col, e.msg.as_str()), (22, 2, msg), "{line}");
     }
+}
+
+/// Stream compaction in nvcc's style (`corpus/kernels/cub/atomic_compact`):
+/// each warp's lane 0 takes room for 32 words with `atom.add` on `a[0]`,
+/// `shfl.sync.idx` hands the base to the warp, lane `l` stores its `%r4`
+/// at `b[base + l]`.
+const COMPACT: &str = "\
+\tand.b32 %r5, %r1, 31;
+\tsetp.eq.u32 %p1, %r5, 0;
+\tmov.u32 %r6, 0;
+\t@%p1 atom.global.add.u32 %r6, [%rd1], 32;
+\tshfl.sync.idx.b32 %r7, %r6, 0, 31, -1;
+\tadd.u32 %r8, %r7, %r5;
+\tmul.wide.u32 %rd5, %r8, 4;
+\tadd.s64 %rd6, %rd2, %rd5;
+\tst.global.u32 [%rd6], %r4;";
+
+#[test]
+fn a_store_at_an_address_from_a_contested_value_may_write_any_word_of_its_buffer() {
+    // One warp: nothing is contested, base 0, b[l] = l; the rest of b
+    // keeps its fill.
+    let out = run(COMPACT, 1, 32, &[0], 40);
+    assert_eq!(words(&out, 0), hex(&[32]));
+    let mut want: Vec<u32> = (0..32).collect();
+    want.extend([0xaaaa_aaaa; 8]);
+    assert_eq!(words(&out, 1), hex(&want));
+    // Two warps: which one gets base 0 depends on the order, so the
+    // addresses have undefined bits; each store may write any word of
+    // `b`, which is undefined throughout (b[64..72], which no order
+    // writes, too: the rule is coarse). The count is defined: 64. Not a
+    // race, though this run's addresses of the two warps may coincide.
+    let out = run(COMPACT, 1, 64, &[0], 72);
+    assert_eq!(words(&out, 0), hex(&[64]));
+    assert_eq!(words(&out, 1), vec![U; 72]);
+    // Across two CTAs the same.
+    let out = run(COMPACT, 2, 32, &[0], 72);
+    assert_eq!(words(&out, 0), hex(&[64]));
+    assert_eq!(words(&out, 1), vec![U; 72]);
+    // A store at a defined address after a barrier defines its word again.
+    let body = format!("{COMPACT}\n\tbar.sync 0;\n\tst.global.u32 [%rd4], %r1;");
+    let out = run(&body, 1, 64, &[0], 72);
+    let mut want = hex(&(0..64).collect::<Vec<u32>>());
+    want.extend(vec![U.to_string(); 8]);
+    assert_eq!(words(&out, 1), want);
+    // A load through such an address reads an undefined value.
+    let body = format!(
+        "{COMPACT}\n\tbar.sync 0;\n\tld.global.u32 %r9, [%rd6];\n\tst.global.u32 [%rd4], %r9;"
+    );
+    let out = run(&body, 1, 64, &[0], 72);
+    assert_eq!(words(&out, 1), vec![U; 72]);
+    // Its bounds are checked at this run's address (the undefined bits as
+    // this run carries them, 0 where lost): 4096 bytes past `b`'s start
+    // is outside its 72 words whatever the base.
+    let out = run(&COMPACT.replace("[%rd6]", "[%rd6+4096]"), 1, 64, &[0], 72);
+    let (_, ub) = out.ub.expect("out of bounds");
+    assert_eq!(ub.rule.name(), "memory-out-of-bounds");
+    // An atomic through it: the reference does not follow it.
+    let body = format!("{COMPACT}\n\tbar.sync 0;\n\tatom.global.add.u32 %r9, [%rd6], 1;");
+    let out = run(&body, 1, 64, &[0], 72);
+    let (_, ub) = out.ub.expect("an atomic at an undefined address");
+    assert_eq!(ub.rule.name(), "memory-undefined-address");
+    assert!(ub.to_string().contains("order-dependent"), "{ub}");
+}
+
+/// `atomic_mix`'s CAS loop (`cur = atomicOr(&iw[7], 0)`, then
+/// `atomicCAS(&iw[7], prev, prev + 2 * x)` until it succeeds), which the
+/// reference stops at (`guard-undefined`), and the one add of `2 * x` it
+/// amounts to: the same final `iw[7]`.
+const MIX_CAS_LOOP: &str = "\tatom.global.or.b32 \t%r38, [%rd28], 0;
+\tshl.b32 \t%r5, %r2, 1;
+\tcvta.to.global.u64 \t%rd5, %rd7;
+
+$L__BB0_5:
+\tadd.s32 \t%r37, %r38, %r5;
+\tatom.global.cas.b32 \t%r7, [%rd28], %r38, %r37;
+\tsetp.ne.s32 \t%p3, %r7, %r38;
+\tmov.u32 \t%r38, %r7;
+\t@%p3 bra \t$L__BB0_5;
+";
+const MIX_AS_ADD: &str = "\tshl.b32 \t%r5, %r2, 1;
+\tcvta.to.global.u64 \t%rd5, %rd7;
+\tred.global.add.u32 \t[%rd28], %r5;
+";
+
+/// The warp-aggregated atomics of `corpus/kernels/cub/` (nvcc 13.0's PTX,
+/// three H200 runs), `atomic_mix` with its CAS loop as one add: what the
+/// reference defines equals the H200's first run, and the words that
+/// differed between runs are undefined.
+fn real_atomic_kernel(name: &str) -> (KernelCase, LaunchOutcome) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/kernels/cub");
+    let mut case = KernelCase::load(&dir.join(format!("{name}.launch")), "gpu.txt")
+        .unwrap_or_else(|e| panic!("{e}"));
+    if name == "atomic_mix" {
+        assert!(
+            case.ptx.contains(MIX_CAS_LOOP),
+            "atomic_mix.ptx has its CAS loop"
+        );
+        case.ptx = case.ptx.replace(MIX_CAS_LOOP, MIX_AS_ADD);
+        case.module = parse_module(&case.ptx).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let out = run_launch(&case.module, &case.launch).expect("runs");
+    assert!(out.ub.is_none(), "{name}: {:?}", out.ub);
+    let fails = case.check_against_runs(&out.buffers, &out.buffers);
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+    (case, out)
+}
+
+/// Buffer `name`'s words of `out` (`________` undefined).
+fn buffer(out: &LaunchOutcome, name: &str) -> Vec<String> {
+    out.buffers
+        .iter()
+        .find(|b| b.name == name)
+        .expect("a buffer")
+        .words()
+}
+
+#[test]
+fn the_real_atomic_kernels_match_the_h200() {
+    // Stream compaction: the count is defined (the H200's 250), `out`
+    // undefined (its runs differed in 62 words).
+    let (_, out) = real_atomic_kernel("atomic_compact");
+    assert_eq!(buffer(&out, "count"), hex(&[250]));
+    assert_eq!(buffer(&out, "out"), vec![U; 512]);
+    // The warp-aggregated histogram: every bin defined.
+    let (_, out) = real_atomic_kernel("atomic_hist_match");
+    assert!(buffer(&out, "hist").iter().all(|w| w != U));
+    // atomic_mix: the shared histogram flushed to uw[0..8], max, min, or,
+    // xor, and, inc, dec, the add whose old values are stored, the CAS
+    // loop's sum, the exact float add and the double add are defined;
+    // the exchange's final value, the old values and the order-dependent
+    // float sum are not.
+    let (case, out) = real_atomic_kernel("atomic_mix");
+    let iw = buffer(&out, "iw");
+    let defined: Vec<bool> = iw.iter().map(|w| w != U).collect();
+    assert_eq!(
+        defined[..8],
+        [true, true, true, true, true, true, false, true]
+    );
+    assert!(buffer(&out, "uw")[..10].iter().all(|w| w != U));
+    let fw = buffer(&out, "fw");
+    assert_eq!((fw[0].as_str(), fw[1] != U), (U, true));
+    assert!(buffer(&out, "dw")[0] != U);
+    assert!(buffer(&out, "old").iter().all(|w| w == U));
+    assert!(case.expected.iter().any(|(b, _)| b == "iw"));
 }

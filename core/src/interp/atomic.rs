@@ -72,14 +72,26 @@
 //! # Addresses from contested values
 //!
 //! An address computed from a contested old value (a slot taken with
-//! `atomicAdd(&count, n)`) has undefined bits, which `memory.rs` calls
-//! `memory-undefined-address`. Once a run has returned such a value
-//! ([`Log::schedule_dependent`]), an `ld`/`st`/atomic at an address with
-//! undefined bits goes instead to the address this run computed (one legal
-//! order's), checked as any other, and what it reads or writes there is
-//! undefined. Another order writes other bytes, which may keep a value the
-//! reference calls defined: sound where every order writes the same set of
-//! bytes (slots handed out by a counter), not in general.
+//! `atomicAdd(&count, n)`, stream compaction's `out[base + rank]`) has
+//! undefined bits, which `memory.rs` calls `memory-undefined-address`.
+//! Once a run has returned such a value ([`Log::schedule_dependent`]), an
+//! `ld`/`st` at an address with undefined bits may touch, in some order,
+//! any bytes of the region (launch buffer, module variable, the CTA's
+//! shared space, the lane's local space) that this run's address falls in
+//! — the undefined bits are an index, and C's pointer arithmetic stays
+//! inside one array object (a kernel whose other orders leave the region
+//! is not one the reference judges). So the access is checked for bounds
+//! (this run's address, the undefined bits as this run carries them, 0
+//! where lost) and for a store to a read-only region, not for races nor
+//! recorded as one (another order touches other bytes); a store leaves
+//! *every* byte of the region undefined (sound: whatever bytes another
+//! order writes are among them; coarse: bytes no order writes lose their
+//! value too), a load reads undefined values. A later store at a defined
+//! address defines its bytes again: in a race-free kernel it is ordered
+//! after the wild store or touches bytes no order's wild store writes. An
+//! *atomic* at such an address stays `memory-undefined-address`: an
+//! unordered atomic on a location it may pick returns an old value that
+//! would depend on it, which one pass cannot know (a limitation).
 //!
 //! A CAS loop (`atom.cas` until the old value is the expected one) on a
 //! contested location branches on an undefined value, which the scheduler
@@ -443,10 +455,18 @@ fn atom(w: &mut Warp, s: &Step, x: &LaneOp, a: Atomic) -> Result<(), Ub> {
     for l in lanes(s.exec) {
         let (addr, wild) =
             address(w, x.addr.expect("an atomic has an address"), l).map_err(|f| fail(w, l, f))?;
+        if wild {
+            let f = (
+                UbRule::MemoryUndefinedAddress,
+                "the address has undefined bits (from an order-dependent value): the reference does not follow an atomic to a location another order picks"
+                    .to_string(),
+            );
+            return Err(fail(w, l, f));
+        }
         let b = w.read(x.srcs[0].0, l);
         let c = x.srcs.get(1).map_or(Val::known(0), |&(o, _)| w.read(o, l));
         let ctx = w.kernel.as_mut().expect("a kernel");
-        let old = one(ctx, x, a, l, addr, wild, [b, c], &mut hit).map_err(|f| fail(w, l, f))?;
+        let old = one(ctx, x, a, l, addr, [b, c], &mut hit).map_err(|f| fail(w, l, f))?;
         results.push((l, old));
     }
     if a.returns {
@@ -455,17 +475,15 @@ fn atom(w: &mut Warp, s: &Step, x: &LaneOp, a: Atomic) -> Result<(), Ub> {
     Ok(())
 }
 
-/// One lane's atomic at `addr` (`wild`: taken as this run's order has
-/// it) with operands `b`, `c`: the old value as the destination gets it.
-/// `hit` holds the locations of the instruction's lanes before.
-#[allow(clippy::too_many_arguments)]
+/// One lane's atomic at `addr` with operands `b`, `c`: the old value as the
+/// destination gets it. `hit` holds the locations of the instruction's
+/// lanes before.
 fn one(
     ctx: &mut Ctx,
     x: &LaneOp,
     a: Atomic,
     l: usize,
     addr: u64,
-    wild: bool,
     [b, c]: [Val; 2],
     hit: &mut Vec<Key>,
 ) -> Result<Val, Fault> {
@@ -552,15 +570,15 @@ fn one(
         e.second = Some(me);
     }
     let dependent = known.unwrap_or(false) || (e.contested && e.order_dependent());
-    let returned_def = def && !e.contested && !wild;
+    let returned_def = def && !e.contested;
     if a.returns && returned_def {
         e.returned = true;
     }
-    if a.returns && !returned_def && (e.contested || wild) {
+    if a.returns && !returned_def && e.contested {
         log.wild = true;
     }
     let new = compute(a.op, ty, old, b.v & ty.mask(), c.v & ty.mask(), ftz);
-    let new_def = def && b.full(ty) && c.full(ty) && new.is_some() && !dependent && !wild;
+    let new_def = def && b.full(ty) && c.full(ty) && new.is_some() && !dependent;
     let new = new.unwrap_or(0);
     let r = region(ctx, &place, l);
     for i in 0..size as usize {

@@ -31,6 +31,9 @@
 //!   barrier between (or of another CTA at all) is a `memory-race` too,
 //!   and so is an atomic on a byte another warp's or CTA's plain access
 //!   touched (`access_atomic`).
+//! - An address with undefined bits after an atomic returned an
+//!   order-dependent value may be any of its region's (`access_wild`): a
+//!   store through it leaves the whole region undefined.
 
 use super::atomic::{self, Log};
 use super::place::WarpPlace;
@@ -297,6 +300,39 @@ pub(super) fn access(
         }
     }
     Ok((place, off))
+}
+
+/// An `ld`/`st` by `lane` of `size` bytes at `addr` of `space` whose
+/// address has undefined bits taken as this run has them (after an atomic
+/// returned an order-dependent value: `atomic.rs`, "Addresses from
+/// contested values"). Another order computes another address, which C's
+/// rule that pointer arithmetic stays inside one array object puts in the
+/// same region (buffer, variable or space) as this run's: the access may
+/// touch any bytes of that region. So it is checked for bounds (this run's
+/// address, aligned down to the access size, in some region) and, for a
+/// store, a read-only region, but not for races (another order touches
+/// other bytes), and records no access; a store leaves every byte of the
+/// region undefined ([`Region::defined`]), a load reads undefined bytes.
+pub(super) fn access_wild(
+    ctx: &mut Ctx,
+    space: Space,
+    addr: u64,
+    size: u64,
+    lane: usize,
+    write: bool,
+) -> Result<(), Fault> {
+    let (place, _) = locate(ctx, space, addr - addr % size, size, lane)?;
+    let r = region(ctx, &place, lane);
+    if write && (r.read_only || matches!(place, Place::Param)) {
+        return Err((
+            UbRule::MemoryReadOnly,
+            format!("a store to read-only `{}` at {addr:#x}", r.name),
+        ));
+    }
+    if write {
+        r.defined.iter_mut().for_each(|d| *d = false);
+    }
+    Ok(())
 }
 
 /// Checks an atomic's access to `size` bytes at `addr` of `space` for

@@ -5,16 +5,16 @@
 
 use super::bits::Val;
 use super::lanes::lanes;
-use super::memory::{access, region, Fault, Place};
+use super::memory::{access, access_wild, region, Fault, Place};
 use super::warp::{Step, Warp};
 use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Type};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
 
 /// The address operand's value on `lane`, or why it has none; `true`
-/// with it when its bits are undefined and taken as this run's order has
-/// them (after an atomic returned an order-dependent value:
-/// `atomic.rs`).
+/// with it when its bits are undefined and taken as this run has them
+/// (after an atomic returned an order-dependent value: `atomic.rs`), the
+/// access then going through `memory.rs`'s `access_wild`.
 pub(super) fn address(w: &Warp, a: Address, lane: usize) -> Result<(u64, bool), Fault> {
     let Some(base) = a.base else {
         return Ok((a.offset as u64, false));
@@ -63,17 +63,24 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
             for l in lanes(s.exec) {
                 let (base, wild) =
                     address(w, x.addr.expect("ld has an address"), l).map_err(|f| fail(w, l, f))?;
-                vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                if !wild {
+                    vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                }
                 for (k, out) in results.iter_mut().enumerate() {
                     let addr = base.wrapping_add(k as u64 * size);
                     let ctx = w.kernel.as_mut().expect("a kernel");
+                    if wild {
+                        access_wild(ctx, space, addr, size, l, false).map_err(|f| fail(w, l, f))?;
+                        out.push((l, extend(Val::unknown(), ty)));
+                        continue;
+                    }
                     let (place, off) =
                         access(ctx, space, addr, size, l, false).map_err(|f| fail(w, l, f))?;
                     let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
                     let (mut v, mut def) = (0u64, 0u64);
                     for i in 0..size as usize {
                         v |= (r.bytes[off as usize + i] as u64) << (8 * i);
-                        if r.defined[off as usize + i] && !wild {
+                        if r.defined[off as usize + i] {
                             def |= 0xff << (8 * i);
                         }
                     }
@@ -94,11 +101,17 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
             for l in lanes(s.exec) {
                 let (base, wild) =
                     address(w, x.addr.expect("st has an address"), l).map_err(|f| fail(w, l, f))?;
-                vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                if !wild {
+                    vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                }
                 for (k, &(a, _)) in x.srcs.iter().enumerate() {
                     let addr = base.wrapping_add(k as u64 * size);
                     let val = w.read(a, l);
                     let ctx = w.kernel.as_mut().expect("a kernel");
+                    if wild {
+                        access_wild(ctx, space, addr, size, l, true).map_err(|f| fail(w, l, f))?;
+                        continue;
+                    }
                     let (place, off) = match access(ctx, space, addr, size, l, true) {
                         Ok(x) => x,
                         Err(f) => return Err(fail(w, l, f)),
@@ -117,7 +130,7 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
                         let clash = written.iter().any(|&(k, b, _)| k == key && b != byte);
                         written.push((key, byte, def));
                         r.bytes[off as usize + i] = byte;
-                        r.defined[off as usize + i] = def && !clash && !wild;
+                        r.defined[off as usize + i] = def && !clash;
                     }
                 }
             }

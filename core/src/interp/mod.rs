@@ -65,8 +65,8 @@
 
 mod activemask;
 pub mod alu;
-mod atomic;
 pub mod approx;
+mod atomic;
 pub(crate) mod bits;
 mod collective;
 pub(crate) mod converge;

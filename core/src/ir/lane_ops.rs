@@ -276,11 +276,12 @@ pub enum IntOp {
     },
     /// `bmsk.{clamp,wrap}.b32 d, a, b`: a mask of `b` bits from position
     /// `a` (PTX ISA 7.6, sm_70; ISA "Integer Arithmetic Instructions:
-    /// bmsk"): `a1 = a & 0x1f; mask0 = (~0) << a1; b1 = b & 0x1f; sum = a1
-    /// + b1; mask1 = (~0) << sum`; with `.clamp`, `a >= 32` makes `mask0 =
-    /// 0` and `a >= 32` or `b >= 32` an overflow; "if (sum-overflow ||
-    /// bit-position-overflow || bit-width-overflow) mask1 = 0; else if (b1
-    /// == 0) mask1 = ~0; d = mask0 & ~mask1". (CUB's radix sort uses it.)
+    /// bmsk"): `a1 = a & 0x1f; mask0 = (~0) << a1; b1 = b & 0x1f;
+    /// sum = a1 + b1; mask1 = (~0) << sum`; with `.clamp`, `a >= 32` makes
+    /// `mask0 = 0` and `a >= 32` or `b >= 32` an overflow; "if
+    /// (sum-overflow || bit-position-overflow || bit-width-overflow) mask1
+    /// = 0; else if (b1 == 0) mask1 = ~0; d = mask0 & ~mask1". (CUB's
+    /// radix sort uses it.)
     // Last, so that the variants before it hash as they did (the fuzz
     // digest hashes the IR).
     Bmsk {

@@ -15,8 +15,8 @@
 //! [`parse`] reads it into a [`Case`](crate::ir::Case), [`print()`] writes it
 //! back; `parse(print(c)) == c` for every case.
 
-mod atomic;
 mod approx;
+mod atomic;
 mod error;
 mod inline;
 mod lane_ops;

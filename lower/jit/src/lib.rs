@@ -120,8 +120,8 @@
 
 mod activemask;
 mod alu;
-mod atomic;
 mod approx;
+mod atomic;
 mod builder;
 mod code;
 mod constants;

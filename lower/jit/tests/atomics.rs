@@ -5,6 +5,7 @@
 //! by hand.
 
 use std::path::Path;
+use warp_core::kernel_corpus::KernelCase;
 use warp_core::launch::{Launch, LaunchOutcome};
 use warp_core::text::parse_module;
 use warp_jit::launch::CompiledKernel;
@@ -219,4 +220,73 @@ fn faults_name_lane_thread_instruction_and_address() {
         "{}",
         e.0
     );
+}
+
+/// `atomic_mix`'s CAS loop and the one add it amounts to (as
+/// `core/tests/atomics.rs`: the reference stops at the loop).
+const MIX_CAS_LOOP: &str = "\tatom.global.or.b32 \t%r38, [%rd28], 0;
+\tshl.b32 \t%r5, %r2, 1;
+\tcvta.to.global.u64 \t%rd5, %rd7;
+
+$L__BB0_5:
+\tadd.s32 \t%r37, %r38, %r5;
+\tatom.global.cas.b32 \t%r7, [%rd28], %r38, %r37;
+\tsetp.ne.s32 \t%p3, %r7, %r38;
+\tmov.u32 \t%r38, %r7;
+\t@%p3 bra \t$L__BB0_5;
+";
+const MIX_AS_ADD: &str = "\tshl.b32 \t%r5, %r2, 1;
+\tcvta.to.global.u64 \t%rd5, %rd7;
+\tred.global.add.u32 \t[%rd28], %r5;
+";
+
+/// The real atomic kernels of `corpus/kernels/cub/` on the JIT with 1 and 8
+/// threads: every byte the reference defines is the H200's, and the JIT's
+/// compaction holds the kept inputs (those above 0, counted by hand from
+/// the launch), in some order.
+#[test]
+fn the_real_atomic_kernels_match_the_h200_on_the_jit() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/kernels/cub");
+    for name in ["atomic_compact", "atomic_hist_match", "atomic_mix"] {
+        let mut case = KernelCase::load(&dir.join(format!("{name}.launch")), "gpu.txt")
+            .unwrap_or_else(|e| panic!("{e}"));
+        if name == "atomic_mix" {
+            assert!(
+                case.ptx.contains(MIX_CAS_LOOP),
+                "atomic_mix.ptx has its CAS loop"
+            );
+            case.ptx = case.ptx.replace(MIX_CAS_LOOP, MIX_AS_ADD);
+            case.module = parse_module(&case.ptx).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let reference = warp_core::interp::run_launch(&case.module, &case.launch).expect("runs");
+        assert!(reference.ub.is_none(), "{name}: {:?}", reference.ub);
+        let k = CompiledKernel::compile(&case.module, name).expect("compiles");
+        for threads in [1, 8] {
+            let jit = k.launch_on(&case.launch, threads).expect("runs");
+            assert!(jit.ub.is_none(), "{name}, {threads} threads: {:?}", jit.ub);
+            let fails = case.check_against_runs(&jit.buffers, &reference.buffers);
+            assert!(fails.is_empty(), "{threads} threads: {}", fails.join("\n"));
+            if name != "atomic_compact" {
+                continue;
+            }
+            let input = &case.expected.iter().find(|(b, _)| b == "in").expect("in").1;
+            let mut kept: Vec<u32> = input
+                .iter()
+                .map(|w| w.expect("defined"))
+                .filter(|&w| (w as i32) > 0)
+                .collect();
+            let words = |b: &str| {
+                let b = jit.buffers.iter().find(|x| x.name == b).expect("a buffer");
+                b.u32s()
+                    .into_iter()
+                    .map(|w| w.expect("the JIT defines all"))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(words("count"), vec![kept.len() as u32]);
+            let mut out = words("out")[..kept.len()].to_vec();
+            out.sort_unstable();
+            kept.sort_unstable();
+            assert_eq!(out, kept, "{threads} threads");
+        }
+    }
 }
