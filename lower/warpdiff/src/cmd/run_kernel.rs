@@ -1,15 +1,20 @@
 //! `warpdiff run kernel.ptx --launch kernel.launch` (or `--kernel NAME
 //! --grid X --block X --buffer ... --param ...`): launch a PTX module's
 //! kernel on one engine (`--engine interp|jit|gpu`) and print every buffer
-//! after the run (issue #13).
+//! after the run (issue #13). `WARPDIFF_TIMINGS=1` prints on stderr
+//! where the time went (reading, compiling, running, printing).
 
 use crate::cli::{KernelArgs, RunArgs};
 use crate::engines::kernel::{self, KernelRunError};
 use crate::{errln, outln};
 use std::path::Path;
+use std::time::{Duration, Instant};
 use warp_core::ir::Module;
-use warp_core::launch::{compare, parse_dims, parse_expected, Buffer, Launch, ParamValue};
+use warp_core::launch::{
+    compare, parse_dims, parse_expected, write_line, Buffer, BufferOut, Launch, ParamValue,
+};
 use warp_core::text::parse_module;
+use warp_jit::launch::CompiledKernel;
 
 /// Reads and parses a PTX module file: its text (what the GPU compiles)
 /// and the module; the error names the file, line and column.
@@ -118,53 +123,137 @@ pub fn run(o: &RunArgs) -> u8 {
     }
 }
 
+/// A buffer after the run, as printed: its bytes and, per byte, whether
+/// it is defined (`None`: every byte, as the JIT reports).
+struct Ran {
+    name: String,
+    bytes: Vec<u8>,
+    defined: Option<Vec<bool>>,
+}
+
+impl Ran {
+    /// The buffer as the expected-output comparison takes it.
+    fn out(&self) -> BufferOut {
+        BufferOut {
+            name: self.name.clone(),
+            bytes: self.bytes.clone(),
+            defined: self
+                .defined
+                .clone()
+                .unwrap_or_else(|| vec![true; self.bytes.len()]),
+        }
+    }
+}
+
+/// Where a run's time went, printed on stderr at the end when
+/// `WARPDIFF_TIMINGS=1` (issue #36: what a one-off launch pays besides
+/// the kernel).
+struct Timings {
+    on: bool,
+    start: Instant,
+    parts: Vec<(&'static str, Duration)>,
+}
+
+impl Timings {
+    fn new() -> Timings {
+        Timings {
+            on: std::env::var_os("WARPDIFF_TIMINGS").is_some_and(|v| v == "1"),
+            start: Instant::now(),
+            parts: Vec::new(),
+        }
+    }
+
+    /// `what` took from `since` to now.
+    fn since(&mut self, what: &'static str, since: Instant) {
+        self.parts.push((what, since.elapsed()));
+    }
+
+    fn print(&self) {
+        if !self.on {
+            return;
+        }
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+        let parts: Vec<String> = self
+            .parts
+            .iter()
+            .map(|(w, d)| format!("{w} {}", ms(*d)))
+            .collect();
+        errln!(
+            "timings: {}; total {}",
+            parts.join(", "),
+            ms(self.start.elapsed())
+        );
+    }
+}
+
 fn run_inner(o: &RunArgs) -> Result<u8, String> {
+    let mut timings = Timings::new();
     let [file] = o.files.as_slice() else {
         return Err("a kernel launch takes one PTX module file".into());
     };
     let name = file.display().to_string();
     let engine = kernel::kernel_engine(&o.engine)?;
+    let t = Instant::now();
     let (src, module) = read_module(file)?;
-    let launch = launch_of(&o.kernel)?;
-    let out = match kernel::run(engine, &src, &module, &launch) {
-        Ok(out) => out,
-        Err(KernelRunError::Skip(m)) => {
-            return Err(format!("{name}: {engine} cannot run here: {m}"))
-        }
-        Err(KernelRunError::Failed(m)) => return Err(format!("{name}: {m}")),
-    };
-    // Only the interpreter counts warp steps.
-    let steps = if engine == "interp" {
-        format!(", {} warp steps", out.steps)
+    timings.since("module", t);
+    let (launch, ran) = if engine == "jit" {
+        run_jit(o, &name, &module, &mut timings)?
     } else {
-        String::new()
+        let t = Instant::now();
+        let launch = launch_of(&o.kernel)?;
+        timings.since("launch and buffers read", t);
+        let t = Instant::now();
+        let out = match kernel::run(engine, &src, &module, &launch) {
+            Ok(out) => out,
+            Err(KernelRunError::Skip(m)) => {
+                return Err(format!("{name}: {engine} cannot run here: {m}"))
+            }
+            Err(KernelRunError::Failed(m)) => return Err(format!("{name}: {m}")),
+        };
+        timings.since("run", t);
+        // Only the interpreter counts warp steps.
+        let steps = if engine == "interp" {
+            format!(", {} warp steps", out.steps)
+        } else {
+            String::new()
+        };
+        if let Some((at, ub)) = &out.ub {
+            header(&name, &launch, engine, &steps);
+            outln!("{name}:{}: {at}: {ub}", ub.line);
+            return Ok(3);
+        }
+        let ran = out
+            .buffers
+            .into_iter()
+            .map(|b| Ran {
+                name: b.name,
+                bytes: b.bytes,
+                defined: Some(b.defined),
+            })
+            .collect();
+        ((launch, steps), ran)
     };
-    outln!(
-        "== {name} kernel {} grid {:?} block {:?} ({}{steps}) ==",
-        launch.kernel,
-        launch.grid,
-        launch.block,
-        kernel::describe(engine),
-    );
-    if let Some((at, ub)) = &out.ub {
-        outln!("{name}:{}: {at}: {ub}", ub.line);
-        return Ok(3);
+    let (launch, steps) = launch;
+    let t = Instant::now();
+    header(&name, &launch, engine, &steps);
+    for b in &ran {
+        crate::output::out_with(|w| write_line(w, &b.name, &b.bytes, b.defined.as_deref()));
     }
-    for b in &out.buffers {
-        outln!("{}", b.line());
-    }
+    timings.since("print", t);
     if let Some(dir) = &o.kernel.out {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for b in &out.buffers {
+        for b in &ran {
             let p = dir.join(format!("{}.bin", b.name));
             std::fs::write(&p, &b.bytes).map_err(|e| format!("{}: {e}", p.display()))?;
         }
     }
+    timings.print();
     if let Some(e) = &o.kernel.expect {
         let en = e.display().to_string();
         let text = std::fs::read_to_string(e).map_err(|x| format!("{en}: cannot read: {x}"))?;
         let want = parse_expected(&text, &en)?;
-        let diffs = compare(&out.buffers, &want);
+        let outs: Vec<BufferOut> = ran.iter().map(Ran::out).collect();
+        let diffs = compare(&outs, &want);
         if !diffs.is_empty() {
             outln!("{en}: {} word(s) differ:", diffs.len());
             for d in diffs {
@@ -175,4 +264,76 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         outln!("expect: all {} buffers match {en}", want.len());
     }
     Ok(0)
+}
+
+/// The line before the buffers: file, kernel, grid, block, engine.
+fn header(name: &str, launch: &Launch, engine: &str, steps: &str) {
+    outln!(
+        "== {name} kernel {} grid {:?} block {:?} ({}{steps}) ==",
+        launch.kernel,
+        launch.grid,
+        launch.block,
+        kernel::describe(engine),
+    );
+}
+
+/// The launch on the JIT, for a one-off command: the kernel compiled
+/// while the launch's buffers are read (when the kernel is known before
+/// the launch is: `--kernel`, or the module's only kernel), then run on
+/// the bytes read, in place (no copy in or out).
+fn run_jit(
+    o: &RunArgs,
+    name: &str,
+    module: &Module,
+    timings: &mut Timings,
+) -> Result<((Launch, String), Vec<Ran>), String> {
+    let guess = o
+        .kernel
+        .kernel
+        .clone()
+        .or_else(|| match module.kernels.as_slice() {
+            [k] => Some(k.name.clone()),
+            _ => None,
+        });
+    let compile = |k: &str| {
+        let t = Instant::now();
+        (CompiledKernel::compile(module, k), t.elapsed())
+    };
+    let (launch, compiled, took) = std::thread::scope(|sc| {
+        let early = guess.clone().map(|k| sc.spawn(move || compile(&k)));
+        let t = Instant::now();
+        let launch = launch_of(&o.kernel);
+        let read = t.elapsed();
+        let early = early.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        (launch, early, read)
+    });
+    timings.parts.push(("launch and buffers read", took));
+    let mut launch = launch?;
+    let (compiled, took) = match compiled {
+        Some(c) if guess.as_deref() == Some(launch.kernel.as_str()) => c,
+        _ => compile(&launch.kernel),
+    };
+    timings.parts.push(("compile (beside the read)", took));
+    let compiled = compiled.map_err(|e| format!("{name}: {e}"))?;
+    let t = Instant::now();
+    let mut bytes: Vec<Vec<u8>> = launch
+        .buffers
+        .iter_mut()
+        .map(|b| std::mem::take(&mut b.bytes))
+        .collect();
+    compiled
+        .run_in_place(&launch, &mut bytes)
+        .map_err(|e| format!("{name}: {e}"))?;
+    timings.since("run", t);
+    let ran = launch
+        .buffers
+        .iter()
+        .zip(bytes)
+        .map(|(b, bytes)| Ran {
+            name: b.name.clone(),
+            bytes,
+            defined: None,
+        })
+        .collect();
+    Ok(((launch, String::new()), ran))
 }
