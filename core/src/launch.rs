@@ -164,6 +164,60 @@ pub fn write_line(
     write_line_in(w, name, bytes, defined, LINE_CHUNK_WORDS)
 }
 
+/// [`write_line`] with the words formatted on up to `threads` threads at
+/// once, each a contiguous share of at least 64 Ki words (a buffer of
+/// millions of words: formatting it took longer than the JIT's launch),
+/// then written in order: the same text.
+pub fn write_line_threads(
+    w: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    defined: Option<&[bool]>,
+    threads: usize,
+) -> io::Result<()> {
+    write_line_threads_in(w, name, bytes, defined, threads, 4 * LINE_CHUNK_WORDS)
+}
+
+/// [`write_line_threads`], shares of at least `min_words` words.
+fn write_line_threads_in(
+    w: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    defined: Option<&[bool]>,
+    threads: usize,
+    min_words: usize,
+) -> io::Result<()> {
+    let words = bytes.len().div_ceil(4);
+    let threads = threads.min(words / min_words.max(1));
+    if threads <= 1 {
+        return write_line(w, name, bytes, defined);
+    }
+    // Shares of whole words: only the last may end in a short tail.
+    let share = 4 * words.div_ceil(threads);
+    let texts: Vec<Vec<u8>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..bytes.len().div_ceil(share))
+            .map(|i| {
+                let (at, end) = (i * share, ((i + 1) * share).min(bytes.len()));
+                let d = defined.map(|d| &d[at..end]);
+                sc.spawn(move || {
+                    let mut s = Vec::with_capacity(9 * (end - at).div_ceil(4));
+                    push_words(&mut s, &bytes[at..end], d);
+                    s
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    w.write_all(&line_start(name, bytes.len(), 0))?;
+    for t in &texts {
+        w.write_all(t)?;
+    }
+    w.write_all(b"\n")
+}
+
 /// [`write_line`], `chunk` words per write.
 fn write_line_in(
     w: &mut dyn Write,
@@ -722,8 +776,23 @@ mod tests {
                 "chunk {chunk}"
             );
         }
+        for threads in [1, 2, 3, 4, 16] {
+            for min_words in [1, 2, 4] {
+                let mut out = Vec::new();
+                write_line_threads_in(&mut out, "b", &bytes, None, threads, min_words)
+                    .expect("a Vec takes it");
+                assert_eq!(
+                    String::from_utf8(out).expect("ASCII"),
+                    want,
+                    "{threads} threads"
+                );
+            }
+        }
         let mut out = Vec::new();
         write_line(&mut out, "e", &[], None).expect("a Vec takes it");
+        assert_eq!(out, b"e: \n");
+        let mut out = Vec::new();
+        write_line_threads_in(&mut out, "e", &[], None, 4, 1).expect("a Vec takes it");
         assert_eq!(out, b"e: \n");
     }
 }

@@ -17,12 +17,16 @@
 
 use super::kernel_cases::{split, Kernel};
 
-/// A warp's register: one element per lane.
+/// A warp's register: one element per lane. The lane helpers below are
+/// always inlined, as a translator's loops are in the kernel's own
+/// function (LLVM left `shfl_bfly` and `add` out of line, calls per
+/// round).
 type Lanes = [u32; 32];
 
 /// `shfl.sync.down.b32 d, a, o, 31, -1`: lane `l` reads lane `l + o`, its
 /// own value past lane 31 (the PTX ISA's `shfl.sync`, mode `.down`, `c =
 /// 31`: `j = lane + b; pval = (j <= maxLane)`).
+#[inline(always)]
 fn shfl_down(a: &Lanes, o: usize) -> Lanes {
     std::array::from_fn(|l| if l + o <= 31 { a[l + o] } else { a[l] })
 }
@@ -30,16 +34,19 @@ fn shfl_down(a: &Lanes, o: usize) -> Lanes {
 /// `shfl.sync.up.b32 d, a, o, 0, -1`: lane `l` reads lane `l - o`, its own
 /// value below lane `o` (`j = lane - b; pval = (j >= maxLane)`, `maxLane
 /// = 0`).
+#[inline(always)]
 fn shfl_up(a: &Lanes, o: usize) -> Lanes {
     std::array::from_fn(|l| if l >= o { a[l - o] } else { a[l] })
 }
 
 /// `shfl.sync.bfly.b32 d, a, o, 31, -1`: lane `l` reads lane `l ^ o`.
+#[inline(always)]
 fn shfl_bfly(a: &Lanes, o: usize) -> Lanes {
     std::array::from_fn(|l| a[(l ^ o) & 31])
 }
 
 /// `d = a + b` on every lane (`add.s32`, wrapping).
+#[inline(always)]
 fn add(a: &Lanes, b: &Lanes) -> Lanes {
     std::array::from_fn(|l| a[l].wrapping_add(b[l]))
 }

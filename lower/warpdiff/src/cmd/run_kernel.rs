@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use warp_core::ir::Module;
 use warp_core::launch::{
-    compare, parse_dims, parse_expected, write_line, Buffer, BufferOut, Launch, ParamValue,
+    compare, parse_dims, parse_expected, write_line_threads, Buffer, BufferOut, Launch, ParamValue,
 };
 use warp_core::text::parse_module;
 use warp_jit::launch::CompiledKernel;
@@ -235,9 +235,12 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
     };
     let (launch, steps) = launch;
     let t = Instant::now();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     header(&name, &launch, engine, &steps);
     for b in &ran {
-        crate::output::out_with(|w| write_line(w, &b.name, &b.bytes, b.defined.as_deref()));
+        crate::output::out_with(|w| {
+            write_line_threads(w, &b.name, &b.bytes, b.defined.as_deref(), threads)
+        });
     }
     timings.since("print", t);
     if let Some(dir) = &o.kernel.out {
