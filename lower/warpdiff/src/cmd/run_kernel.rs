@@ -15,6 +15,7 @@ use warp_core::launch::{
 };
 use warp_core::text::parse_module;
 use warp_jit::launch::CompiledKernel;
+use warp_jit::Tuning;
 
 /// Reads and parses a PTX module file: its text (what the GPU compiles)
 /// and the module; the error names the file, line and column.
@@ -280,16 +281,68 @@ fn header(name: &str, launch: &Launch, engine: &str, steps: &str) {
     );
 }
 
+/// The most warps per thread a launch may have for `warpdiff run` to
+/// compile a loop-free kernel with the fast-compile tuning
+/// ([`jit_tuning`]). Measured at 59dbd0a..3993eda (docs/benchmarks.md,
+/// the kernel bench): the fast-code compile costs 0.45-1.1 ms per PTX
+/// instruction more than the fast-compile one, and fast-compile's code
+/// 27-90 ns more per instruction a warp executes; a loop-free kernel
+/// executes each instruction at most once per warp (and convergence
+/// group), so at 4,096 warps per thread the slower code costs at most
+/// 0.37 ms per instruction: less than the compile it saves.
+pub const FAST_COMPILE_WARPS_PER_THREAD: u64 = 4096;
+
+/// The tuning `warpdiff run` compiles kernel `name` of `module` with for a
+/// launch of `grid` x `block` on `threads` threads: fast-compile when the
+/// kernel has no loop (no `bra` back to or before itself) and the launch
+/// at most [`FAST_COMPILE_WARPS_PER_THREAD`] warps per thread (its run
+/// then costs less than the fast-code compile saved), fast-code
+/// otherwise; `WARPDIFF_JIT_TUNING=fast-code` or `fast-compile` forces
+/// one. Only the time changes: both tunings compute the same bytes.
+pub fn jit_tuning(
+    module: &Module,
+    name: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    threads: usize,
+) -> Tuning {
+    match std::env::var("WARPDIFF_JIT_TUNING").as_deref() {
+        Ok("fast-code") => return Tuning::FastCode,
+        Ok("fast-compile") => return Tuning::FastCompile,
+        _ => {}
+    }
+    let Some(k) = module.kernel(name) else {
+        return Tuning::FastCode;
+    };
+    let prog = &k.program;
+    let loops = prog.insts.iter().enumerate().any(|(i, inst)| {
+        inst.op
+            .branch_target()
+            .is_some_and(|l| prog.label_target(l) <= i)
+    });
+    let ctas: u64 = grid.iter().map(|&d| u64::from(d)).product();
+    let threads_per_cta: u64 = block.iter().map(|&d| u64::from(d)).product();
+    let warps = ctas.saturating_mul(threads_per_cta.div_ceil(32));
+    if !loops && warps <= FAST_COMPILE_WARPS_PER_THREAD.saturating_mul(threads.max(1) as u64) {
+        Tuning::FastCompile
+    } else {
+        Tuning::FastCode
+    }
+}
+
 /// The launch on the JIT, for a one-off command: the kernel compiled
 /// while the launch's buffers are read (when the kernel is known before
 /// the launch is: `--kernel`, or the module's only kernel), then run on
-/// the bytes read, in place (no copy in or out).
+/// the bytes read, in place (no copy in or out). Its tuning is
+/// [`jit_tuning`]'s when `--grid` and `--block` give the launch's shape
+/// before it is read, else fast-code.
 fn run_jit(
     o: &RunArgs,
     name: &str,
     module: &Module,
     timings: &mut Timings,
 ) -> Result<((Launch, String), Vec<Ran>), String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let guess = o
         .kernel
         .kernel
@@ -298,9 +351,24 @@ fn run_jit(
             [k] => Some(k.name.clone()),
             _ => None,
         });
+    // The launch's shape from the flags alone, checked as `launch_of`
+    // checks it (an error there is reported after the read).
+    let shape = match (&o.kernel.grid, &o.kernel.block) {
+        (Some(g), Some(b)) => parse_dims(g).ok().zip(parse_dims(b).ok()),
+        _ => None,
+    };
+    let tuning = |k: &str| match shape {
+        Some((g, b)) => jit_tuning(module, k, g, b, threads),
+        None => Tuning::FastCode,
+    };
     let compile = |k: &str| {
         let t = Instant::now();
-        (CompiledKernel::compile(module, k), t.elapsed())
+        let tuning = tuning(k);
+        (
+            CompiledKernel::compile_with(module, k, tuning, tuning.part_insts()),
+            t.elapsed(),
+            tuning,
+        )
     };
     let (launch, compiled, took) = std::thread::scope(|sc| {
         let early = guess.clone().map(|k| sc.spawn(move || compile(&k)));
@@ -312,11 +380,17 @@ fn run_jit(
     });
     timings.parts.push(("launch and buffers read", took));
     let mut launch = launch?;
-    let (compiled, took) = match compiled {
+    let (compiled, took, tuning) = match compiled {
         Some(c) if guess.as_deref() == Some(launch.kernel.as_str()) => c,
         _ => compile(&launch.kernel),
     };
-    timings.parts.push(("compile (beside the read)", took));
+    timings.parts.push((
+        match tuning {
+            Tuning::FastCompile => "compile (fast-compile, beside the read)",
+            Tuning::FastCode | Tuning::Inline => "compile (fast-code, beside the read)",
+        },
+        took,
+    ));
     let compiled = compiled.map_err(|e| format!("{name}: {e}"))?;
     let t = Instant::now();
     let mut bytes: Vec<Vec<u8>> = launch
@@ -339,4 +413,45 @@ fn run_jit(
         })
         .collect();
     Ok(((launch, String::new()), ran))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel that loops: `bra` back to a label before it.
+    const LOOPED: &str = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry looped()\n{\n.reg .pred %p<2>;\n.reg .b32 %r<3>;\nmov.u32 %r1, 0;\n$L1:\nadd.s32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 10;\n@%p1 bra $L1;\nret;\n}\n";
+
+    /// The tuning rule by hand: saxpy (no loop) over 4,096 CTAs of 8 warps
+    /// is 32,768 warps, 2,048 per thread on 16 threads (fast-compile),
+    /// 4,096 on 8 (still), 16,384 on 2 (fast-code); a kernel with a loop is
+    /// fast-code even for one warp.
+    #[test]
+    fn fast_compile_only_for_small_loop_free_launches() {
+        if std::env::var_os("WARPDIFF_JIT_TUNING").is_some() {
+            panic!("unset WARPDIFF_JIT_TUNING to run this test: it forces the tuning");
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../corpus/kernels/nvcc/saxpy.ptx"
+        );
+        let (_, saxpy) = read_module(Path::new(path)).expect("the corpus's saxpy");
+        let (g, b) = ([4096, 1, 1], [256, 1, 1]);
+        assert_eq!(jit_tuning(&saxpy, "saxpy", g, b, 16), Tuning::FastCompile);
+        assert_eq!(jit_tuning(&saxpy, "saxpy", g, b, 8), Tuning::FastCompile);
+        assert_eq!(jit_tuning(&saxpy, "saxpy", g, b, 2), Tuning::FastCode);
+        assert_eq!(
+            jit_tuning(&saxpy, "saxpy", [4097, 1, 1], b, 8),
+            Tuning::FastCode
+        );
+        let looped = parse_module(LOOPED).expect("a loop");
+        assert_eq!(
+            jit_tuning(&looped, "looped", [1; 3], [32, 1, 1], 16),
+            Tuning::FastCode
+        );
+        assert_eq!(
+            jit_tuning(&looped, "none", [1; 3], [32, 1, 1], 16),
+            Tuning::FastCode
+        );
+    }
 }
