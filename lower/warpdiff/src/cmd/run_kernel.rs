@@ -283,13 +283,16 @@ fn header(name: &str, launch: &Launch, engine: &str, steps: &str) {
 
 /// The most warps per thread a launch may have for `warpdiff run` to
 /// compile a loop-free kernel with the fast-compile tuning
-/// ([`jit_tuning`]). Measured at 59dbd0a..3993eda (docs/benchmarks.md,
-/// the kernel bench): the fast-code compile costs 0.45-1.1 ms per PTX
-/// instruction more than the fast-compile one, and fast-compile's code
-/// 27-90 ns more per instruction a warp executes; a loop-free kernel
-/// executes each instruction at most once per warp (and convergence
-/// group), so at 4,096 warps per thread the slower code costs at most
-/// 0.37 ms per instruction: less than the compile it saves.
+/// ([`jit_tuning`]). Measured (docs/benchmarks.md): the fast-code compile
+/// of saxpy took 0.5 ms per PTX instruction more than the fast-compile
+/// one (the Xeon, 60a8715: 14–22 ms against 8–11 ms for 20
+/// instructions), and fast-compile's code 27–90 ns more per instruction
+/// a warp executes, on one thread (the kernel bench's six kernels with
+/// `BENCH_TUNING=fast-compile`, the 2-core machine, 677c1e4). A
+/// loop-free kernel executes each instruction at most once per warp and
+/// convergence group, so at 4,096 warps per thread the slower code costs
+/// at most about 0.37 ms per instruction: less than the compile it
+/// saves.
 pub const FAST_COMPILE_WARPS_PER_THREAD: u64 = 4096;
 
 /// The tuning `warpdiff run` compiles kernel `name` of `module` with for a

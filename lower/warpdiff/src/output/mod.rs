@@ -75,7 +75,7 @@ pub fn out(args: fmt::Arguments) {
 
 /// Writes to stdout what `f` writes, straight to the locked stream (for
 /// output too big to format at once: a kernel's buffers), handling a
-/// closed pipe as [`out`] does.
+/// closed pipe as [`out()`] does.
 pub fn out_with(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
     suspend(|| {
         let mut o = io::stdout().lock();
