@@ -309,10 +309,8 @@ pub fn jit_tuning(
     block: [u32; 3],
     threads: usize,
 ) -> Tuning {
-    match std::env::var("WARPDIFF_JIT_TUNING").as_deref() {
-        Ok("fast-code") => return Tuning::FastCode,
-        Ok("fast-compile") => return Tuning::FastCompile,
-        _ => {}
+    if let Some(t) = forced_tuning() {
+        return t;
     }
     let Some(k) = module.kernel(name) else {
         return Tuning::FastCode;
@@ -333,12 +331,23 @@ pub fn jit_tuning(
     }
 }
 
+/// The tuning `WARPDIFF_JIT_TUNING` (`fast-code` or `fast-compile`)
+/// forces, if any.
+fn forced_tuning() -> Option<Tuning> {
+    match std::env::var("WARPDIFF_JIT_TUNING").as_deref() {
+        Ok("fast-code") => Some(Tuning::FastCode),
+        Ok("fast-compile") => Some(Tuning::FastCompile),
+        _ => None,
+    }
+}
+
 /// The launch on the JIT, for a one-off command: the kernel compiled
 /// while the launch's buffers are read (when the kernel is known before
 /// the launch is: `--kernel`, or the module's only kernel), then run on
 /// the bytes read, in place (no copy in or out). Its tuning is
 /// [`jit_tuning`]'s when `--grid` and `--block` give the launch's shape
-/// before it is read, else fast-code.
+/// before it is read, else fast-code (or what `WARPDIFF_JIT_TUNING`
+/// forces).
 fn run_jit(
     o: &RunArgs,
     name: &str,
@@ -362,7 +371,7 @@ fn run_jit(
     };
     let tuning = |k: &str| match shape {
         Some((g, b)) => jit_tuning(module, k, g, b, threads),
-        None => Tuning::FastCode,
+        None => forced_tuning().unwrap_or(Tuning::FastCode),
     };
     let compile = |k: &str| {
         let t = Instant::now();
