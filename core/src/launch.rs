@@ -29,6 +29,7 @@
 use crate::ir::{windows, Kernel, Module};
 use crate::ub::Ub;
 use std::fmt;
+use std::io::{self, Write};
 use std::path::Path;
 
 /// The most shared memory (static and dynamic) a CTA has on sm_90.
@@ -134,59 +135,169 @@ impl BufferOut {
     /// buffer of a million words took longer to print word by word than
     /// the JIT took to compute it).
     pub fn line(&self) -> String {
-        // Two hex digits of every byte value.
-        const HEX2: [[u8; 2]; 256] = {
-            let digits = b"0123456789abcdef";
-            let mut t = [[0u8; 2]; 256];
-            let mut i = 0;
-            while i < 256 {
-                t[i] = [digits[i >> 4], digits[i & 15]];
-                i += 1;
-            }
-            t
-        };
-        let words = self.bytes.len().div_ceil(4);
-        let mut s = Vec::with_capacity(self.name.len() + 2 + 9 * words);
-        s.extend_from_slice(self.name.as_bytes());
-        s.push(b':');
-        if words == 0 {
-            s.push(b' ');
-        }
-        // `name:` then ' ' and eight hex digits per word: `name: w0 w1 ...`.
-        let hex = |w: &[u8]| {
-            let mut v = [0u8; 4];
-            v[..w.len()].copy_from_slice(w);
-            let [a, b, c, d] = u32::from_le_bytes(v)
-                .to_be_bytes()
-                .map(|x| HEX2[x as usize]);
-            [b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]
-        };
-        if self.defined.iter().all(|&x| x) {
-            // Fixed-size copies into room made at once.
-            let whole = self.bytes.len() / 4;
-            let at = s.len();
-            s.resize(at + 9 * whole, 0);
-            for (out, w) in s[at..].chunks_exact_mut(9).zip(self.bytes.chunks_exact(4)) {
-                let w: &[u8; 4] = w.try_into().expect("4 bytes");
-                let [a, b, c, d] = u32::from_le_bytes(*w)
-                    .to_be_bytes()
-                    .map(|x| HEX2[x as usize]);
-                out.copy_from_slice(&[b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]);
-            }
-            let tail = &self.bytes[4 * whole..];
-            if !tail.is_empty() {
-                s.extend_from_slice(&hex(tail));
-            }
-        } else {
-            for (b, d) in self.bytes.chunks(4).zip(self.defined.chunks(4)) {
-                if d.iter().all(|&x| x) {
-                    s.extend_from_slice(&hex(b));
-                } else {
-                    s.extend_from_slice(b" ________");
-                }
-            }
-        }
+        let mut s = line_start(&self.name, self.bytes.len(), self.bytes.len().div_ceil(4));
+        push_words(&mut s, &self.bytes, Some(&self.defined));
         String::from_utf8(s).expect("a name and ASCII")
+    }
+
+    /// [`BufferOut::line`] and a newline, written to `w` a piece at a time
+    /// ([`write_line`]).
+    pub fn write_line(&self, w: &mut dyn Write) -> io::Result<()> {
+        write_line(w, &self.name, &self.bytes, Some(&self.defined))
+    }
+}
+
+/// Words of a buffer formatted per write of [`write_line`]: 144 KiB of
+/// text, so that a line of millions of words needs no room of its own.
+const LINE_CHUNK_WORDS: usize = 16 * 1024;
+
+/// Writes the line [`BufferOut::line`] writes for a buffer `name` of
+/// `bytes` (`defined` per byte; `None`: every byte defined) and a newline
+/// to `w`, formatting a piece of the words at a time (no string of the
+/// whole line: a buffer of 4 MB is 9 MB of text).
+pub fn write_line(
+    w: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    defined: Option<&[bool]>,
+) -> io::Result<()> {
+    write_line_in(w, name, bytes, defined, LINE_CHUNK_WORDS)
+}
+
+/// [`write_line`] with the words formatted on up to `threads` threads at
+/// once, each a contiguous share of at least 64 Ki words (a buffer of
+/// millions of words: formatting it took longer than the JIT's launch),
+/// then written in order: the same text.
+pub fn write_line_threads(
+    w: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    defined: Option<&[bool]>,
+    threads: usize,
+) -> io::Result<()> {
+    write_line_threads_in(w, name, bytes, defined, threads, 4 * LINE_CHUNK_WORDS)
+}
+
+/// [`write_line_threads`], shares of at least `min_words` words.
+fn write_line_threads_in(
+    w: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    defined: Option<&[bool]>,
+    threads: usize,
+    min_words: usize,
+) -> io::Result<()> {
+    let words = bytes.len().div_ceil(4);
+    let threads = threads.min(words / min_words.max(1));
+    if threads <= 1 {
+        return write_line(w, name, bytes, defined);
+    }
+    // Shares of whole words: only the last may end in a short tail.
+    let share = 4 * words.div_ceil(threads);
+    let texts: Vec<Vec<u8>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..bytes.len().div_ceil(share))
+            .map(|i| {
+                let (at, end) = (i * share, ((i + 1) * share).min(bytes.len()));
+                let d = defined.map(|d| &d[at..end]);
+                sc.spawn(move || {
+                    let mut s = Vec::with_capacity(9 * (end - at).div_ceil(4));
+                    push_words(&mut s, &bytes[at..end], d);
+                    s
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    w.write_all(&line_start(name, bytes.len(), 0))?;
+    for t in &texts {
+        w.write_all(t)?;
+    }
+    w.write_all(b"\n")
+}
+
+/// [`write_line`], `chunk` words per write.
+fn write_line_in(
+    w: &mut dyn Write,
+    name: &str,
+    bytes: &[u8],
+    defined: Option<&[bool]>,
+    chunk: usize,
+) -> io::Result<()> {
+    let mut s = line_start(name, bytes.len(), chunk);
+    let step = 4 * chunk;
+    let pieces = bytes.len().div_ceil(step).max(1);
+    for i in 0..pieces {
+        let at = i * step;
+        let end = (at + step).min(bytes.len());
+        push_words(&mut s, &bytes[at..end], defined.map(|d| &d[at..end]));
+        if i + 1 == pieces {
+            s.push(b'\n');
+        }
+        w.write_all(&s)?;
+        s.clear();
+    }
+    Ok(())
+}
+
+/// `name:` (and a space when the buffer is empty), with room for `words`
+/// words after it.
+fn line_start(name: &str, len: usize, words: usize) -> Vec<u8> {
+    let mut s = Vec::with_capacity(name.len() + 2 + 9 * words);
+    s.extend_from_slice(name.as_bytes());
+    s.push(b':');
+    if len == 0 {
+        s.push(b' ');
+    }
+    s
+}
+
+/// Appends ` w0 w1 ...` to `s`: each 32-bit little-endian word of `bytes`
+/// as eight hex digits, `________` where a byte of it is not `defined`
+/// (`None`: every byte is); a tail shorter than 4 bytes padded with zeros.
+fn push_words(s: &mut Vec<u8>, bytes: &[u8], defined: Option<&[bool]>) {
+    // Two hex digits of every byte value.
+    const HEX2: [[u8; 2]; 256] = {
+        let digits = b"0123456789abcdef";
+        let mut t = [[0u8; 2]; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = [digits[i >> 4], digits[i & 15]];
+            i += 1;
+        }
+        t
+    };
+    // ' ' and eight hex digits per word.
+    let hex = |w: &[u8]| {
+        let mut v = [0u8; 4];
+        v[..w.len()].copy_from_slice(w);
+        let [a, b, c, d] = u32::from_le_bytes(v)
+            .to_be_bytes()
+            .map(|x| HEX2[x as usize]);
+        [b' ', a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1]]
+    };
+    if defined.is_none_or(|d| d.iter().all(|&x| x)) {
+        // Fixed-size copies into room made at once.
+        let whole = bytes.len() / 4;
+        let at = s.len();
+        s.resize(at + 9 * whole, 0);
+        for (out, w) in s[at..].chunks_exact_mut(9).zip(bytes.chunks_exact(4)) {
+            out.copy_from_slice(&hex(w));
+        }
+        let tail = &bytes[4 * whole..];
+        if !tail.is_empty() {
+            s.extend_from_slice(&hex(tail));
+        }
+    } else if let Some(defined) = defined {
+        for (b, d) in bytes.chunks(4).zip(defined.chunks(4)) {
+            if d.iter().all(|&x| x) {
+                s.extend_from_slice(&hex(b));
+            } else {
+                s.extend_from_slice(b" ________");
+            }
+        }
     }
 }
 
@@ -637,5 +748,51 @@ mod tests {
             };
             assert_eq!(b.line(), format!("{}: {}", b.name, b.words().join(" ")));
         }
+    }
+
+    /// `write_line` writes the same text a piece at a time: words written
+    /// out by hand, pieces of 2 words (so 5 words and a 2-byte tail cross
+    /// three piece boundaries), with and without definedness.
+    #[test]
+    fn write_line_writes_the_line_in_pieces() {
+        let bytes: Vec<u8> = (1..=22).collect();
+        let want = "b: 04030201 08070605 0c0b0a09 100f0e0d 14131211 00001615\n";
+        for chunk in [1, 2, 3, 16 * 1024] {
+            let mut out = Vec::new();
+            write_line_in(&mut out, "b", &bytes, None, chunk).expect("a Vec takes it");
+            assert_eq!(
+                String::from_utf8(out).expect("ASCII"),
+                want,
+                "chunk {chunk}"
+            );
+            let mut defined = vec![true; 22];
+            defined[9] = false;
+            defined[21] = false;
+            let mut out = Vec::new();
+            write_line_in(&mut out, "b", &bytes, Some(&defined), chunk).expect("a Vec takes it");
+            assert_eq!(
+                String::from_utf8(out).expect("ASCII"),
+                "b: 04030201 08070605 ________ 100f0e0d 14131211 ________\n",
+                "chunk {chunk}"
+            );
+        }
+        for threads in [1, 2, 3, 4, 16] {
+            for min_words in [1, 2, 4] {
+                let mut out = Vec::new();
+                write_line_threads_in(&mut out, "b", &bytes, None, threads, min_words)
+                    .expect("a Vec takes it");
+                assert_eq!(
+                    String::from_utf8(out).expect("ASCII"),
+                    want,
+                    "{threads} threads"
+                );
+            }
+        }
+        let mut out = Vec::new();
+        write_line(&mut out, "e", &[], None).expect("a Vec takes it");
+        assert_eq!(out, b"e: \n");
+        let mut out = Vec::new();
+        write_line_threads_in(&mut out, "e", &[], None, 4, 1).expect("a Vec takes it");
+        assert_eq!(out, b"e: \n");
     }
 }

@@ -68,16 +68,16 @@ impl Kernel {
         }
     }
 
-    /// The PTX file.
+    /// The PTX file, under [`root`].
     pub fn path(self) -> PathBuf {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = root();
         match self {
-            Kernel::Saxpy => root.join("../../corpus/kernels/nvcc/saxpy.ptx"),
-            Kernel::BlockReduce => root.join("../../corpus/kernels/block_reduce_shared.ptx"),
-            Kernel::WarpReduce => root.join("../../corpus/kernels/nvcc/warp_sum_xor.ptx"),
-            Kernel::BlockScan => root.join("benches/kernels/block_scan_grid.ptx"),
-            Kernel::Transpose => root.join("../../corpus/kernels/nvcc/transpose.ptx"),
-            Kernel::Compact => root.join("../../corpus/kernels/nvcc/ballot_compact.ptx"),
+            Kernel::Saxpy => root.join("corpus/kernels/nvcc/saxpy.ptx"),
+            Kernel::BlockReduce => root.join("corpus/kernels/block_reduce_shared.ptx"),
+            Kernel::WarpReduce => root.join("corpus/kernels/nvcc/warp_sum_xor.ptx"),
+            Kernel::BlockScan => root.join("lower/jit/benches/kernels/block_scan_grid.ptx"),
+            Kernel::Transpose => root.join("corpus/kernels/nvcc/transpose.ptx"),
+            Kernel::Compact => root.join("corpus/kernels/nvcc/ballot_compact.ptx"),
         }
     }
 
@@ -206,7 +206,7 @@ impl Kernel {
                 let a = 2.5f32;
                 let (x, y) = bufs.split_at_mut(1);
                 let (x, y) = (&x[0], &mut y[0]);
-                split(y, x, 256, threads, |y, x| {
+                split(y, x, 256, threads, |y, x, _| {
                     for (y, &x) in y.iter_mut().zip(x) {
                         *y = a.mul_add(f32::from_bits(x), f32::from_bits(*y)).to_bits();
                     }
@@ -214,7 +214,7 @@ impl Kernel {
             }
             Kernel::BlockReduce => {
                 let (input, out) = bufs.split_at_mut(1);
-                split(&mut out[0], &input[0], 1, threads, |out, input| {
+                split(&mut out[0], &input[0], 1, threads, |out, input, _| {
                     for (o, block) in out.iter_mut().zip(input.chunks_exact(256)) {
                         *o = block.iter().fold(0u32, |s, &v| s.wrapping_add(v));
                     }
@@ -222,7 +222,7 @@ impl Kernel {
             }
             Kernel::WarpReduce => {
                 let (input, out) = bufs.split_at_mut(1);
-                split(&mut out[0], &input[0], 32, threads, |out, input| {
+                split(&mut out[0], &input[0], 32, threads, |out, input, _| {
                     for (o, warp) in out.chunks_exact_mut(32).zip(input.chunks_exact(32)) {
                         let s = warp.iter().fold(0u32, |s, &v| s.wrapping_add(v));
                         o.fill(s);
@@ -231,7 +231,7 @@ impl Kernel {
             }
             Kernel::BlockScan => {
                 let (input, out) = bufs.split_at_mut(1);
-                split(&mut out[0], &input[0], 128, threads, |out, input| {
+                split(&mut out[0], &input[0], 128, threads, |out, input, _| {
                     for (o, block) in out.chunks_exact_mut(128).zip(input.chunks_exact(128)) {
                         let mut s = 0u32;
                         for (o, &v) in o.iter_mut().zip(block) {
@@ -295,19 +295,52 @@ impl Kernel {
     }
 }
 
+/// The directory holding `corpus/kernels/` and `lower/jit/benches/kernels/`
+/// (the workspace's root): `BENCH_ROOT` when set; else the workspace this
+/// was built in, when it is still there; else the first directory up
+/// from the current one, then up from the executable's, that holds both
+/// (the bench's executable copied to another machine with `corpus/` and
+/// `lower/jit/benches/` beside it, at any depth below).
+pub fn root() -> PathBuf {
+    let holds = |d: &std::path::Path| {
+        d.join("corpus/kernels").is_dir() && d.join("lower/jit/benches/kernels").is_dir()
+    };
+    if let Some(r) = std::env::var_os("BENCH_ROOT") {
+        return PathBuf::from(r);
+    }
+    let built = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    if holds(&built) {
+        return built;
+    }
+    let starts = [
+        std::env::current_dir().ok(),
+        std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(PathBuf::from)),
+    ];
+    starts
+        .into_iter()
+        .flatten()
+        .find_map(|s| s.ancestors().find(|d| holds(d)).map(PathBuf::from))
+        .unwrap_or_else(|| {
+            panic!("no corpus/kernels and lower/jit/benches/kernels above the current directory or the executable: set BENCH_ROOT to the directory holding them")
+        })
+}
+
 /// Runs `f` on shares of `out` (and the matching shares of `input`, as
 /// long as `out`'s share times `input.len() / out.len()`), each a whole
 /// number of `unit` elements of `out`, on `threads` threads (on this one
-/// when 1).
-fn split(
+/// when 1); `f`'s third argument is the index in `out` of its share's
+/// first element.
+pub fn split(
     out: &mut [u32],
     input: &[u32],
     unit: usize,
     threads: usize,
-    f: impl Fn(&mut [u32], &[u32]) + Sync,
+    f: impl Fn(&mut [u32], &[u32], usize) + Sync,
 ) {
     if threads == 1 {
-        return f(out, input);
+        return f(out, input, 0);
     }
     let units = out.len().div_ceil(unit);
     let share = units.div_ceil(threads).max(1) * unit;
@@ -317,7 +350,7 @@ fn split(
             let f = &f;
             let start = i * share * ratio;
             let inp = &input[start.min(input.len())..];
-            sc.spawn(move || f(o, inp));
+            sc.spawn(move || f(o, inp, i * share));
         }
     });
 }

@@ -16,15 +16,28 @@
 //! copies in or out), the interpreter's a whole `run_launch` (once; its
 //! copies are noise). The compile is timed apart, once per kernel.
 //!
+//! Plain Rust comes twice: the kernel's PTX translated instruction by
+//! instruction (`benches/kernel_literal.rs`: warps as arrays of 32 lanes,
+//! the same shuffles, shared memory and barriers, as COX and CuPBoP
+//! translate CUDA for CPUs), and the shortest plain Rust of the same
+//! result (`Kernel::native`: a sum, a prefix sum, a copy; "Rust vec.").
+//!
 //! `BENCH_N=1048576,16777216` (the default) sets the sizes in elements,
 //! `BENCH_INTERP_N` (default 1048576; 0: none) the interpreter's,
-//! `BENCH_THREADS` the threads of the "all" columns (default: every core),
+//! `BENCH_THREADS=1,16` the thread counts of the JIT's and plain Rust's
+//! columns (default 1 and every core; 1 is always measured: the ratios
+//! are at 1 thread, the scaling the last count against 1),
 //! `BENCH_KERNELS=saxpy,transpose` a subset (by the first word of the
 //! name), `BENCH_TUNING=fast-compile` (or `inline`) the JIT's tuning
-//! (default fast-code, what `CompiledKernel::compile` uses).
+//! (default fast-code, what `CompiledKernel::compile` uses),
+//! `BENCH_ROOT` the directory holding `corpus/` and `lower/jit/benches/`
+//! (default: the workspace it was built in, else found up from the
+//! current directory or the executable: `kernel_cases::root`).
 
 #[path = "kernel_cases.rs"]
 mod kernel_cases;
+#[path = "kernel_literal.rs"]
+mod kernel_literal;
 
 use kernel_cases::Kernel;
 use std::time::{Duration, Instant};
@@ -105,14 +118,26 @@ fn host() -> String {
     format!("{model}, {cores} cores ({features}); {native}")
 }
 
+/// The first word where `got` (a buffer's bytes) and `want` differ.
+fn first_difference(got: &[u8], want: &[u32]) -> Option<(usize, u32, u32)> {
+    got.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .zip(want)
+        .enumerate()
+        .find(|(_, (a, b))| a != *b)
+        .map(|(i, (a, &b))| (i, a, b))
+}
+
 fn main() {
     let sizes = env_list("BENCH_N", &[1 << 20, 1 << 24]);
     let interp_n = env_list("BENCH_INTERP_N", &[1 << 20]);
     let interp_n = interp_n.first().copied().unwrap_or(0);
-    let all = env_list(
-        "BENCH_THREADS",
-        &[std::thread::available_parallelism().map_or(1, |n| n.get())],
-    )[0];
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut counts = env_list("BENCH_THREADS", &[1, cores]);
+    if !counts.contains(&1) {
+        counts.insert(0, 1);
+    }
+    counts.dedup();
     let budget = Duration::from_millis(env_list("BENCH_MS", &[3000])[0] as u64);
     let only: Option<Vec<String>> = std::env::var("BENCH_KERNELS")
         .ok()
@@ -123,15 +148,32 @@ fn main() {
         Ok("inline") => Tuning::Inline,
         Ok(other) => panic!("BENCH_TUNING: `{other}` (fast-code, fast-compile or inline)"),
     };
+    let last = *counts.last().expect("one count at least");
     println!("host: {}", host());
     println!("JIT tuning: {tuning:?}");
     println!(
-        "threads: 1 and {all}; fastest of the runs in {} ms; interpreter at {interp_n} elements",
+        "threads: {counts:?}; fastest of the runs in {} ms; interpreter at {interp_n} elements",
         budget.as_millis()
     );
+    println!("\"Rust\": the kernel's PTX translated to plain Rust (kernel_literal.rs: warps as arrays of 32 lanes, the same shuffles, shared memory and barriers); \"Rust vec.\": the shortest plain Rust of the same result (a sum, a prefix sum: another algorithm)");
     println!();
-    println!("| kernel | elements | interp | JIT 1 thread | JIT {all} threads | Rust 1 thread | Rust {all} threads | JIT compile | JIT / interp | JIT / Rust (1 thread) | JIT scaling |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    let col = |what: &str| {
+        counts
+            .iter()
+            .map(|t| format!("{what} {t}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    println!(
+        "| kernel | elements | interp | {} | {} | {} | JIT compile | JIT / interp | JIT / Rust (1 thread) | JIT / Rust vec. (1 thread) | JIT {last} / 1 | Rust {last} / 1 |",
+        col("JIT"),
+        col("Rust"),
+        col("Rust vec.")
+    );
+    println!(
+        "|---|---|---|{}---|---|---|---|---|---|",
+        "---|".repeat(3 * counts.len())
+    );
     for kernel in Kernel::ALL {
         let first = kernel.name().split_whitespace().next().unwrap_or("");
         if let Some(only) = &only {
@@ -159,25 +201,28 @@ fn main() {
         for n in rows {
             let launch = kernel.launch(n, 0x36 + n as u64);
             let elements = kernel.elements(n);
-            // The JIT and plain Rust agree word for word.
+            // The JIT, the translation and the vectorised plain Rust agree
+            // word for word.
             let jit = compiled
-                .launch_on(&launch, all)
+                .launch_on(&launch, last)
                 .unwrap_or_else(|e| panic!("{}: {e}", kernel.name()));
             let mut want = Kernel::words(&launch);
             kernel.native(&mut want, 1);
-            for (b, w) in jit.buffers.iter().zip(&want) {
-                let got: Vec<u32> = b
-                    .bytes
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect();
-                if let Some(i) = got.iter().zip(w).position(|(a, b)| a != b) {
+            let mut lit = Kernel::words(&launch);
+            kernel_literal::literal(kernel, &mut lit, last);
+            for ((b, w), l) in jit.buffers.iter().zip(&want).zip(&lit) {
+                if let Some((i, got, w)) = first_difference(&b.bytes, w) {
                     panic!(
-                        "{} at {elements}: `{}`[{i}] is {:08x} on the JIT, {:08x} in plain Rust",
+                        "{} at {elements}: `{}`[{i}] is {got:08x} on the JIT, {w:08x} in plain Rust",
                         kernel.name(),
                         b.name,
-                        got[i],
-                        w[i]
+                    );
+                }
+                if let Some((i, got, l)) = first_difference(&b.bytes, l) {
+                    panic!(
+                        "{} at {elements}: `{}`[{i}] is {got:08x} on the JIT, {l:08x} in the translation",
+                        kernel.name(),
+                        b.name,
                     );
                 }
             }
@@ -212,33 +257,47 @@ fn main() {
                 );
                 el
             });
-            // In place, no copies: the JIT on 1 and on every thread.
+            // In place, no copies.
             let mut bufs: Vec<Vec<u8>> = launch.buffers.iter().map(|b| b.bytes.clone()).collect();
-            let mut time_jit = |threads: usize| {
-                best(budget, || {
-                    compiled
-                        .run_on(&launch, &mut bufs, threads)
-                        .unwrap_or_else(|e| panic!("{e}"))
+            let jit_t: Vec<f64> = counts
+                .iter()
+                .map(|&threads| {
+                    best(budget, || {
+                        compiled
+                            .run_on(&launch, &mut bufs, threads)
+                            .unwrap_or_else(|e| panic!("{e}"))
+                    })
                 })
-            };
-            let jit1 = time_jit(1);
-            let jitn = time_jit(all);
+                .collect();
             let mut words = Kernel::words(&launch);
-            let rust1 = best(budget, || kernel.native(&mut words, 1));
-            let rustn = best(budget, || kernel.native(&mut words, all));
+            let lit_t: Vec<f64> = counts
+                .iter()
+                .map(|&threads| {
+                    best(budget, || {
+                        kernel_literal::literal(kernel, &mut words, threads)
+                    })
+                })
+                .collect();
+            let vec_t: Vec<f64> = counts
+                .iter()
+                .map(|&threads| best(budget, || kernel.native(&mut words, threads)))
+                .collect();
+            let cells = |t: &[f64]| t.iter().map(|&s| ms(s)).collect::<Vec<_>>().join(" | ");
+            let (jit1, jitn) = (jit_t[0], jit_t[counts.len() - 1]);
             println!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2}x | {:.2}x |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {:.2}x | {:.2}x | {:.2}x | {:.2}x |",
                 kernel.name(),
                 elements,
                 interp.map_or("".into(), ms),
-                ms(jit1),
-                ms(jitn),
-                ms(rust1),
-                ms(rustn),
+                cells(&jit_t),
+                cells(&lit_t),
+                cells(&vec_t),
                 ms(compile),
                 interp.map_or("".into(), |i| format!("{:.0}x", i / jit1)),
-                jit1 / rust1,
+                jit1 / lit_t[0],
+                jit1 / vec_t[0],
                 jit1 / jitn,
+                lit_t[0] / lit_t[counts.len() - 1],
             );
         }
     }

@@ -146,6 +146,17 @@ impl<'m> CompiledKernel<'m> {
         })
     }
 
+    /// [`CompiledKernel::run_on`] every core: `launch` on `buffers` in
+    /// place, no copy in or out (what `warpdiff run` does with the bytes
+    /// it read: a launch's buffers taken out of it).
+    pub fn run_in_place(
+        &self,
+        launch: &Launch,
+        buffers: &mut [Vec<u8>],
+    ) -> Result<(), LaunchError> {
+        self.run_on(launch, buffers, super::threads())
+    }
+
     /// Runs `launch` on `buffers` in place (the launch's buffers' bytes,
     /// in its order: its own are not read) on at most `threads` threads:
     /// a launch without the copies in and out, for running one kernel

@@ -1,12 +1,16 @@
 //! The kernel benchmark's kernels (`lower/jit/benches/kernel_cases.rs`,
 //! issue #36) at small sizes: the JIT stores what their plain Rust
-//! versions compute, word for word, and what the reference interpreter
-//! stores on every word it defines (without undefined behaviour); the
-//! plain versions agree with themselves on one and on several threads;
+//! versions compute, word for word (both: the shortest plain Rust and
+//! the PTX translated instruction by instruction), and what the
+//! reference interpreter stores on every word it defines (without
+//! undefined behaviour); the plain versions agree with themselves on one
+//! and on several threads;
 //! and the JIT stores the same bytes on 1, 2, 3 and 8 threads.
 
 #[path = "../benches/kernel_cases.rs"]
 mod kernel_cases;
+#[path = "../benches/kernel_literal.rs"]
+mod kernel_literal;
 
 use kernel_cases::Kernel;
 use warp_core::launch::BufferOut;
@@ -34,6 +38,17 @@ fn bench_kernels_match_plain_rust_and_the_interpreter() {
         let mut threaded = Kernel::words(&launch);
         kernel.native(&mut threaded, 3);
         assert_eq!(want, threaded, "{}: plain Rust on 3 threads", kernel.name());
+        let mut literal = Kernel::words(&launch);
+        kernel_literal::literal(kernel, &mut literal, 1);
+        assert_eq!(want, literal, "{}: the translation", kernel.name());
+        let mut literal3 = Kernel::words(&launch);
+        kernel_literal::literal(kernel, &mut literal3, 3);
+        assert_eq!(
+            want,
+            literal3,
+            "{}: the translation on 3 threads",
+            kernel.name()
+        );
         for (b, w) in jit.buffers.iter().zip(&want) {
             assert!(
                 words(b) == *w,

@@ -73,6 +73,18 @@ pub fn out(args: fmt::Arguments) {
     });
 }
 
+/// Writes to stdout what `f` writes, straight to the locked stream (for
+/// output too big to format at once: a kernel's buffers), handling a
+/// closed pipe as [`out()`] does.
+pub fn out_with(f: impl FnOnce(&mut dyn Write) -> io::Result<()>) {
+    suspend(|| {
+        let mut o = io::stdout().lock();
+        if let Err(e) = f(&mut o).and_then(|()| o.flush()) {
+            closed(e, "stdout");
+        }
+    });
+}
+
 /// Writes to stderr (see the module doc).
 pub fn err(args: fmt::Arguments) {
     suspend(|| {
