@@ -13,7 +13,8 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    BinOp, Control, Dest, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Program, Reg, Type,
+    Activemask, BinOp, Control, Dest, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Program,
+    Reg, Type, UnOp,
 };
 
 /// A known bug's idiom.
@@ -205,7 +206,15 @@ pub enum Idiom {
     /// from 32 to 64, other lengths (the detector takes any), a position
     /// in a register, other `a`, and the other types (that run's
     /// divergences name `bfe.s32` only: none on `bfe.u32`, `.u64` or
-    /// `.s64`, which are not recognised).
+    /// `.s64`, which are not recognised). The H200's experiments of
+    /// 2026-11-27-e (`docs/log/gpu-2026-11-27-e/triage.md`): the
+    /// positions 32, 64 and 65, the length 2, and `a` with bit 31 set on
+    /// half the lanes all give 0xffffffff on every lane from -O1 (the -O3
+    /// SASS stores the constant: `MOV R7, 0xffffffff`); the position 31,
+    /// the length 0 (the ISA's sign bit is then 0, and the GPU gives 0),
+    /// a position in a register, `bfe.u32` and `bfe.s64` with the
+    /// position 65 agree at every level. The detector takes a position
+    /// above 31 with any length but an immediate 0.
     BfeS32ImmediatePositionPastMsb,
     /// N9: `bfi.b32 f, a, b, pos, LEN` with an immediate length LEN above
     /// 32. The PTX ISA (`bfi`, docs.nvidia.com/cuda/
@@ -222,10 +231,97 @@ pub enum Idiom {
     /// reference with the length 16 gives the GPU's values). Found by the
     /// H200's runs of 2026-11-27 (`found/w-bfi.b32-*`, `found/m1-bfi.b32-*`,
     /// `found/m2-bfi.b32-*`, `found/w-mov.s32-*`), `pos` 1 in every case,
-    /// each wrong at -O1 to -O4. Not tried: the length 32 (mod 32 it
-    /// would be 0), a length in a register, other positions, `bfi.b64`
-    /// (not recognised).
+    /// each wrong at -O1 to -O4. The H200's experiments of 2026-11-27-e
+    /// (`docs/log/gpu-2026-11-27-e/triage.md`): the length 32 and the
+    /// length 64 (each 0 mod 32) leave `b` unchanged from -O1, so the
+    /// idiom is a length of 32 or more (at -O3 the whole `bfi` is folded
+    /// to `LOP3.LUT R5, RZ, RZ, R7, 0xe2`, which is `b` = `%laneid`: the
+    /// insert mask folded to 0; -O0 computes it with `BMSK`); the lengths
+    /// 31, 63 and 255 (31 mod 32, which from position 1 covers bit 31 as
+    /// the ISA does) agree at every level, as do a length of 32 or 65 in a
+    /// register, `bfi.b64` with the lengths 64 and 65, and the position 0
+    /// with the length 32 (the detector takes that one too: the value of
+    /// a program holding it is right, but it is the same fold's shape).
     Bfi32ImmediateLengthWraps,
+    /// N11: a guarded `mov d, r` (register source), an instruction that
+    /// reads `d`, then (straight-line, no label or branch between) a
+    /// guarded `activemask` that rewrites `r`: the compiler recomputes the
+    /// reader's `d` from `r` after the rewrite (H200, 2026-11-27-e,
+    /// `corpus/cvt.u8.u32-3837dfe5.ptx`: `@!%p2 mov.b32 %b1, %r0;
+    /// cvt.u8.u32 %h1, %b1; ...; @!%p2 activemask.b32 %r0`, where every
+    /// lane's `%r0` is 0 when the mov runs, gives `%h1` = 254, the low byte
+    /// of the later activemask 0xfffffffe, from -O1; `%b1` itself is
+    /// right). The ptxas -O3 SASS selects `%b1` once right (`SEL R15, R7,
+    /// R0, P2`, stored), then rewrites R7 in place (`@!P3 VOTE.ANY R7, PT,
+    /// PT`) and selects again for the cvt (`SEL R17, R7, R0, P2`, `LOP3.LUT
+    /// R17, R17, 0xff`). The PTX ISA (`mov`): "Write register d with the
+    /// value of a"; a later write of `a` does not reach `d` or what was
+    /// computed from it. Experiments (`docs/log/gpu-2026-11-27-e/`): the
+    /// rewrite by `mov.b32 %r0, 77` instead of the activemask agrees at
+    /// every level (the select is not repeated: `SEL R7, R7, 0x4d, P2`
+    /// comes after the cvt's `LOP3`), and so do the mov unguarded, the case
+    /// without its first (unrelated) guarded `activemask` and the case
+    /// without its final `vote.sync.ballot`; the rewrite under a fresh
+    /// predicate still diverges. The detector asks for the mov, the read
+    /// and the guarded activemask only, so it also fires on the two
+    /// variants without the first activemask or the ballot, which agreed.
+    MovRecomputedAfterActivemaskRewrite,
+    /// N12: a guarded `cvt` to an 8- or 16-bit integer type whose
+    /// destination is a 32-bit register, after an `exit` and then a
+    /// `shfl.sync`: the compiler merges the converted value into the
+    /// register's old value with a byte permute that keeps only its low
+    /// 16 bits, in a register that then holds the shuffle's membermask, so
+    /// the upper half of `d` is the membermask's (H200, 2026-11-27-e,
+    /// `corpus/cvt.rni.s8.f32-7852faa9.ptx`: `@%p3 exit; @%p0 xor.b64 ...;
+    /// shfl.sync.up.b32 _|%p4, 0, 0, 0, 0xb6db6db6; @!%p3 cvt.rni.s8.f32
+    /// %s1, 0f00000000` gives `%s1` = 0xb6db0000 from -O2, where the ISA
+    /// (`cvt`: for an integer destination narrower than the register, the
+    /// value is sign- or zero-extended to the register's width, as -O0 and
+    /// the reference give) gives 0). The ptxas -O3 SASS: `IMAD.MOV.U32 R7,
+    /// RZ, RZ, -0x4924924a` (0xb6db6db6), `F2I.S8.NTZ R8, RZ`, `PRMT R7,
+    /// R8, 0x7610, R7`. Experiments: the mask 0xaaaaaaaa gives 0xaaaa0000,
+    /// the values -1 and 1 give 0xb6dbffff and 0xb6db0001, `.s16` and
+    /// `.u8` destinations diverge too; `cvt.rni.s32.f32`, the cvt
+    /// unguarded, no shuffle, no lane exiting (with the full mask), and no
+    /// `xor.b64` agree at every level. The detector does not look at the
+    /// guarded `xor.b64` before the shuffle (without it the case agreed)
+    /// nor at whether a lane really exits.
+    NarrowCvtKeepsStaleUpperHalf,
+    /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
+    /// whose shift amount is `c` (unchanged between): the compiler gets the
+    /// shift wrong from -O1 (H200, 2026-11-27-e,
+    /// `corpus/shr.b16-cnot-amount.ptx`: `cnot.b32 %b0, %laneid; shr.b16
+    /// %h1, 1, %b0` gives 0 on lanes 1 to 31 at -O1, where the amount is 0
+    /// and the ISA's `shr` gives 1, and 1 on lane 0 at -O2 to -O4, where
+    /// the amount is 1 and the ISA gives 0). The PTX ISA: `cnot`, "d =
+    /// (a==0) ? 1 : 0"; `shr`: "Shift a right by the amount specified by
+    /// unsigned 32-bit value in b". Experiments: the amount `and.b32 %b0,
+    /// %laneid, 1`, a `shr.b32` and a `shr.s16` agree at every level. With
+    /// two `.sync` collectives before the shift the compiler crashes
+    /// instead ([`Idiom::CnotShift16CrashesPtxas`], whose cases hold this
+    /// idiom too).
+    CnotAmountOf16BitShift,
+    /// N14, a compiler crash: [`Idiom::CnotAmountOf16BitShift`]'s shape
+    /// with two or more `.sync` collectives before the shift: ptxas dies
+    /// with SIGSEGV (exit 139) from -O1 and compiles the module at -O0
+    /// (H200 host, ptxas 13.0 and the driver's JIT of 580.159.04,
+    /// 2026-11-27-e: `corpus/engine-failed-1d47c952.ptx`, `cnot.b32 %b0,
+    /// %laneid; match.any.sync.b32 %m2, %laneid, 0xffffffff;
+    /// vote.sync.any.pred _, !%p1, %m2; shr.b16 %h1, 1, %b0`;
+    /// `corpus/engine-failed-f62eea63.ptx`, a never-executed `@%p1
+    /// shfl.sync.up.b32` with membermask 0 and an unused `match.any.sync`
+    /// before `cnot` and `shr.u16`). Experiments
+    /// (`docs/log/gpu-2026-11-27-e/ptxas.txt`): `shl.b16`, the shifted value
+    /// 3 or a register, and `cnot` of an input register crash too; without
+    /// the `match.any` (the vote's mask the immediate full mask) or without
+    /// the vote the module compiles and the value is wrong (N13); with
+    /// `and` or `not` for the `cnot`, or `shr.b32`/`shr.s16`, it compiles
+    /// and agrees. In `warpdiff fuzz` the driver's JIT runs in a compile
+    /// helper process, which dies: the batch is refused ("failed to fill
+    /// whole buffer"), the case compiled alone fails the same way, and it
+    /// is reported as an `engine-failed` divergence; `warpdiff diff`, which
+    /// compiles in its own process, dies with exit status 139.
+    CnotShift16CrashesPtxas,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -241,11 +337,17 @@ pub enum Effect {
     /// The kernel raises a sticky error (`CUDA_ERROR_ILLEGAL_INSTRUCTION`)
     /// that leaves its context unusable.
     Fault,
+    /// The PTX compiler dies (ptxas inside the driver's JIT: SIGSEGV)
+    /// on the module: no kernel runs. `warpdiff fuzz` reports it as an
+    /// `engine-failed` divergence (the compile helper process died, so the
+    /// driver "refused" the batch and then the case alone); the GPU and its
+    /// context are unaffected.
+    CompilerCrash,
 }
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 13] = [
+    pub const ALL: [Idiom; 17] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -259,6 +361,12 @@ impl Idiom {
         Idiom::PredicateRedefinedPastBranch,
         Idiom::BfeS32ImmediatePositionPastMsb,
         Idiom::Bfi32ImmediateLengthWraps,
+        Idiom::MovRecomputedAfterActivemaskRewrite,
+        Idiom::NarrowCvtKeepsStaleUpperHalf,
+        // The crash before N13, whose idiom its cases hold too: the first
+        // idiom a finding holds is the one its triage names.
+        Idiom::CnotShift16CrashesPtxas,
+        Idiom::CnotAmountOf16BitShift,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -277,6 +385,10 @@ impl Idiom {
             Idiom::PredicateRedefinedPastBranch => "predicate-redefined-past-branch",
             Idiom::BfeS32ImmediatePositionPastMsb => "bfe-s32-immediate-position-past-msb",
             Idiom::Bfi32ImmediateLengthWraps => "bfi32-immediate-length-wraps",
+            Idiom::MovRecomputedAfterActivemaskRewrite => "mov-recomputed-after-activemask-rewrite",
+            Idiom::NarrowCvtKeepsStaleUpperHalf => "narrow-cvt-keeps-stale-upper-half",
+            Idiom::CnotAmountOf16BitShift => "cnot-amount-of-16-bit-shift",
+            Idiom::CnotShift16CrashesPtxas => "cnot-shift16-crashes-ptxas",
         }
     }
 
@@ -295,7 +407,9 @@ impl Idiom {
     /// the unused collective, the exit in the loop, the second shuffle,
     /// the `mov.f32` that writes the shift amount, the guarded collective
     /// in the loop, the mask-0 collective, the shift, the add, the write
-    /// of the predicate past the branch, the `bfe`, the `bfi`), or `None`.
+    /// of the predicate past the branch, the `bfe`, the `bfi`, the
+    /// rewriting `activemask`, the `cvt`, the 16-bit shift, the 16-bit
+    /// shift), or `None`.
     pub fn find(self, prog: &Program) -> Option<usize> {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
@@ -310,7 +424,11 @@ impl Idiom {
             Idiom::F32AddImmediatesTieMisrounded => f32_add_immediates_tie(prog),
             Idiom::PredicateRedefinedPastBranch => predicate_redefined_past_branch(prog),
             Idiom::BfeS32ImmediatePositionPastMsb => bfe_s32_position_past_msb(prog),
-            Idiom::Bfi32ImmediateLengthWraps => bfi32_length_over_32(prog),
+            Idiom::Bfi32ImmediateLengthWraps => bfi32_length_32_or_more(prog),
+            Idiom::MovRecomputedAfterActivemaskRewrite => mov_recomputed_after_activemask(prog),
+            Idiom::NarrowCvtKeepsStaleUpperHalf => narrow_cvt_after_exit_and_shuffle(prog),
+            Idiom::CnotAmountOf16BitShift => cnot_amount_of_16_bit_shift(prog),
+            Idiom::CnotShift16CrashesPtxas => cnot_shift16_after_two_collectives(prog),
         }
     }
 
@@ -361,7 +479,11 @@ impl Idiom {
             | Idiom::F32AddImmediatesTieMisrounded
             | Idiom::PredicateRedefinedPastBranch
             | Idiom::BfeS32ImmediatePositionPastMsb
-            | Idiom::Bfi32ImmediateLengthWraps => &[Effect::WrongValue],
+            | Idiom::Bfi32ImmediateLengthWraps
+            | Idiom::MovRecomputedAfterActivemaskRewrite
+            | Idiom::NarrowCvtKeepsStaleUpperHalf
+            | Idiom::CnotAmountOf16BitShift => &[Effect::WrongValue],
+            Idiom::CnotShift16CrashesPtxas => &[Effect::CompilerCrash],
         }
     }
 
@@ -785,14 +907,135 @@ fn bit_field_sources(x: &crate::ir::Inst, op: IntOp, ty: Type) -> Option<&[(Oper
 
 fn bfe_s32_position_past_msb(prog: &Program) -> Option<usize> {
     prog.insts.iter().position(|x| {
-        bit_field_sources(x, IntOp::Bfe, Type::S32)
-            .is_some_and(|s| matches!(s.get(1), Some((Operand::Imm(pos), _)) if *pos > 31))
+        bit_field_sources(x, IntOp::Bfe, Type::S32).is_some_and(|s| {
+            matches!(s.get(1), Some((Operand::Imm(pos), _)) if *pos > 31)
+                && !matches!(s.get(2), Some((Operand::Imm(0), _)))
+        })
     })
 }
 
-fn bfi32_length_over_32(prog: &Program) -> Option<usize> {
+fn bfi32_length_32_or_more(prog: &Program) -> Option<usize> {
     prog.insts.iter().position(|x| {
         bit_field_sources(x, IntOp::Bfi, Type::B32)
-            .is_some_and(|s| matches!(s.get(3), Some((Operand::Imm(len), _)) if *len > 32))
+            .is_some_and(|s| matches!(s.get(3), Some((Operand::Imm(len), _)) if *len >= 32))
     })
+}
+
+fn mov_recomputed_after_activemask(prog: &Program) -> Option<usize> {
+    for (i, x) in prog.insts.iter().enumerate() {
+        let (
+            Some(_),
+            Op::Glue(Glue::Mov {
+                d: Dest::Reg(d),
+                a: Operand::Reg(r),
+                ..
+            }),
+        ) = (x.guard, &x.op)
+        else {
+            continue;
+        };
+        let mut read = false;
+        for j in i + 1..prog.insts.len() {
+            let y = &prog.insts[j];
+            if labelled(prog, j) || y.op.is_control_flow() {
+                break;
+            }
+            let rewrites =
+                matches!(y.op, Op::Activemask(Activemask { d: Dest::Reg(w) }) if w == *r);
+            if read && rewrites && y.guard.is_some() {
+                return Some(j);
+            }
+            read |= reads(y, *d);
+            let w = y.op.written();
+            if w.contains(r) || w.contains(d) {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// Whether `x` is a `cvt` to an integer type of 16 bits or fewer whose
+/// destination register is declared with 32 bits.
+fn narrow_cvt_into_32_bits(prog: &Program, x: &crate::ir::Inst) -> bool {
+    let Op::LaneOp(LaneOp {
+        kind: LaneOpKind::Cvt { .. },
+        dests,
+        ..
+    }) = &x.op
+    else {
+        return false;
+    };
+    dests.first().is_some_and(|(d, t)| {
+        !t.is_float()
+            && t.bits() <= 16
+            && matches!(d, Dest::Reg(r) if prog.decl(*r).ty.bits() == 32)
+    })
+}
+
+fn narrow_cvt_after_exit_and_shuffle(prog: &Program) -> Option<usize> {
+    let exit = prog
+        .insts
+        .iter()
+        .position(|x| matches!(x.op, Op::Control(Control::Exit)))?;
+    let shfl = (exit + 1..prog.insts.len()).find(|&k| {
+        let x = &prog.insts[k];
+        matches!(x.op, Op::Shfl(_)) && is_sync_collective(&x.op)
+    })?;
+    (shfl + 1..prog.insts.len()).find(|&k| {
+        let x = &prog.insts[k];
+        x.guard.is_some() && narrow_cvt_into_32_bits(prog, x)
+    })
+}
+
+/// The 16-bit shifts whose amount a `cnot.b32` wrote (unchanged since):
+/// (the `cnot`, the shift).
+fn cnot_amounts_of_16_bit_shifts(prog: &Program) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    for (i, x) in prog.insts.iter().enumerate() {
+        let Op::Glue(Glue::Un {
+            op: UnOp::Cnot,
+            ty: Type::B32,
+            d: Dest::Reg(c),
+            ..
+        }) = x.op
+        else {
+            continue;
+        };
+        for j in i + 1..prog.insts.len() {
+            let y = &prog.insts[j];
+            if let Op::Glue(Glue::Bin {
+                op: BinOp::Shl | BinOp::Shr,
+                ty: Type::B16 | Type::U16,
+                b: Operand::Reg(amount),
+                ..
+            }) = y.op
+            {
+                if amount == c {
+                    found.push((i, j));
+                }
+            }
+            if y.op.written().contains(&c) {
+                break;
+            }
+        }
+    }
+    found
+}
+
+fn cnot_amount_of_16_bit_shift(prog: &Program) -> Option<usize> {
+    cnot_amounts_of_16_bit_shifts(prog).first().map(|&(_, j)| j)
+}
+
+fn cnot_shift16_after_two_collectives(prog: &Program) -> Option<usize> {
+    cnot_amounts_of_16_bit_shifts(prog)
+        .into_iter()
+        .find(|&(_, j)| {
+            prog.insts[..j]
+                .iter()
+                .filter(|x| is_sync_collective(&x.op))
+                .count()
+                >= 2
+        })
+        .map(|(_, j)| j)
 }
