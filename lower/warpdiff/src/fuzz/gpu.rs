@@ -242,6 +242,21 @@ fn driver_refused(
         }
         let job = b.pending.job();
         match gpu.run_batch(&[job]).pop() {
+            // A known bug that crashes the PTX compiler is counted, not
+            // reduced again.
+            Some(Err(GpuError::Driver(_)))
+                if !warp_core::idioms::known_for(
+                    &b.pending.case.program,
+                    warp_core::idioms::Effect::CompilerCrash,
+                )
+                .is_empty() =>
+            {
+                let known = warp_core::idioms::known_for(
+                    &b.pending.case.program,
+                    warp_core::idioms::Effect::CompilerCrash,
+                );
+                sh.count_known(known[0].name(), "compiler crash");
+            }
             Some(Err(GpuError::Driver(m))) => {
                 let d = Box::new(Divergence {
                     engine: "gpu",
