@@ -9,6 +9,7 @@ use super::bits::Val;
 use super::converge::{Convergence, Trace};
 use super::lanes::{lanes, lanes_where};
 use super::memory::Ctx;
+use super::watch::Watch;
 use crate::ir::{Dest, Inputs, Inst, Operand, Program, Reg, Target, WARP};
 use crate::outcome::{Outcome, Seen};
 use crate::ub::Ub;
@@ -84,6 +85,8 @@ pub(crate) struct Warp<'p> {
     pub(crate) seen: Vec<Seen>,
     /// A kernel's warp: its place in the launch and the memory.
     pub(crate) kernel: Option<Box<Ctx>>,
+    /// An observer of the run (`warpdiff check`), if any.
+    pub(crate) watch: Option<Box<dyn Watch>>,
 }
 
 /// What one step sees: the instruction and which lanes are where.
@@ -127,6 +130,7 @@ impl<'p> Warp<'p> {
             conv: Convergence::new(prog.target, trace),
             seen: vec![Seen::default(); prog.insts.len()],
             kernel: None,
+            watch: None,
         }
     }
 
