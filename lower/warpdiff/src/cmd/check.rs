@@ -31,15 +31,14 @@ pub fn check(o: &CheckArgs) -> u8 {
     }
 }
 
-/// `file:line:col` of a site: the column of the line's first character
-/// that is not a space (where the instruction starts).
-fn place(file: &str, src: &str, line: u32) -> (u32, u32) {
+/// The line and column of a site: the column of the line's first
+/// character that is not a space (where the instruction starts).
+fn place(src: &str, line: u32) -> (u32, u32) {
     let col = src
         .lines()
         .nth(line.saturating_sub(1) as usize)
         .and_then(|t| t.find(|c: char| !c.is_whitespace()))
         .map_or(1, |c| c as u32 + 1);
-    let _ = file;
     (line, col)
 }
 
@@ -122,7 +121,7 @@ fn check_inner(o: &CheckArgs) -> Result<u8, String> {
         1
     };
     let js = |s: &Site| {
-        let (line, col) = place(&name, &src, s.line);
+        let (line, col) = place(&src, s.line);
         JsonSite {
             line,
             col,
@@ -139,7 +138,7 @@ fn check_inner(o: &CheckArgs) -> Result<u8, String> {
                         origin, carried, ..
                     } => (
                         origin.as_ref().map(|g| {
-                            let (line, col) = place(&name, &src, g.at.line);
+                            let (line, col) = place(&src, g.at.line);
                             JsonOrigin {
                                 kind: g.cause.kind(),
                                 why: g.cause.describe(),
@@ -218,7 +217,7 @@ fn print_text(name: &str, src: &str, launch: &warp_core::launch::Launch, c: &Che
         c.outcome.steps
     );
     let at = |s: &Site| {
-        let (line, col) = place(name, src, s.line);
+        let (line, col) = place(src, s.line);
         format!("{name}:{line}:{col}: `{}`", s.text)
     };
     for r in &c.reports {
