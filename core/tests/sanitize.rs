@@ -14,7 +14,12 @@ const HEAD: &str = ".version 9.0\n.target sm_90\n.address_size 64\n";
 /// Checks kernel `k` of `ptx` (after [`HEAD`]) with `block` threads, one
 /// 64-word buffer `out` as its one parameter `k_param_0`.
 fn check_with(ptx: &str, block: u32, model: Model) -> (String, Checked) {
-    let src = format!("{HEAD}{ptx}");
+    check_head(HEAD, ptx, block, model)
+}
+
+/// [`check_with`] under another `.version`/`.target` header.
+fn check_head(head: &str, ptx: &str, block: u32, model: Model) -> (String, Checked) {
+    let src = format!("{head}{ptx}");
     let module = parse_module(&src).unwrap_or_else(|e| panic!("{e}"));
     let launch = Launch::parse(
         &format!(
@@ -299,6 +304,49 @@ fn activemask_as_membermask_is_undefined_in_the_spec_model_only() {
     assert_eq!(carried, vec![line_of(&src, "shfl.sync.idx")]);
     // What every H200 run showed: the whole warp together at kernel start.
     let (_, c) = check_with(&ptx, 32, Model::Observed);
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+/// The deprecated forms need `.version 6.3` on sm_70.
+const OLD: &str = ".version 6.3\n.target sm_70\n.address_size 64\n";
+
+#[test]
+fn a_deprecated_vote_sees_other_lanes_only_by_the_schedule() {
+    let ptx = format!(
+        "{PRO}\tsetp.ne.u32 \t%p1, %r1, 99;\n\tvote.ballot.b32 \t%r2, %p1;\n\tst.global.u32 \t[%rd2], %r2;\n\tret;\n}}\n"
+    );
+    let (src, c) = check_head(OLD, &ptx, 32, Model::Spec);
+    escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.u32",
+        u32::MAX,
+        "vote.ballot.b32",
+        "deprecated-schedule",
+    );
+    // Observed: the whole warp runs together at kernel start.
+    let (_, c) = check_head(OLD, &ptx, 32, Model::Observed);
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+#[test]
+fn a_deprecated_shuffle_reads_a_lane_not_certainly_with_it() {
+    let ptx = format!(
+        "{PRO}\tshfl.down.b32 \t%r2, %r1, 1, 31;\n\tst.global.u32 \t[%rd2], %r2;\n\tret;\n}}\n"
+    );
+    let (src, c) = check_head(OLD, &ptx, 32, Model::Spec);
+    // Lane 31 reads itself (past the clamp): defined.
+    escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.u32",
+        0x7fff_ffff,
+        "shfl.down.b32",
+        "source-inactive",
+    );
+    let (_, c) = check_head(OLD, &ptx, 32, Model::Observed);
     assert!(c.reports.is_empty(), "{:#?}", c.reports);
 }
 

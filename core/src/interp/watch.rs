@@ -27,8 +27,11 @@ pub(crate) trait Watch: Send {
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
-/// Calls `f` with the warp's observer, if it has one.
-#[inline]
+/// Calls `f` with the warp's observer, if it has one. Out of line and
+/// cold: the scheduler's loop only tests the `Option` (a run without an
+/// observer keeps its code as it was).
+#[cold]
+#[inline(never)]
 pub(crate) fn notify(w: &mut Warp, f: impl FnOnce(&mut dyn Watch, &Warp)) {
     if let Some(mut watch) = w.watch.take() {
         f(&mut *watch, w);

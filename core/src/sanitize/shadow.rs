@@ -485,6 +485,15 @@ impl Watch for Tracker {
                 };
                 let ctx = Self::ctx(w);
                 let size = (x.dests[0].1.bits() as u64).div_ceil(8);
+                // Lanes whose guard is undefined may or may not have loaded.
+                for l in lanes(p.maybe) {
+                    for &(d, _) in &x.dests {
+                        if let Dest::Reg(r) = d {
+                            let n = self.origins.carry(p.guard[l], pc);
+                            self.warps.get_mut(&warp).expect("entered").regs[r.index()][l] = n;
+                        }
+                    }
+                }
                 for l in lanes(p.exec) {
                     let base = p.addr[l].expect("a defined address");
                     for (k, &(d, _)) in x.dests.iter().enumerate() {
