@@ -29,15 +29,7 @@ fn check_head(head: &str, ptx: &str, block: u32, model: Model) -> (String, Check
         Path::new("."),
     )
     .expect("a launch");
-    let c = check_launch(
-        &module,
-        &launch,
-        Options {
-            model,
-            races: true,
-        },
-    )
-    .expect("a run");
+    let c = check_launch(&module, &launch, Options { model, races: true }).expect("a run");
     (src, c)
 }
 
@@ -154,10 +146,7 @@ fn a_shuffle_from_an_exited_lane_is_named_with_both_lanes() {
     else {
         unreachable!()
     };
-    assert_eq!(
-        o.cause.describe(),
-        "lane 0 reads lane 16, which has exited"
-    );
+    assert_eq!(o.cause.describe(), "lane 0 reads lane 16, which has exited");
     // Twin: lanes 16-31 branch around a shuffle whose membermask is the
     // other 16 lanes, which read each other only.
     let (_, c) = check(
@@ -359,7 +348,11 @@ fn neighbours_reading_each_others_words_race_without_a_warp_barrier() {
     };
     let (src, c) = check(&body(""), 32);
     // Lane 31 reads s[32], which nobody wrote: that escapes too.
-    let races: Vec<&Report> = c.reports.iter().filter(|r| r.kind() == "warp-race").collect();
+    let races: Vec<&Report> = c
+        .reports
+        .iter()
+        .filter(|r| r.kind() == "warp-race")
+        .collect();
     assert_eq!(races.len(), 1, "{:#?}", c.reports);
     let r = races[0];
     assert_eq!(r.at.line, line_of(&src, "st.shared.u32"));
@@ -377,7 +370,11 @@ fn neighbours_reading_each_others_words_race_without_a_warp_barrier() {
     // Lane 1 wrote s[1]; lane 0 reads it.
     assert_eq!((*first_lane, *first_write), (1, true));
     assert_eq!((*second_lane, *second_write), (0, false));
-    let escapes: Vec<&Report> = c.reports.iter().filter(|r| r.kind() != "warp-race").collect();
+    let escapes: Vec<&Report> = c
+        .reports
+        .iter()
+        .filter(|r| r.kind() != "warp-race")
+        .collect();
     assert_eq!(escapes.len(), 1);
     escape(
         &src,
@@ -411,15 +408,7 @@ fn check_corpus(name: &str, model: Model) -> (String, Checked) {
     let lf = dir.join(format!("{name}.launch"));
     let text = std::fs::read_to_string(&lf).expect("the launch");
     let launch = Launch::parse(&text, &lf.display().to_string(), &dir).expect("a launch");
-    let c = check_launch(
-        &module,
-        &launch,
-        Options {
-            model,
-            races: true,
-        },
-    )
-    .expect("a run");
+    let c = check_launch(&module, &launch, Options { model, races: true }).expect("a run");
     (ptx, c)
 }
 
@@ -482,7 +471,11 @@ fn a_half_written_shared_array_read_back_is_reported() {
 fn the_warp_synchronous_reduction_races_without_syncwarp() {
     let (_, c) = check_corpus("warp_sync_reduce", Model::Spec);
     assert!(!c.reports.is_empty());
-    assert!(c.reports.iter().all(|r| r.kind() == "warp-race"), "{:#?}", c.reports);
+    assert!(
+        c.reports.iter().all(|r| r.kind() == "warp-race"),
+        "{:#?}",
+        c.reports
+    );
     let (_, c) = check_corpus("warp_sync_reduce_fixed", Model::Spec);
     assert!(c.reports.is_empty(), "{:#?}", c.reports);
 }

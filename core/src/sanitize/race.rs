@@ -126,14 +126,10 @@ impl Bytes {
         }
         if a.write {
             if race.is_none() {
-                race = h
-                    .reads
-                    .iter()
-                    .find(|r| unordered(r))
-                    .map(|&r| Race {
-                        first: r,
-                        second: a,
-                    });
+                race = h.reads.iter().find(|r| unordered(r)).map(|&r| Race {
+                    first: r,
+                    second: a,
+                });
             }
             h.write = Some(a);
             h.reads.clear();

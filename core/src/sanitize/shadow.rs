@@ -178,7 +178,15 @@ impl Tracker {
     /// The node of register `r` on `lane` as the instruction at `pc`
     /// reads it (`bits`: it uses its bits, so an open NaN is undefined):
     /// 0 when defined.
-    fn origin_of(&mut self, w: &Warp, warp: u32, r: Reg, lane: usize, pc: usize, bits: bool) -> u32 {
+    fn origin_of(
+        &mut self,
+        w: &Warp,
+        warp: u32,
+        r: Reg,
+        lane: usize,
+        pc: usize,
+        bits: bool,
+    ) -> u32 {
         let ty = w.prog().decl(r).ty;
         let v = w.read_keep_nan(Operand::Reg(r), lane);
         if v.full(ty) {
@@ -224,7 +232,11 @@ impl Tracker {
     /// Records an escape (grouped by kind, instruction and origin).
     fn escape(&mut self, w: &Warp, kind: Escape, pc: usize, lanes: u32, what: String, node: u32) {
         let ctx = Self::ctx(w);
-        let root = if node == 0 { u32::MAX } else { self.origins.root_of(node) };
+        let root = if node == 0 {
+            u32::MAX
+        } else {
+            self.origins.root_of(node)
+        };
         let key = (kind, pc, root);
         if let Some(&i) = self.escape_ids.get(&key) {
             self.escapes[i].count += 1;
@@ -305,7 +317,11 @@ fn mem_key(ctx: &Ctx, place: &Place, off: u64, lane: usize) -> MemKey {
         Place::Global(i) => (0, 0, ctx.mem.globals[*i].base + off),
         Place::Shared => (1, cta, off),
         Place::Dynamic => (2, cta, off),
-        Place::Local => (3, cta << 32 | (ctx.place.warp as u64 * WARP as u64 + lane as u64), off),
+        Place::Local => (
+            3,
+            cta << 32 | (ctx.place.warp as u64 * WARP as u64 + lane as u64),
+            off,
+        ),
         Place::Param => (4, 0, off),
     }
 }
@@ -401,7 +417,11 @@ impl Watch for Tracker {
                     for l in lanes(p.exec) {
                         for (k, &(o, ty)) in x.srcs.iter().enumerate() {
                             let v = w.read(o, l);
-                            let n = if v.full(ty) { 0 } else { self.operand(w, warp, o, l, pc) };
+                            let n = if v.full(ty) {
+                                0
+                            } else {
+                                self.operand(w, warp, o, l, pc)
+                            };
                             p.vals.push((l, k, v.d, n));
                         }
                     }
@@ -526,7 +546,8 @@ impl Watch for Tracker {
                         let bytes = undefined_bytes(v.d, size);
                         let mut node = 0;
                         for i in lanes(bytes) {
-                            if let Some(&n) = self.mem.get(&mem_key(ctx, &place, off + i as u64, l)) {
+                            if let Some(&n) = self.mem.get(&mem_key(ctx, &place, off + i as u64, l))
+                            {
                                 node = self.origins.carry(n, pc);
                                 break;
                             }
@@ -555,7 +576,9 @@ impl Watch for Tracker {
                 let mut out_lanes = 0u32;
                 let mut what = vec![String::new(); WARP];
                 for &(l, k, d, n) in &p.vals {
-                    let addr = p.addr[l].expect("a defined address").wrapping_add(k as u64 * size);
+                    let addr = p.addr[l]
+                        .expect("a defined address")
+                        .wrapping_add(k as u64 * size);
                     let Ok((place, off)) = locate(ctx, space, addr, size, l) else {
                         continue;
                     };

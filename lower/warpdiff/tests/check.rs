@@ -16,7 +16,10 @@ fn a_bug_reports_with_its_origin_and_its_twin_is_clean() {
     let (ptx, launch) = hand("odd_lanes_shfl");
     let (code, out, _) = warpdiff(&["check", &ptx, "--launch", &launch]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("global-store: cta (0,0,0) warp 0 lanes 0xaaaaaaaa"), "{out}");
+    assert!(
+        out.contains("global-store: cta (0,0,0) warp 0 lanes 0xaaaaaaaa"),
+        "{out}"
+    );
     assert!(
         out.contains("lane 1 reads lane 0, which is not in the membermask 0xaaaaaaaa"),
         "{out}"

@@ -20,10 +20,7 @@ pub fn check(o: &CheckArgs) -> u8 {
         Ok(code) => code,
         Err(m) => {
             if o.json {
-                outln!(
-                    "{}",
-                    serde_json::json!({ "error": m, "exit": 2 })
-                );
+                outln!("{}", serde_json::json!({ "error": m, "exit": 2 }));
             }
             errln!("warpdiff check: {m}");
             2
