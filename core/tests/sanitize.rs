@@ -500,3 +500,106 @@ fn popc_of_activemask_in_a_branch_depends_on_the_model() {
     let (_, c) = check_corpus("popc_activemask_fixed", Model::Spec);
     assert!(c.reports.is_empty(), "{:#?}", c.reports);
 }
+
+// ---- corpus/check: nvcc 13.0's sm_90 output of the `.cu` patterns, with
+// the H200's stored words (three runs each, `.gpu-runs.txt`) ----
+
+fn check_nvcc(name: &str) -> (String, Checked) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/check");
+    let ptx = std::fs::read_to_string(dir.join(format!("{name}.ptx"))).expect("the module");
+    let module = parse_module(&ptx).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let lf = dir.join(format!("{name}.launch"));
+    let text = std::fs::read_to_string(&lf).expect("the launch");
+    let launch = Launch::parse(&text, &lf.display().to_string(), &dir).expect("a launch");
+    let c = check_launch(&module, &launch, Options::default()).expect("a run");
+    (ptx, c)
+}
+
+#[test]
+fn nvccs_reduce7_is_charged_to_the_first_shuffle_with_the_ballot_as_membermask() {
+    let (src, c) = check_nvcc("reduce7_bug");
+    let carried = escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.f32",
+        1,
+        "shfl.sync.down.b32 \t%r33|%p10, %r30, %r32, %r31, %r3;",
+        "source-outside-membermask",
+    );
+    // Then the final loop's five adds, which carry it to the store.
+    assert_eq!(carried.len(), 6, "{carried:?}");
+    let (_, c) = check_nvcc("reduce7_fixed");
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+#[test]
+fn nvccs_odd_lanes_shuffle_is_reported_and_its_neighbour_is_not() {
+    let (src, c) = check_nvcc("odd_from_even_bug");
+    escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.u32",
+        0xaaaa_aaaa,
+        "shfl.sync.idx.b32",
+        "source-outside-membermask",
+    );
+    let (_, c) = check_nvcc("odd_from_even_fixed");
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+#[test]
+fn nvccs_half_shared_read_is_reported_for_warp_0() {
+    let (src, c) = check_nvcc("half_shared_bug");
+    // Threads 0-31 read s[63 - t], which threads 32-63 never wrote.
+    let r = only(&c);
+    escape(
+        &src,
+        r,
+        "global-store",
+        "st.global.u32",
+        u32::MAX,
+        "ld.shared.u32",
+        "unwritten-memory",
+    );
+    assert_eq!(r.warp, 0);
+    let (_, c) = check_nvcc("half_shared_fixed");
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+#[test]
+fn nvccs_warp_synchronous_reduction_races_and_its_syncwarp_twin_does_not() {
+    let (_, c) = check_nvcc("warp_sync_reduce_bug");
+    assert!(!c.reports.is_empty());
+    assert!(
+        c.reports
+            .iter()
+            .all(|r| r.kind() == "warp-race" && r.warp == 0),
+        "{:#?}",
+        c.reports
+    );
+    let (_, c) = check_nvcc("warp_sync_reduce_fixed");
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+#[test]
+fn nvccs_activemask_count_is_charged_to_activemask() {
+    let (src, c) = check_nvcc("activemask_count_bug");
+    // The lanes whose input (37 * t mod 101 - 50) is positive.
+    let positive = (0..32u32)
+        .filter(|t| (t * 37 % 101) as i32 - 50 > 0)
+        .fold(0u32, |m, t| m | 1 << t);
+    let carried = escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.u32",
+        positive,
+        "activemask.b32",
+        "activemask-schedule",
+    );
+    assert_eq!(carried, vec![line_of(&src, "popc.b32")]);
+    let (_, c) = check_nvcc("activemask_count_fixed");
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
