@@ -340,6 +340,26 @@ fn a_deprecated_shuffle_reads_a_lane_not_certainly_with_it() {
 }
 
 #[test]
+fn on_a_lockstep_target_a_source_outside_the_membermask_is_named_too() {
+    // sm_6x runs the collective at once, with no waiting lanes: lanes
+    // 1-31 shuffle with membermask 0xfffffffe and read lane 0.
+    let ptx = format!(
+        "{PRO}\tsetp.eq.u32 \t%p1, %r1, 0;\n\t@%p1 bra $L_end;\n\tshfl.sync.idx.b32 \t%r2|%p2, %r1, 0, 31, 0xfffffffe;\n\tst.global.u32 \t[%rd2], %r2;\n$L_end:\n\tret;\n}}\n"
+    );
+    let head = ".version 6.0\n.target sm_60\n.address_size 64\n";
+    let (src, c) = check_head(head, &ptx, 32, Model::Spec);
+    escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.u32",
+        0xffff_fffe,
+        "shfl.sync.idx",
+        "source-outside-membermask",
+    );
+}
+
+#[test]
 fn neighbours_reading_each_others_words_race_without_a_warp_barrier() {
     let body = |sync: &str| {
         format!(
@@ -529,6 +549,8 @@ fn nvccs_reduce7_is_charged_to_the_first_shuffle_with_the_ballot_as_membermask()
     );
     // Then the final loop's five adds, which carry it to the store.
     assert_eq!(carried.len(), 6, "{carried:?}");
+    // A membermask outside the warp is undefined in either model.
+    assert!(!only(&c).spec_only);
     let (_, c) = check_nvcc("reduce7_fixed");
     assert!(c.reports.is_empty(), "{:#?}", c.reports);
 }
@@ -600,6 +622,9 @@ fn nvccs_activemask_count_is_charged_to_activemask() {
         "activemask-schedule",
     );
     assert_eq!(carried, vec![line_of(&src, "popc.b32")]);
+    // The observed model (lanes that branch together stay together) has
+    // the count defined.
+    assert!(only(&c).spec_only);
     let (_, c) = check_nvcc("activemask_count_fixed");
     assert!(c.reports.is_empty(), "{:#?}", c.reports);
 }

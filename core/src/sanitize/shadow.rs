@@ -722,14 +722,23 @@ impl Watch for Tracker {
                         };
                         self.operand(w, warp, xj.a, j, rv.pc[j])
                     } else {
-                        let Lane::Waiting(arr) = w.lane[l] else {
-                            unreachable!("a participant waits")
+                        // Its membermask: as it arrived (sm_70+), or as it
+                        // reads now (a lockstep target runs at once).
+                        let mask = match w.lane[l] {
+                            Lane::Waiting(arr) => arr.mask,
+                            Lane::Running
+                            | Lane::Done
+                            | Lane::Exited
+                            | Lane::AtBarrier
+                            | Lane::Absent => {
+                                x.membermask.map_or(u32::MAX, |m| w.read(m, l).v as u32)
+                            }
                         };
-                        let cause = if arr.mask >> j & 1 == 0 {
+                        let cause = if mask >> j & 1 == 0 {
                             Cause::OutsideMembermask {
                                 lane: l as u32,
                                 source: j as u32,
-                                membermask: arr.mask,
+                                membermask: mask,
                             }
                         } else if w.lane[j] == Lane::Absent {
                             Cause::AbsentSource {

@@ -46,6 +46,8 @@ fn json_names_the_origin_and_the_chain() {
     assert_eq!(r["origin"]["text"], "ld.shared.u32 %r6, [%r4];");
     assert_eq!(r["origin"]["col"], 2);
     assert_eq!(v["reports"].as_array().map(Vec::len), Some(1));
+    // Unwritten shared memory is undefined in either model.
+    assert_eq!(r["spec_only"], false);
 }
 
 #[test]
@@ -54,6 +56,7 @@ fn the_model_decides_an_activemask_count() {
     let (code, out, _) = warpdiff(&["check", &ptx, "--launch", &launch]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("origin [activemask-schedule]"), "{out}");
+    assert!(out.contains("(spec model only:"), "{out}");
     let (code, out, _) = warpdiff(&[
         "check",
         &ptx,

@@ -77,6 +77,7 @@ struct JsonReport {
     origin: Option<JsonOrigin>,
     carried: Vec<JsonSite>,
     race: Option<JsonRace>,
+    spec_only: bool,
 }
 
 #[derive(Serialize)]
@@ -177,6 +178,7 @@ fn check_inner(o: &CheckArgs) -> Result<u8, String> {
                     origin,
                     carried,
                     race,
+                    spec_only: r.spec_only,
                 }
             })
             .collect();
@@ -261,6 +263,9 @@ fn print_report(r: &Report, at: &dyn Fn(&Site) -> String) {
         r.lanes
     );
     outln!("    {}", r.what);
+    if r.spec_only {
+        outln!("    (spec model only: with --convergence observed, what every H200 run showed, this is defined)");
+    }
     match &r.finding {
         Finding::Escape {
             origin, carried, ..
