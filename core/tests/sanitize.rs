@@ -360,6 +360,31 @@ fn on_a_lockstep_target_a_source_outside_the_membermask_is_named_too() {
 }
 
 #[test]
+fn storing_a_nan_whose_bits_ptx_leaves_open_names_the_register() {
+    let body = |x: &str| {
+        format!(
+            "{PRO}\t.reg .f32 \t%f<4>;\n\tmov.f32 \t%f1, {x};\n\tadd.f32 \t%f2, %f1, %f1;\n\tst.global.f32 \t[%rd2], %f2;\n\tret;\n}}\n"
+        )
+    };
+    // NaN + NaN: a NaN whose payload the ISA does not fix; the store
+    // writes its bits.
+    let (src, c) = check(&body("0f7FC00000"), 32);
+    let carried = escape(
+        &src,
+        only(&c),
+        "global-store",
+        "st.global.f32",
+        u32::MAX,
+        "st.global.f32",
+        "open-nan",
+    );
+    assert!(carried.is_empty());
+    // 1.5 + 1.5 = 3.0: nothing open.
+    let (_, c) = check(&body("0f3FC00000"), 32);
+    assert!(c.reports.is_empty(), "{:#?}", c.reports);
+}
+
+#[test]
 fn neighbours_reading_each_others_words_race_without_a_warp_barrier() {
     let body = |sync: &str| {
         format!(
