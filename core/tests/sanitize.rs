@@ -245,6 +245,36 @@ fn an_undefined_branch_condition_is_reported_and_is_undefined_behaviour() {
 }
 
 #[test]
+fn undefined_guards_of_a_collective_a_store_and_a_barrier_are_reported() {
+    for (inst, kind) in [
+        (
+            "@%p3 shfl.sync.idx.b32 \t%r2|%p2, %r1, 0, 31, -1;",
+            "collective-guard",
+        ),
+        ("@%p3 st.global.u32 \t[%rd2], %r1;", "store-guard"),
+        ("@%p3 bar.sync \t0;", "barrier-guard"),
+    ] {
+        let (src, c) = check(&format!("{PRO}\t{inst}\n\tret;\n}}\n"), 32);
+        escape(
+            &src,
+            only(&c),
+            kind,
+            "@%p3",
+            u32::MAX,
+            "@%p3",
+            "never-written",
+        );
+        assert!(c.outcome.ub.is_some(), "{inst}");
+        // With the guard written, nothing.
+        let (_, c) = check(
+            &format!("{PRO}\tsetp.lt.u32 \t%p3, %r1, 64;\n\t{inst}\n\tret;\n}}\n"),
+            32,
+        );
+        assert!(c.reports.is_empty(), "{inst}: {:#?}", c.reports);
+    }
+}
+
+#[test]
 fn an_undefined_address_names_where_the_address_came_from() {
     let (src, c) = check(
         &format!(
