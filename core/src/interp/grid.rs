@@ -17,8 +17,7 @@ use super::memory::{Ctx, Memory, Region};
 use super::place::WarpPlace;
 use super::schedule::{advance, release_barrier, Advance};
 use super::target;
-use super::warp::{Lane, Warp};
-use super::watch::Watch;
+use super::warp::{Lane, Warp, Watch};
 use crate::ir::{windows, Kernel, Module, WARP};
 use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
 

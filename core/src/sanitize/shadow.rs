@@ -16,14 +16,12 @@
 
 use super::origin::{Cause, Origins};
 use super::race::{Access, Bytes, Clocks, Race};
-use super::Escape;
+use super::report::Escape;
 use crate::fxhash::FxHashMap as HashMap;
-use crate::interp::collective::Rendezvous;
 use crate::interp::lanes::lanes;
 use crate::interp::memory::{locate, Ctx, Place, Region};
 use crate::interp::shfl::source_lane;
-use crate::interp::warp::{Lane, Warp};
-use crate::interp::watch::Watch;
+use crate::interp::warp::{Lane, Rendezvous, Warp, Watch};
 use crate::ir::{Dest, LaneOpKind, Op, Operand, Reg, Type, WARP};
 use std::any::Any;
 
