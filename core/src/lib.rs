@@ -34,7 +34,9 @@
 //! The reference:
 //! - [`interp`]: the reference interpreter, one warp or a kernel's grid,
 //!   with definedness and undefined behaviour;
-//! - [`fxhash`]: the fast hasher of the interpreter's and the JIT's tables.
+//! - [`fxhash`]: the fast hasher of the interpreter's and the JIT's tables;
+//! - [`sanitize`]: `warpdiff check`, where undefined values escape in a
+//!   kernel launch, with their origins, and races between a warp's lanes.
 //!
 //! Generator and reducer:
 //! - [`gen`]: random cases valid by construction, and what they exercised;
@@ -77,5 +79,6 @@ pub mod reduce;
 #[cfg(feature = "replay")]
 pub mod replay;
 pub mod rng;
+pub mod sanitize;
 pub mod text;
 pub mod ub;

@@ -36,6 +36,7 @@
 //! scheduler, which knows them, says which one runs it ([`RunFamily`]).
 
 use super::lanes::{lanes, lanes_where};
+pub(crate) use super::warp::Rendezvous;
 use super::warp::{Arrival, Lane, Step, Warp};
 use crate::ir::{Op, WARP};
 use crate::text::inst_text;
@@ -44,16 +45,6 @@ use crate::ub::{Ub, UbRule};
 /// Runs the collective of a completed rendezvous: its family's semantics,
 /// given by the scheduler.
 pub(crate) type RunFamily = fn(&mut Warp, &Rendezvous);
-
-/// The participants of one completed rendezvous.
-pub(crate) struct Rendezvous {
-    /// Every participant (the members that had not exited).
-    pub lanes: u32,
-    /// Each participant's instruction (its pc).
-    pub pc: [usize; WARP],
-    /// Results are undefined: some `membermask` bits were.
-    pub unsure: bool,
-}
 
 /// The lanes of `s.exec` execute the `.sync` collective at `pc`: checks
 /// the `membermask` rules, then (sm_70+) records their arrival, moves the

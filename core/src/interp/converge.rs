@@ -253,6 +253,19 @@ impl Convergence {
         }
     }
 
+    /// The *spec* convergence model (`warpdiff check`'s default, issue
+    /// #38): only what the ISA and the programming guide promise. No lane
+    /// is certainly with another, not even at kernel start ("threads that
+    /// are convergent at one point need not be at the next"), and order
+    /// comes from rendezvous alone. Lockstep targets keep lockstep.
+    pub fn spec_model(&mut self) {
+        if !self.lockstep {
+            for (l, c) in self.cert.iter_mut().enumerate() {
+                *c = 1 << l;
+            }
+        }
+    }
+
     /// Whether the warp runs in lockstep (`.target` below sm_70).
     pub fn lockstep(&self) -> bool {
         self.lockstep

@@ -18,7 +18,7 @@ use super::memory::{Ctx, Memory, Region};
 use super::place::WarpPlace;
 use super::schedule::{advance, release_barrier, Advance};
 use super::target;
-use super::warp::{Lane, Warp};
+use super::warp::{Lane, Warp, Watch};
 use crate::ir::{windows, Kernel, Module, WARP};
 use crate::launch::{BufferOut, Launch, LaunchError, LaunchOutcome, ParamValue};
 
@@ -91,10 +91,37 @@ pub fn prepare<'m>(
 /// had given out a value (`atomic.rs`): the run is repeated knowing every
 /// contested location from the start.
 pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, LaunchError> {
-    let (mut first, mut traces, again) = pass(module, launch, None, None)?;
+    run_launch_watched(module, launch, &mut Watching::default())
+}
+
+/// How [`run_launch_watched`] runs a launch: with an observer, and in
+/// which convergence model.
+#[derive(Default)]
+pub(crate) struct Watching {
+    /// The observer; it sees the pass whose outcome the run returns, and
+    /// it is here again after the run.
+    pub watch: Option<Box<dyn Watch>>,
+    /// Makes a fresh observer for a second pass (the first pass's is
+    /// dropped then).
+    pub fresh: Option<fn() -> Box<dyn Watch>>,
+    /// The *spec* convergence model (`Convergence::spec_model`) instead of
+    /// the observed one.
+    pub spec: bool,
+}
+
+/// [`run_launch`], watched and in the model `how` says.
+pub(crate) fn run_launch_watched(
+    module: &Module,
+    launch: &Launch,
+    how: &mut Watching,
+) -> Result<LaunchOutcome, LaunchError> {
+    let (mut first, mut traces, again) = pass(module, launch, None, how, None)?;
     let mut known = None;
     if let Some(c) = again.filter(|_| first.ub.is_none()) {
-        (first, traces, _) = pass(module, launch, None, Some(c.clone()))?;
+        if let Some(fresh) = how.fresh {
+            how.watch = Some(fresh());
+        }
+        (first, traces, _) = pass(module, launch, None, how, Some(c.clone()))?;
         known = Some(c);
     }
     if first.ub.is_some() || !traces.iter().any(Trace::has_questions) {
@@ -104,7 +131,10 @@ pub fn run_launch(module: &Module, launch: &Launch) -> Result<LaunchOutcome, Lau
     if !answered.iter().any(Trace::knows_more) {
         return Ok(first);
     }
-    Ok(pass(module, launch, Some(answered), known)?.0)
+    if let Some(fresh) = how.fresh {
+        how.watch = Some(fresh());
+    }
+    Ok(pass(module, launch, Some(answered), how, known)?.0)
 }
 
 /// One run of the whole launch; `answers` are the traces of a first run's
@@ -116,6 +146,7 @@ fn pass(
     module: &Module,
     launch: &Launch,
     answers: Option<Vec<Trace>>,
+    how: &mut Watching,
     contested: Option<Contested>,
 ) -> Result<(LaunchOutcome, Vec<Trace>, Option<Contested>), LaunchError> {
     let mut given = answers.map(|v| v.into_iter());
@@ -140,6 +171,9 @@ fn pass(
                     .map(|wi| {
                         let trace = given.as_mut().and_then(|t| t.next()).unwrap_or_default();
                         let mut w = Warp::new(prog, trace);
+                        if how.spec {
+                            w.conv.spec_model();
+                        }
                         let place = WarpPlace::new(launch, [x, y, z], wi);
                         let absent = place.absent;
                         for l in lanes(absent) {
@@ -185,7 +219,9 @@ fn pass(
                         ctx.mem = std::mem::take(&mut mem);
                         ctx.epoch = epoch;
                         let before = steps[wi];
+                        w.watch = how.watch.take();
                         let r = advance(w, &mut steps[wi], DEFAULT_FUEL, false);
+                        how.watch = w.watch.take();
                         total += steps[wi] - before;
                         mem = std::mem::take(&mut w.kernel.as_mut().expect("a kernel warp").mem);
                         match r {

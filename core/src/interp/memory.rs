@@ -167,7 +167,7 @@ pub struct Ctx {
 }
 
 /// Where an access goes.
-pub(super) enum Place {
+pub(crate) enum Place {
     Global(usize),
     Shared,
     Dynamic,
@@ -176,7 +176,7 @@ pub(super) enum Place {
 }
 
 /// A failed access: the rule and the message's tail.
-pub(super) type Fault = (UbRule, String);
+pub(crate) type Fault = (UbRule, String);
 
 /// The space an access to `addr` in `space` really goes to, and the
 /// address there: a generic address in the shared or local window is an
@@ -192,7 +192,9 @@ pub fn resolve(space: Space, addr: u64) -> (Space, u64) {
     }
 }
 
-fn locate(
+/// The place and offset of an access of `size` bytes at `addr` of
+/// `space` by `lane`, or why it is out of bounds.
+pub(crate) fn locate(
     ctx: &Ctx,
     space: Space,
     addr: u64,

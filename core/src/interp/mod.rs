@@ -61,21 +61,23 @@
 //!   gating);
 //! - kernels: `grid.rs` (a whole launch, [`run_launch`]), `memory.rs` (the
 //!   memory and its access rules), `place.rs` ([`WarpPlace`], a warp's
-//!   place in the launch).
+//!   place in the launch);
+//! - `watch.rs`: an observer of a run, which `warpdiff check`
+//!   ([`crate::sanitize`]) follows undefined values with.
 
 mod activemask;
 pub mod alu;
 pub mod approx;
 mod atomic;
 pub(crate) mod bits;
-mod collective;
+pub(crate) mod collective;
 pub(crate) mod converge;
 mod engine;
 mod float;
 mod fuel;
 mod grid;
 pub mod lane_ops;
-mod lanes;
+pub(crate) mod lanes;
 mod matching;
 pub mod memory;
 mod memory_ops;
@@ -83,15 +85,17 @@ mod place;
 mod redux;
 mod run;
 pub(crate) mod schedule;
-mod shfl;
+pub(crate) mod shfl;
 mod softfloat;
 mod target;
 mod vote;
-mod warp;
+pub(crate) mod warp;
+pub(crate) mod watch;
 
 pub use atomic::eval as atomic_eval;
 pub use engine::InterpEngine;
 pub use fuel::{OutOfFuel, DEFAULT_FUEL};
 pub use grid::{prepare, run_launch};
+pub(crate) use grid::{run_launch_watched, Watching};
 pub use place::WarpPlace;
 pub use run::{Answers, Interp};

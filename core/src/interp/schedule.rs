@@ -22,7 +22,7 @@ use super::converge::{self, Trace};
 use super::fuel::OutOfFuel;
 use super::lanes::{lanes, lanes_where};
 use super::warp::{Lane, Step, Warp};
-use super::{activemask, alu, atomic, lane_ops, matching, memory_ops, redux, shfl, vote};
+use super::{activemask, alu, atomic, lane_ops, matching, memory_ops, redux, shfl, vote, watch};
 use crate::ir::{Control, LaneOpKind, Op, WARP};
 use crate::outcome::{Outcome, Seen, Stop};
 use crate::text::inst_text;
@@ -167,7 +167,14 @@ pub(crate) fn advance(
         };
         let after = if w.exited != 0 { Seen::AFTER_EXIT.0 } else { 0 };
         w.seen[pc].0 |= Seen::RAN.0 | how.0 | after;
+        if w.watch.is_some() {
+            watch::notify(w, |o, w| o.before(w, pc, conv));
+        }
         let r = step(w, pc, conv);
+        if w.watch.is_some() {
+            let ub = r.is_err();
+            watch::notify(w, |o, w| o.after(w, pc, conv, ub));
+        }
         w.conv.stepped(conv);
         if let Err(ub) = r {
             return Ok(Advance::Finished(Some(ub)));
@@ -338,6 +345,9 @@ fn run_collective(w: &mut Warp, rv: &Rendezvous) {
     let first = lanes(rv.lanes)
         .next()
         .expect("a rendezvous has a participant");
+    if w.watch.is_some() {
+        watch::notify(w, |o, w| o.before_rendezvous(w, rv));
+    }
     match &w.prog().insts[rv.pc[first]].op {
         Op::Shfl(_) => shfl::exec_sync(w, rv),
         Op::Vote(_) => vote::exec_sync(w, rv),
@@ -346,6 +356,9 @@ fn run_collective(w: &mut Warp, rv: &Rendezvous) {
         Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => {
             unreachable!("only .sync collectives arrive")
         }
+    }
+    if w.watch.is_some() {
+        watch::notify(w, |o, w| o.after_rendezvous(w, rv));
     }
 }
 

@@ -2,8 +2,9 @@
 //! register on every lane with its defined bits, each lane's program
 //! counter and where it stands ([`Lane`]: running, waiting at a `.sync`
 //! collective with its [`Arrival`], at a barrier, done, exited, absent),
-//! what is certain about convergence, and a kernel's memory; and what one
-//! warp step sees ([`Step`]). Reading and writing operands go through it.
+//! what is certain about convergence, a kernel's memory and the run's
+//! observer ([`Watch`]); and what one warp step sees ([`Step`]) and one
+//! completed rendezvous ([`Rendezvous`]). Reading and writing operands go through it.
 
 use super::bits::Val;
 use super::converge::{Convergence, Trace};
@@ -12,6 +13,7 @@ use super::memory::Ctx;
 use crate::ir::{Dest, Inputs, Inst, Operand, Program, Reg, Target, WARP};
 use crate::outcome::{Outcome, Seen};
 use crate::ub::Ub;
+use std::any::Any;
 
 /// Where a lane stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +86,8 @@ pub(crate) struct Warp<'p> {
     pub(crate) seen: Vec<Seen>,
     /// A kernel's warp: its place in the launch and the memory.
     pub(crate) kernel: Option<Box<Ctx>>,
+    /// An observer of the run (`warpdiff check`), if any.
+    pub(crate) watch: Option<Box<dyn Watch>>,
 }
 
 /// What one step sees: the instruction and which lanes are where.
@@ -101,6 +105,38 @@ pub(crate) struct Step<'a> {
     pub maybe: u32,
     /// The `.target` of the program.
     pub target: Target,
+}
+
+/// The participants of one completed rendezvous (what a `.sync`
+/// collective's run sees, as [`Step`] is what a step sees).
+pub(crate) struct Rendezvous {
+    /// Every participant (the members that had not exited).
+    pub lanes: u32,
+    /// Each participant's instruction (its pc).
+    pub pc: [usize; WARP],
+    /// Results are undefined: some `membermask` bits were.
+    pub unsure: bool,
+}
+
+/// An observer of a run (`warpdiff check`, [`crate::sanitize`]): called
+/// before and after each warp step and around each completed `.sync`
+/// rendezvous, with read access to the warp (`watch.rs` calls it). It is
+/// declared here, with the warp that holds it, so that no file imports
+/// one that imports it back.
+pub(crate) trait Watch: Send {
+    /// The lanes `conv` are about to execute the instruction at `pc`.
+    fn before(&mut self, w: &Warp, pc: usize, conv: u32);
+    /// The lanes `conv` executed the instruction at `pc` (a `.sync`
+    /// collective only arrived there: its results come with
+    /// [`Watch::after_rendezvous`]). `ub` says whether the step ended the
+    /// run with undefined behaviour.
+    fn after(&mut self, w: &Warp, pc: usize, conv: u32, ub: bool);
+    /// A rendezvous completed and is about to run.
+    fn before_rendezvous(&mut self, w: &Warp, rv: &Rendezvous);
+    /// The rendezvous ran: its participants' results are written.
+    fn after_rendezvous(&mut self, w: &Warp, rv: &Rendezvous);
+    /// The observer, to take back its concrete type at the end.
+    fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
 
 impl<'p> Warp<'p> {
@@ -127,6 +163,7 @@ impl<'p> Warp<'p> {
             conv: Convergence::new(prog.target, trace),
             seen: vec![Seen::default(); prog.insts.len()],
             kernel: None,
+            watch: None,
         }
     }
 

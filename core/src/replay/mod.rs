@@ -73,9 +73,10 @@ pub fn corpus_dir() -> PathBuf {
 /// compilers emit them, with parameters and memory, which the case format
 /// does not load yet: issue #13) and `corpus/repro/` (the standalone
 /// reproducers `warpdiff repro` wrote for each compiler bug: `kernel.ptx`
-/// is the harness module, `case.ptx` a copy of the corpus case). Replay
-/// leaves them out rather than fail on them.
-pub const MODULE_DIRS: &[&str] = &["kernels", "repro"];
+/// is the harness module, `case.ptx` a copy of the corpus case) and
+/// `corpus/check/` (the bug patterns `warpdiff check` reports, with their
+/// launches). Replay leaves them out rather than fail on them.
+pub const MODULE_DIRS: &[&str] = &["kernels", "repro", "check"];
 
 /// Every `.ptx` case file under `dir`, in every folder below it but
 /// [`MODULE_DIRS`], sorted.

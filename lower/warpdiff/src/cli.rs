@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use warp_core::idioms::Idiom;
 use warp_core::interp::DEFAULT_FUEL;
+use warp_core::sanitize::Model;
 use warp_gpu::config::{Compiler, GpuConfig, SimFault};
 use warp_jit::Limits;
 
@@ -35,6 +36,12 @@ pub enum Command {
     /// (exit: 0 ran and matched .expect, 1 .expect mismatch, 2 error,
     /// 3 undefined behaviour; the highest applies)
     Run(RunArgs),
+    /// Check a kernel launch on the reference: every undefined value that
+    /// escapes (stored to global memory, used as an address, a guard or a
+    /// membermask) with its origin chain, and races between a warp's lanes
+    /// (exit: 0 clean, 1 reports, 2 error, 3 undefined behaviour; the
+    /// highest applies)
+    Check(CheckArgs),
     /// Run files on every engine and compare each with the reference on its
     /// defined lanes, or a kernel launch on its defined bytes (exit:
     /// 1 divergence or an engine failed, else 2 error, else 3 UB, else 0)
@@ -115,6 +122,36 @@ pub struct RunArgs {
     /// The .ptx case files (or one PTX module, with --launch or --kernel)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// `warpdiff check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Which lanes are certainly together: spec (only what the PTX ISA and
+    /// the CUDA programming guide promise) or observed (what every H200
+    /// experiment showed, the fuzzing reference's model)
+    #[arg(long, default_value = "spec", value_parser = parse_model, value_name = "MODEL")]
+    pub convergence: Model,
+    /// Do not look for races between the lanes of one warp (warp-race)
+    #[arg(long)]
+    pub no_races: bool,
+    /// One JSON object on stdout (for CI)
+    #[arg(long)]
+    pub json: bool,
+    /// Kernel launch options (--expect and --out belong to `run`)
+    #[command(flatten)]
+    pub kernel: KernelArgs,
+    /// The PTX module
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+fn parse_model(s: &str) -> Result<Model, String> {
+    match s {
+        "spec" => Ok(Model::Spec),
+        "observed" => Ok(Model::Observed),
+        _ => Err(format!("`{s}`: expected spec or observed")),
+    }
 }
 
 /// How to launch a kernel of a PTX module (`warpdiff run kernel.ptx

@@ -15,6 +15,7 @@
 //! - [`cli`]: the command line's clap declarations.
 //! - [`cmd`]: one module per subcommand, each returning the exit status:
 //!   - [`cmd::run`]: `warpdiff run` (and [`cmd::run_kernel`] for `--launch`/`--kernel`);
+//!   - [`cmd::check`]: `warpdiff check` (undefined values that escape, with their origins; warp-race);
 //!   - [`cmd::diff`]: `warpdiff diff` (and [`cmd::diff_kernel`] for kernel launches);
 //!   - [`cmd::fuzz`]: `warpdiff fuzz`: arguments → [`fuzz::run::Run`] → the loop;
 //!   - [`cmd::reduce`]: `warpdiff reduce` and `warpdiff reduce-hang`;

@@ -6,7 +6,7 @@ use clap::Parser;
 use std::process::ExitCode;
 use std::time::Duration;
 use warpdiff::cli::{Cli, Command, GpuArgs};
-use warpdiff::cmd::{bench_gpu, diff, emit_ptx, fuzz, gpu_probe, reduce, repro, run};
+use warpdiff::cmd::{bench_gpu, check, diff, emit_ptx, fuzz, gpu_probe, reduce, repro, run};
 use warpdiff::errln;
 
 fn main() -> ExitCode {
@@ -25,7 +25,10 @@ fn main() -> ExitCode {
         Command::BenchGpu(a) => Some(&a.gpu),
         Command::Repro(a) => Some(&a.gpu),
         Command::GpuProbe(a) => Some(&a.gpu),
-        Command::EmitPtx(_) | Command::GpuCompileWorker(_) | Command::GpuRunner(_) => None,
+        Command::EmitPtx(_)
+        | Command::Check(_)
+        | Command::GpuCompileWorker(_)
+        | Command::GpuRunner(_) => None,
     };
     if let Some(g) = gpu_args {
         if let Err(e) = configure_gpu(&cli.command, g) {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
     }
     ExitCode::from(match cli.command {
         Command::Run(a) => run::run(&a),
+        Command::Check(a) => check::check(&a),
         Command::Diff(a) => diff::diff(&a),
         Command::Fuzz(a) => fuzz::fuzz(&a),
         Command::Reduce(a) => reduce::reduce(&a),

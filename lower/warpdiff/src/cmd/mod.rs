@@ -2,6 +2,7 @@
 //! each takes its parsed arguments and returns the exit status.
 
 pub mod bench_gpu;
+pub mod check;
 pub mod diff;
 pub mod diff_kernel;
 pub mod emit_ptx;
