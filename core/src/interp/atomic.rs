@@ -106,180 +106,15 @@
 //! does not follow: a fence does nothing here, and accesses it would order
 //! through a flag stay races (`memory-race`) as without it.
 
+use super::atomic_log::{Class, Entry, Key, Party};
 use super::bits::Val;
 use super::lanes::lanes;
-use super::memory::{access_atomic, region, Ctx, Fault, Place, Tag};
+use super::memory::{access_atomic, atomic_key, region, tag_of, Ctx, Fault, Place};
 use super::memory_ops::{address, extend};
 use super::warp::{Step, Warp};
-use crate::fxhash::FxHashMap;
-use crate::ir::{windows, AtomOp, Atomic, LaneOp, LaneOpKind, MemScope, Type};
+use crate::ir::{AtomOp, Atomic, LaneOp, LaneOpKind, MemScope, Type};
 use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
-use std::sync::Arc;
-
-/// A location: 0 for global memory (generic addresses), the CTA + 1 for
-/// its shared memory; the address (in that space).
-pub(super) type Key = (u32, u64);
-
-/// The location of `off` in `place` ([`Place::Local`]/[`Place::Param`] are
-/// never atomic).
-pub(super) fn key(ctx: &Ctx, place: &Place, off: u64) -> Key {
-    match place {
-        Place::Global(i) => (0, ctx.mem.globals[*i].base + off),
-        Place::Shared => (ctx.cta + 1, off),
-        Place::Dynamic => (ctx.cta + 1, windows::DYNAMIC_SHARED + off),
-        Place::Param | Place::Local => (u32::MAX, off),
-    }
-}
-
-/// The contested locations of a run, each with whether its final value
-/// depends on the order.
-pub(super) type Contested = Arc<FxHashMap<Key, bool>>;
-
-/// Who did an atomic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Party {
-    tag: Tag,
-    /// Its scope holds its CTA only (`.cta`, `.cluster`).
-    cta_scope: bool,
-}
-
-/// What order-independence an atomic's effect allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
-    /// A commutative integer operation on this many bits (and signedness
-    /// for `min`/`max`).
-    Commutes(AtomOp, Type),
-    /// One same function: the operation, its type and its operands.
-    Same(AtomOp, Type, u64, u64),
-    /// Float `add` of this type.
-    FloatAdd(Type),
-    /// Anything else, or a mix: the order decides.
-    Mixed,
-}
-
-impl Class {
-    fn merge(self, other: Class) -> Class {
-        if self == other {
-            self
-        } else {
-            Class::Mixed
-        }
-    }
-}
-
-/// What the log knows of one location.
-#[derive(Clone, Debug)]
-struct Entry {
-    /// Bytes of its atomics.
-    size: u64,
-    /// The last party, and another one that is not of its warp (as
-    /// `memory.rs`'s two readers).
-    first: Party,
-    second: Option<Party>,
-    class: Class,
-    /// An `atom` returned a defined old value from it.
-    returned: bool,
-    /// Unordered atomics touched it.
-    contested: bool,
-    /// The float adds' values: the lowest bit's exponent, the sum of
-    /// magnitudes, whether one was not finite.
-    q: i32,
-    sum: f64,
-    bad: bool,
-}
-
-impl Entry {
-    fn order_dependent(&self) -> bool {
-        match self.class {
-            Class::Commutes(..) | Class::Same(..) => false,
-            Class::Mixed => true,
-            Class::FloatAdd(ty) => {
-                let p = if ty == Type::F32 { 24 } else { 53 };
-                self.bad || (self.q != i32::MAX && self.sum >= 2f64.powi(p + self.q))
-            }
-        }
-    }
-
-    fn unordered(&self, me: Tag) -> Option<Party> {
-        [Some(self.first), self.second]
-            .into_iter()
-            .flatten()
-            .find(|p| p.tag.conflicts(me))
-    }
-}
-
-/// The atomics of a launch so far: per location, who touched it and how,
-/// and what an earlier run found contested.
-#[derive(Clone, Debug, Default)]
-pub struct Log {
-    entries: FxHashMap<Key, Entry>,
-    /// From the run before: the contested locations, each with whether
-    /// its final value depends on the order.
-    known: Option<Contested>,
-    rerun: bool,
-    wild: bool,
-}
-
-impl Log {
-    /// Whether no atomic ran (every kernel without atomics).
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// A log that knows the contested locations `c` of a run before.
-    pub(super) fn knowing(c: Contested) -> Log {
-        Log {
-            known: Some(c),
-            ..Log::default()
-        }
-    }
-
-    /// The contested locations, when this run gave out a value (an old
-    /// value, or an order-dependent one in memory) before it knew that
-    /// its location was contested: the next run must know them from the
-    /// start.
-    pub(super) fn rerun(&self) -> Option<Contested> {
-        if !self.rerun || self.known.is_some() {
-            return None;
-        }
-        let c = self
-            .entries
-            .iter()
-            .filter(|(_, e)| e.contested)
-            .map(|(&k, e)| (k, e.order_dependent()))
-            .collect();
-        Some(Arc::new(c))
-    }
-
-    /// Whether a value that depends on the order of atomics has been
-    /// returned: addresses with undefined bits are then taken as this
-    /// run's order has them (see the module docs).
-    pub fn schedule_dependent(&self) -> bool {
-        self.wild
-    }
-
-    /// A plain access by `me` to `size` bytes at `k`: a race with an
-    /// unordered atomic on any of them?
-    pub(super) fn check_plain(&self, k: Key, size: u64, me: Tag) -> Result<(), Fault> {
-        let (space, a) = k;
-        let mut start = a & !7;
-        while start < a + size {
-            if let Some(e) = self.entries.get(&(space, start)) {
-                if start + e.size > a && e.unordered(me).is_some() {
-                    return Err((
-                        UbRule::MemoryRace,
-                        format!(
-                            "a data race at {a:#x}: a plain access, and an atomic of another warp or CTA with no barrier between"
-                        ),
-                    ));
-                }
-            }
-            start += 4;
-        }
-        Ok(())
-    }
-}
 
 /// The float `add` of `old` and `b` (`ty` `.f32` or `.f64`), flushing
 /// subnormals on `ftz`; `None` for a NaN.
@@ -491,9 +326,9 @@ fn one(
     let size = (ty.bits() / 8) as u64;
     let cta_scope = matches!(a.effective_scope(), MemScope::Cta | MemScope::Cluster);
     let (place, off) = access_atomic(ctx, a.space.space(), addr, size, l)?;
-    let k = key(ctx, &place, off);
+    let k = atomic_key(ctx, &place, off);
     let me = Party {
-        tag: Tag::of(ctx),
+        tag: tag_of(ctx),
         cta_scope,
     };
     let ftz = ty == Type::F32 && matches!(place, Place::Global(_));

@@ -10,7 +10,7 @@
 //! (see `memory.rs`), so the buffers' defined bytes are those of every
 //! schedule.
 
-use super::atomic::{Contested, Log};
+use super::atomic_log::{Contested, Log};
 use super::converge::Trace;
 use super::fuel::DEFAULT_FUEL;
 use super::lanes::lanes;

@@ -35,34 +35,29 @@
 //!   order-dependent value may be any of its region's (`access_wild`): a
 //!   store through it leaves the whole region undefined.
 
-use super::atomic::{self, Log};
+use super::atomic_log::{Key, Log};
 use super::place::WarpPlace;
+use super::tag::Tag;
 use crate::ir::{windows, Space};
 use crate::ub::UbRule;
 
-/// Who accessed a byte: CTA (+1, 0 = nobody), warp in the CTA, barrier
-/// epoch of that CTA.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Tag {
-    pub(super) cta: u32,
-    pub(super) warp: u32,
-    pub(super) epoch: u32,
+/// The access tag of the warp `ctx` runs.
+pub(super) fn tag_of(ctx: &Ctx) -> Tag {
+    Tag {
+        cta: ctx.cta + 1,
+        warp: ctx.place.warp,
+        epoch: ctx.epoch,
+    }
 }
 
-impl Tag {
-    /// The tag of the warp `ctx` runs.
-    pub(super) fn of(ctx: &Ctx) -> Tag {
-        Tag {
-            cta: ctx.cta + 1,
-            warp: ctx.place.warp,
-            epoch: ctx.epoch,
-        }
-    }
-
-    /// Whether an access by `other` conflicts with this earlier one.
-    pub(super) fn conflicts(self, other: Tag) -> bool {
-        self.cta != 0
-            && (self.cta != other.cta || (self.warp != other.warp && self.epoch == other.epoch))
+/// The location of `off` in `place` ([`Place::Local`]/[`Place::Param`] are
+/// never atomic).
+pub(super) fn atomic_key(ctx: &Ctx, place: &Place, off: u64) -> Key {
+    match place {
+        Place::Global(i) => (0, ctx.mem.globals[*i].base + off),
+        Place::Shared => (ctx.cta + 1, off),
+        Place::Dynamic => (ctx.cta + 1, windows::DYNAMIC_SHARED + off),
+        Place::Param | Place::Local => (u32::MAX, off),
     }
 }
 
@@ -262,10 +257,10 @@ pub(super) fn access(
         ));
     }
     let (place, off) = locate(ctx, space, addr, size, lane)?;
-    let me = Tag::of(ctx);
+    let me = tag_of(ctx);
     let shared_by_all = !matches!(place, Place::Local | Place::Param);
     if shared_by_all && !ctx.mem.atomics.is_empty() {
-        let key = atomic::key(ctx, &place, off);
+        let key = atomic_key(ctx, &place, off);
         ctx.mem.atomics.check_plain(key, size, me)?;
     }
     let r = region(ctx, &place, lane);
@@ -367,7 +362,7 @@ pub(super) fn access_atomic(
             ),
         ));
     }
-    let me = Tag::of(ctx);
+    let me = tag_of(ctx);
     let r = region(ctx, &place, lane);
     if r.read_only {
         return Err((

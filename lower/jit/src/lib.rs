@@ -122,6 +122,7 @@ mod activemask;
 mod alu;
 mod approx;
 mod atomic;
+mod atomic_host;
 mod builder;
 mod code;
 mod constants;

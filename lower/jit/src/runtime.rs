@@ -82,7 +82,7 @@ pub fn take_error() -> Option<String> {
 
 /// Runs `f` on this thread's context; with none (the code runs outside a
 /// launch) nothing happens and the result is 0.
-fn with(f: impl FnOnce(&mut LaunchContext) -> Result<u64, String>) -> u64 {
+pub(crate) fn with(f: impl FnOnce(&mut LaunchContext) -> Result<u64, String>) -> u64 {
     CONTEXT.with(|x| {
         let mut b = x.borrow_mut();
         let Some(c) = b.as_mut() else { return 0 };
@@ -241,13 +241,6 @@ pub extern "C" fn host_ld(pc: u64, lane: u64, base: u64, k: u64) -> u64 {
 /// generated code's checks refused.
 pub extern "C" fn host_st(pc: u64, lane: u64, base: u64, value: u64, k: u64) -> u64 {
     with(|c| access(c, pc, lane, base, k, Some(value)))
-}
-
-/// An `atom`/`red` for one lane at `addr` that the generated code's
-/// checks refused (`atomic.rs`): the old value, or 0 with the error
-/// recorded.
-pub extern "C" fn host_atom(pc: u64, lane: u64, addr: u64, b: u64, c3: u64) -> u64 {
-    with(|c| super::atomic::host(c, pc, lane, addr, b, c3))
 }
 
 /// A computing thread-level instruction the code does not lower inline
