@@ -292,6 +292,17 @@ fn narrow_queued(r: &Run, sh: &Shared, prober: &Prober) {
             }
         };
         let (cases, what) = next;
+        // Without `--keep-going` the run ends at its first finding: what
+        // failed meanwhile is saved, not narrowed.
+        if sh.stop.load(Ordering::Relaxed) && !r.args.keep_going {
+            let saved = save_batch(&cases);
+            sh.found(format!(
+                "gpu hang or fault ({what}): not narrowed (the run stops at its first finding); {saved}"
+            ));
+            sh.divergences.fetch_add(1, Ordering::Relaxed);
+            sh.engine_failures.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
         if Instant::now() >= r.end() + r.narrow_grace() {
             let saved = save_batch(&cases);
             sh.found(format!(
