@@ -242,22 +242,17 @@ fn driver_refused(
         }
         let job = b.pending.job();
         match gpu.run_batch(&[job]).pop() {
-            // A known bug that crashes the PTX compiler is counted, not
-            // reduced again.
-            Some(Err(GpuError::Driver(_)))
-                if !warp_core::idioms::known_for(
-                    &b.pending.case.program,
-                    warp_core::idioms::Effect::CompilerCrash,
-                )
-                .is_empty() =>
-            {
-                let known = warp_core::idioms::known_for(
+            Some(Err(GpuError::Driver(m))) => {
+                // A known bug that crashes the PTX compiler is counted, not
+                // reduced again.
+                let crash = warp_core::idioms::known_for(
                     &b.pending.case.program,
                     warp_core::idioms::Effect::CompilerCrash,
                 );
-                sh.count_known(known[0].name(), "compiler crash");
-            }
-            Some(Err(GpuError::Driver(m))) => {
+                if let Some(k) = crash.first() {
+                    sh.count_known(k.name(), "compiler crash");
+                    continue;
+                }
                 let d = Box::new(Divergence {
                     engine: "gpu",
                     what: Disagreement::EngineFailed(m),
