@@ -133,6 +133,19 @@ pub trait Engine {
         false
     }
 
+    /// Whether the engine promises only the convergence the ISA promises:
+    /// its lanes may part at any instruction and meet again only at a
+    /// `.sync` rendezvous (a GPU whose lanes sleep for different times
+    /// before every collective and `activemask`, `--gpu-perturb`). Its
+    /// runs are then compared with the reference in the spec model
+    /// ([`crate::interp::Interp::spec_model`]), whose defined values are
+    /// those of the observed model less the ones that rest on lanes
+    /// staying together. Default: no (the observed model, what every
+    /// unperturbed H200 run showed).
+    fn spec_convergence(&self) -> bool {
+        false
+    }
+
     /// Compiles `prog` (fuel bounds every later run).
     fn compile<'p>(
         &self,

@@ -104,7 +104,7 @@ pub fn check_timed(
     t: &mut Phases,
 ) -> Verdict {
     let mut compiled = no_compiles(others.len());
-    let reference = || Interp::new(program).with_fuel(fuel).run(inputs);
+    let reference = || reference_interp(program, others, fuel).run(inputs);
     check_one(program, inputs, reference, others, &mut compiled, fuel, t)
 }
 
@@ -125,7 +125,7 @@ pub fn check_inputs(
 ) -> Vec<Verdict> {
     let mut compiled = no_compiles(others.len());
     let mut out = Vec::with_capacity(inputs.len());
-    let interp = Interp::new(program).with_fuel(fuel);
+    let interp = reference_interp(program, others, fuel);
     let control = (inputs.len() > 1).then(|| control_regs(program));
     let mut learnt = None;
     for (n, i) in inputs.iter().enumerate() {
@@ -149,6 +149,18 @@ pub fn check_inputs(
         }
     }
     out
+}
+
+/// The reference interpreter for comparing `others`: in the spec
+/// convergence model when one of them promises no more
+/// ([`Engine::spec_convergence`]), else in the observed one.
+pub fn reference_interp<'p>(program: &'p Program, others: &[&dyn Engine], fuel: u64) -> Interp<'p> {
+    let interp = Interp::new(program).with_fuel(fuel);
+    if others.iter().any(|e| e.spec_convergence()) {
+        interp.spec_model()
+    } else {
+        interp
+    }
 }
 
 /// Whether `a` and `b` give every control register the same lanes (both

@@ -16,6 +16,7 @@ pub struct Interp<'p> {
     prog: &'p Program,
     fuel: u64,
     second_pass: bool,
+    spec: bool,
 }
 
 impl<'p> Interp<'p> {
@@ -25,6 +26,7 @@ impl<'p> Interp<'p> {
             prog,
             fuel: DEFAULT_FUEL,
             second_pass: true,
+            spec: false,
         }
     }
 
@@ -34,6 +36,21 @@ impl<'p> Interp<'p> {
     /// as they only need the path and a safe view of what is defined.
     pub fn single_pass(mut self) -> Self {
         self.second_pass = false;
+        self
+    }
+
+    /// Runs in the *spec* convergence model (`Convergence::spec_model`,
+    /// `converge.rs`) instead of the observed one: only what the ISA and
+    /// the CUDA programming guide promise, "threads that are convergent at
+    /// one point need not be at the next", so no lane is certainly with
+    /// another without a `.sync` rendezvous. `activemask` is then defined
+    /// on the lane's own bit and on lanes certainly exited or absent, and
+    /// a non-`.sync` collective reads other lanes as undefined. The
+    /// reference for an engine that promises no more than that
+    /// ([`crate::engine::Engine::spec_convergence`]: a GPU whose lanes
+    /// sleep for different times before each collective).
+    pub fn spec_model(mut self) -> Self {
+        self.spec = true;
         self
     }
 
@@ -106,6 +123,9 @@ impl<'p> Interp<'p> {
     fn run_once(&self, inputs: &Inputs, trace: Trace) -> Result<(Outcome, Trace), OutOfFuel> {
         let prog = self.prog;
         let mut w = Warp::new(prog, trace);
+        if self.spec {
+            w.conv.spec_model();
+        }
         w.load(inputs);
         if let Some(ub) = target::check(prog) {
             return Ok(w.finish(Some(ub), 0));

@@ -192,6 +192,16 @@ impl Engine for GpuEngine {
         "gpu"
     }
 
+    /// Yes when the schedule is perturbed ([`GpuConfig::perturb`]): lanes
+    /// sleeping for different times before a collective or `activemask`
+    /// part on the H200 where unperturbed runs kept them together
+    /// (`docs/log/gpu-2026-11-27-e/triage.md`, `p-activemask-79c52614`:
+    /// an `activemask` that fails at -O0 only when perturbed), which the
+    /// ISA allows.
+    fn spec_convergence(&self) -> bool {
+        config().perturb.is_some()
+    }
+
     fn compile<'p>(
         &self,
         prog: &'p Program,

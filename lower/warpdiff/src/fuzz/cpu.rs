@@ -58,6 +58,7 @@ fn offer(r: &Run, sh: &Shared, tx: &SyncSender<ForGpu>, mut item: ForGpu) -> boo
 /// The body of CPU worker `job`: generates and checks cases until the run
 /// is over or stopping, or its share of `--cases` is done.
 pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[Lane]) {
+    let spec = warp_gpu::engine::GpuEngine.spec_convergence();
     // With batching GPU threads, the GPU is not among this worker's
     // engines, nor are the external engines: agreeing cases go to their
     // queues instead.
@@ -121,6 +122,20 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
                 if sh.gpu_off.load(Ordering::Relaxed) {
                     continue;
                 }
+                // The GPU's reference: the CPU engines' one, or, for a
+                // perturbed schedule, the spec model's
+                // (`Engine::spec_convergence`).
+                let interp = gpu_reference(&tc.program);
+                let reference = match spec {
+                    false => *reference,
+                    true => match interp.run(&tc.inputs) {
+                        Ok(out) if out.ub.is_none() => out,
+                        _ => {
+                            sh.skip("gpu", "not checked (undefined in the spec convergence model)");
+                            continue;
+                        }
+                    },
+                };
                 // A known bug that hangs or faults runs alone, so that it
                 // costs no batch.
                 if let Some(known) = &to.known {
@@ -132,7 +147,7 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
                             item: ForGpu {
                                 pending: Pending {
                                     case: tc.clone(),
-                                    reference: *reference,
+                                    reference,
                                 },
                                 job,
                                 case_seed,
@@ -148,8 +163,7 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
                 }
                 // More input sets for the same program: one compile
                 // serves them all (each checked by the reference).
-                let interp = Interp::new(&tc.program).with_fuel(case::FUZZ_FUEL);
-                let mut items = vec![(tc.inputs.clone(), *reference)];
+                let mut items = vec![(tc.inputs.clone(), reference)];
                 let sets = case::input_sets(&tc, r.args.gpu_inputs as usize, case_seed);
                 for inputs in sets.into_iter().skip(1) {
                     if let Ok(out) = interp.run(&inputs) {
@@ -190,6 +204,14 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
         .unwrap_or_else(|p| p.into_inner())
         .merge(&stats);
     sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// The reference interpreter for the GPU's checks of `program`: in the
+/// spec convergence model when the GPU promises no more (a perturbed
+/// schedule, [`Engine::spec_convergence`]), else the CPU engines' one.
+fn gpu_reference(program: &warp_core::ir::Program) -> Interp<'_> {
+    let gpu = warp_gpu::engine::GpuEngine;
+    warp_core::oracle::reference_interp(program, &[&gpu], case::FUZZ_FUEL)
 }
 
 /// Job `job`'s share of `cases` cases over `jobs` jobs: the first

@@ -16,7 +16,6 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use warp_core::engine::Engine;
 use warp_core::gen::{Stats, TestCase};
-use warp_core::interp::Interp;
 use warp_core::oracle::{Divergence, ENGINE_FAILED};
 use warp_gpu::device::Timing;
 
@@ -336,9 +335,12 @@ pub fn report(
 fn triage(small: &TestCase, d: &Divergence, notes: &mut Vec<String>) -> String {
     let mut class = String::new();
     if d.engine == "gpu" && warp_gpu::engine::config().simulate.is_none() {
-        let reference = Interp::new(&small.program)
-            .with_fuel(case::FUZZ_FUEL)
-            .run(&small.inputs);
+        // In the model the GPU is compared in (the spec one when its
+        // schedule is perturbed).
+        let gpu = warp_gpu::engine::GpuEngine;
+        let reference =
+            warp_core::oracle::reference_interp(&small.program, &[&gpu], case::FUZZ_FUEL)
+                .run(&small.inputs);
         if let Ok(reference) = reference {
             let (c, per) =
                 crate::fuzz::levels::sweep(small, &reference, warp_gpu::engine::config());
