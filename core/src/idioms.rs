@@ -13,8 +13,8 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    Activemask, BinOp, Control, Dest, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand, Program,
-    Reg, Type, UnOp,
+    Activemask, BinOp, CmpOp, Control, Dest, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand,
+    Program, Reg, Type, UnOp,
 };
 
 /// A known bug's idiom.
@@ -72,8 +72,15 @@ pub enum Idiom {
     /// `mov.f32 %b1, 0f00000001; shr.u64 %rd2, 1, %b1` shifts by 0, not 1;
     /// `corpus/shr.u64-fb04d2e7.ptx`, `corpus/repro/s1-f2i-shift-amount/`,
     /// whose ptxas -O0 SASS reads `MOV R4, 0x1`, `F2I.U64.TRUNC R2, R4`).
-    /// Only `mov.f32` writers were seen; other `.f32` instructions writing
-    /// a `.b32` amount are not recognised until a case shows them.
+    /// Any `.f32` instruction writing the amount does the same: the H100's
+    /// perturbed -O0 run of 2026-11-27 (session 6) found `neg.f32 %b1,
+    /// 0f00000000; shr.s64 %sd2, 1, %b1` (`corpus/shr.s64-66eee37a.ptx`),
+    /// where the amount 0x80000000 (-0.0's bits) gives `%sd2` = 1 at every
+    /// level on the H100 and the H200 (the amount converted to 0), and the
+    /// ISA's shift by 0x80000000 (clamped to 64) gives 0; the same with
+    /// `mov.b32 %b1, 0x80000000` agrees at every level, `mov.f32 %b1,
+    /// 0f80000000` diverges at every level (H200,
+    /// `docs/log/gpu-2026-11-27-f/`).
     ShiftAmountConvertedFromF32,
     /// A guarded `.sync` collective inside a loop (between a label and a
     /// backward `bra` to it) whose guard predicate an instruction of the
@@ -149,9 +156,15 @@ pub enum Idiom {
     /// nearest value `0fccb60e94`) agrees at every level
     /// (`corpus/cases/f32-add-*-h200.ptx`), so the folder rounds to nearest
     /// and only the tie goes wrong (toward zero or to odd: one case cannot
-    /// tell them apart). `sub`/`mul` ties and an
-    /// explicit `add.rn.f32` (which warpdiff's IR has no form for) were
-    /// not tried.
+    /// tell them apart). `sub.f32` of two immediates whose exact difference
+    /// is a tie does the same (the H100's -O1 hunt and the H200's
+    /// experiments of 2026-11-27, session 6: `sub.f32 %f1, 0f4b4f0b76,
+    /// 0f40200000`, 13569910 - 2.5 = 13569907.5, gives `0f4b4f0b73`
+    /// (13569907, odd) where round-to-nearest-even gives `0f4b4f0b74`,
+    /// from -O1 on both GPUs and through ptxas -O3;
+    /// `corpus/sub.f32-e28ce7e3.ptx`, `corpus/sub.f32-39d348dd.ptx`).
+    /// `mul` ties and an explicit `add.rn.f32` (which warpdiff's IR has no
+    /// form for) were not tried.
     F32AddImmediatesTieMisrounded,
     /// N7: an instruction X that reads a predicate `p` (as its guard, or
     /// as a source such as `selp`'s selector) and writes a register, then
@@ -299,7 +312,22 @@ pub enum Idiom {
     /// %laneid, 1`, a `shr.b32` and a `shr.s16` agree at every level. With
     /// two `.sync` collectives before the shift the compiler crashes
     /// instead ([`Idiom::CnotShift16CrashesPtxas`], whose cases hold this
-    /// idiom too).
+    /// idiom too). A `cvt.sat` to 16 bits of the `cnot`'s result is the
+    /// same bug (the H100's and H200's runs of 2026-11-27, session 6:
+    /// `cnot.b32 %b1, %laneid; cvt.sat.u16.u32 %rh0, %b1` gives 0 on lane
+    /// 0, where `cnot` gives 1 and the saturation keeps it, from -O1 on
+    /// both GPUs and through ptxas -O3: `corpus/cvt.sat.u16.u32-cnot.ptx`,
+    /// reduced on the H100 from the H200's `cvt.sat.u16.u32-47058c4e` of
+    /// 2026-11-27-e). Why one bug: in both the ptxas -O3 SASS computes the
+    /// `cnot` right (`ISETP.EQ.U32.AND P0, PT, R7, RZ, PT`, `SEL R0, RZ,
+    /// 0xffffffff, !P0`, then `-R0`, stored) and the 16-bit consumer does
+    /// not read it: the shift reads R0 before the `SEL` writes it
+    /// (`LOP3.LUT R5, R0, 0xffff` at 0x30, the `SEL` at 0xa0), and the cvt
+    /// is folded to the constant 0 (`HFMA2.MMA R5, -RZ, RZ, 0, 0`), as a
+    /// consumer of an undefined value may be; the unreduced case gave the
+    /// value of a later write of the same register (2 where `and.b32 %b1,
+    /// %laneid, 2` follows). `cvt.u16.u32` (no `.sat`) of the `cnot`, and
+    /// the `cvt.sat` of `and.b32 %b1, %laneid, 1`, agree at every level.
     CnotAmountOf16BitShift,
     /// N14, a compiler crash: [`Idiom::CnotAmountOf16BitShift`]'s shape
     /// with two or more `.sync` collectives before the shift: ptxas dies
@@ -322,6 +350,30 @@ pub enum Idiom {
     /// is reported as an `engine-failed` divergence; `warpdiff diff`, which
     /// compiles in its own process, dies with exit status 139.
     CnotShift16CrashesPtxas,
+    /// N17: an ordered `setp.f32` (`gt`, `ge`, `lt`, `le`, either operand
+    /// order) of `abs.f32 a, x` (or of its `neg.f32`) against an immediate
+    /// that makes the comparison true for every value `|x|` (or `-|x|`) can
+    /// take but NaN — `|x| > c` with `c < 0`, `|x| >= c` with `c <= 0`,
+    /// `-|x| < c` with `c > 0`, `-|x| <= c` with `c >= 0`: the compiler
+    /// folds it to true, which is wrong where `x` is a NaN. The PTX ISA
+    /// (`setp`, docs.nvidia.com/cuda/parallel-thread-execution/
+    /// #comparison-and-selection-instructions-setp, "Floating Point
+    /// Comparison Operators": "If either operand is NaN, the result is
+    /// False" for `eq`, `ne`, `lt`, `le`, `gt`, `ge`, and `abs.f32` of a
+    /// NaN is a NaN). Found by the H100's -O1 hunt of 2026-11-27 (session
+    /// 6) twice (`corpus/cvt.sat.s8.s32-491fa571.ptx`: `abs.f32 %f3, %f0;
+    /// setp.gt.f32 %p2, %f3, 0fcf000000` with `%f0` = 0xffc00000 on lane
+    /// 10 gives `%p2` = 1 there; `corpus/mul.hi.s32-7b6e8bb9.ptx`, the
+    /// constant -7.0 and the NaN 0x7f800001). The H200's experiments
+    /// (`corpus/repro/n17-abs-nan-compare-folded/`, `docs/log/
+    /// gpu-2026-11-27-f/`): `|x| > -2^31` with NaN on lanes 1 to 3 gives 1
+    /// there from -O1 and through ptxas -O3, whose SASS stores the constant
+    /// (`HFMA2.MMA R9, -RZ, RZ, 0, 5.96e-08`, the word 1) where -O0
+    /// compares (`FSETP.GT.AND P0, PT, R8, -2.147e+09`); `|x| >= 0`, `-2^31
+    /// < |x|` and `-|x| < 1` diverge the same way; a positive constant
+    /// (`|x| > 1`), no `abs` (`x > -2^31`) and `ne` (`|x| != -1`) agree at
+    /// every level.
+    AbsCompareFoldedIgnoringNan,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -347,7 +399,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 17] = [
+    pub const ALL: [Idiom; 18] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -367,6 +419,7 @@ impl Idiom {
         // idiom a finding holds is the one its triage names.
         Idiom::CnotShift16CrashesPtxas,
         Idiom::CnotAmountOf16BitShift,
+        Idiom::AbsCompareFoldedIgnoringNan,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -389,6 +442,7 @@ impl Idiom {
             Idiom::NarrowCvtKeepsStaleUpperHalf => "narrow-cvt-keeps-stale-upper-half",
             Idiom::CnotAmountOf16BitShift => "cnot-amount-of-16-bit-shift",
             Idiom::CnotShift16CrashesPtxas => "cnot-shift16-crashes-ptxas",
+            Idiom::AbsCompareFoldedIgnoringNan => "abs-compare-folded-ignoring-nan",
         }
     }
 
@@ -408,8 +462,8 @@ impl Idiom {
     /// the `mov.f32` that writes the shift amount, the guarded collective
     /// in the loop, the mask-0 collective, the shift, the add, the write
     /// of the predicate past the branch, the `bfe`, the `bfi`, the
-    /// rewriting `activemask`, the `cvt`, the 16-bit shift, the 16-bit
-    /// shift), or `None`.
+    /// rewriting `activemask`, the `cvt`, the 16-bit shift or `cvt.sat`,
+    /// the 16-bit shift, the `setp`), or `None`.
     pub fn find(self, prog: &Program) -> Option<usize> {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
@@ -429,6 +483,7 @@ impl Idiom {
             Idiom::NarrowCvtKeepsStaleUpperHalf => narrow_cvt_after_exit_and_shuffle(prog),
             Idiom::CnotAmountOf16BitShift => cnot_amount_of_16_bit_shift(prog),
             Idiom::CnotShift16CrashesPtxas => cnot_shift16_after_two_collectives(prog),
+            Idiom::AbsCompareFoldedIgnoringNan => abs_compare_always_true(prog),
         }
     }
 
@@ -482,7 +537,8 @@ impl Idiom {
             | Idiom::Bfi32ImmediateLengthWraps
             | Idiom::MovRecomputedAfterActivemaskRewrite
             | Idiom::NarrowCvtKeepsStaleUpperHalf
-            | Idiom::CnotAmountOf16BitShift => &[Effect::WrongValue],
+            | Idiom::CnotAmountOf16BitShift
+            | Idiom::AbsCompareFoldedIgnoringNan => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas => &[Effect::CompilerCrash],
         }
     }
@@ -735,14 +791,29 @@ fn shift_amount_from_f32(prog: &Program) -> Option<usize> {
         if ty.bits() != 64 {
             continue;
         }
-        let f32_write = prog.insts.iter().position(|x| {
-            matches!(x.op, Op::Glue(Glue::Mov { ty: Type::F32, d: Dest::Reg(d), .. }) if d == amount)
-        });
+        let f32_write = prog.insts.iter().position(|x| writes_as_f32(x, amount));
         if f32_write.is_some() {
             return f32_write;
         }
     }
     None
+}
+
+/// Whether `x` writes `r` as an `.f32` result (a `mov.f32`, `neg.f32`,
+/// `add.f32`, ... or a lane op whose destination is typed `.f32`).
+fn writes_as_f32(x: &crate::ir::Inst, r: Reg) -> bool {
+    match &x.op {
+        Op::Glue(
+            g @ (Glue::Mov { d: Dest::Reg(d), .. }
+            | Glue::Un { d: Dest::Reg(d), .. }
+            | Glue::Bin { d: Dest::Reg(d), .. }),
+        ) => *d == r && g.ty() == Type::F32,
+        Op::LaneOp(l) => l
+            .dests
+            .iter()
+            .any(|(d, t)| *d == Dest::Reg(r) && *t == Type::F32),
+        _ => false,
+    }
 }
 
 fn loop_guard_rewritten(prog: &Program) -> Option<usize> {
@@ -790,17 +861,20 @@ fn shl64_immediate_amount_over_63(prog: &Program) -> Option<usize> {
 }
 
 fn f32_add_immediates_tie(prog: &Program) -> Option<usize> {
-    prog.insts.iter().position(|x| {
-        matches!(
-            x.op,
-            Op::Glue(Glue::Bin {
-                op: BinOp::Add,
-                ty: Type::F32,
-                a: Operand::Imm(a),
-                b: Operand::Imm(b),
-                ..
-            }) if f32_sum_is_tie(a as u32, b as u32)
-        )
+    prog.insts.iter().position(|x| match x.op {
+        Op::Glue(Glue::Bin {
+            op,
+            ty: Type::F32,
+            a: Operand::Imm(a),
+            b: Operand::Imm(b),
+            ..
+        }) => match op {
+            BinOp::Add => f32_sum_is_tie(a as u32, b as u32),
+            // a - b is a + (-b): the sign bit of b flipped.
+            BinOp::Sub => f32_sum_is_tie(a as u32, b as u32 ^ 0x8000_0000),
+            _ => false,
+        },
+        _ => false,
     })
 }
 
@@ -988,9 +1062,10 @@ fn narrow_cvt_after_exit_and_shuffle(prog: &Program) -> Option<usize> {
     })
 }
 
-/// The 16-bit shifts whose amount a `cnot.b32` wrote (unchanged since):
-/// (the `cnot`, the shift).
-fn cnot_amounts_of_16_bit_shifts(prog: &Program) -> Vec<(usize, usize)> {
+/// The 16-bit shifts whose amount a `cnot.b32` wrote (unchanged since),
+/// and with `cvt_sat` also the `cvt.sat`s to a 16-bit integer of such a
+/// result: (the `cnot`, the reader).
+fn cnot_amounts_of_16_bit_shifts(prog: &Program, cvt_sat: bool) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     for (i, x) in prog.insts.iter().enumerate() {
         let Op::Glue(Glue::Un {
@@ -1015,6 +1090,9 @@ fn cnot_amounts_of_16_bit_shifts(prog: &Program) -> Vec<(usize, usize)> {
                     found.push((i, j));
                 }
             }
+            if cvt_sat && sat_cvt_to_16_bits_of(y, c) {
+                found.push((i, j));
+            }
             if y.op.written().contains(&c) {
                 break;
             }
@@ -1023,12 +1101,31 @@ fn cnot_amounts_of_16_bit_shifts(prog: &Program) -> Vec<(usize, usize)> {
     found
 }
 
+/// Whether `y` is a `cvt.sat` to a 16-bit integer type reading `c`.
+fn sat_cvt_to_16_bits_of(y: &crate::ir::Inst, c: Reg) -> bool {
+    let Op::LaneOp(LaneOp {
+        kind: LaneOpKind::Cvt { sat: true, .. },
+        dests,
+        srcs,
+        ..
+    }) = &y.op
+    else {
+        return false;
+    };
+    let to16 = dests
+        .first()
+        .is_some_and(|(_, t)| !t.is_float() && t.bits() == 16);
+    to16 && srcs.first().is_some_and(|(o, _)| *o == Operand::Reg(c))
+}
+
 fn cnot_amount_of_16_bit_shift(prog: &Program) -> Option<usize> {
-    cnot_amounts_of_16_bit_shifts(prog).first().map(|&(_, j)| j)
+    cnot_amounts_of_16_bit_shifts(prog, true)
+        .first()
+        .map(|&(_, j)| j)
 }
 
 fn cnot_shift16_after_two_collectives(prog: &Program) -> Option<usize> {
-    cnot_amounts_of_16_bit_shifts(prog)
+    cnot_amounts_of_16_bit_shifts(prog, false)
         .into_iter()
         .find(|&(_, j)| {
             prog.insts[..j]
@@ -1038,4 +1135,77 @@ fn cnot_shift16_after_two_collectives(prog: &Program) -> Option<usize> {
                 >= 2
         })
         .map(|(_, j)| j)
+}
+
+/// Which values a register can hold as its last writer before an
+/// instruction made it: `Some(true)` for `abs.f32 r, x` (`|x|`, from +0
+/// to +inf or NaN), `Some(false)` for `neg.f32` of such a register
+/// (`-|x|`), else `None`. Straight-line: the last writer before `at` in
+/// program order.
+fn abs_sign(prog: &Program, r: Reg, at: usize) -> Option<bool> {
+    let k = (0..at)
+        .rev()
+        .find(|&k| prog.insts[k].op.written().contains(&r))?;
+    match prog.insts[k].op {
+        Op::Glue(Glue::Un {
+            op: UnOp::Abs,
+            ty: Type::F32,
+            ..
+        }) => Some(true),
+        Op::Glue(Glue::Un {
+            op: UnOp::Neg,
+            ty: Type::F32,
+            a: Operand::Reg(x),
+            ..
+        }) => (abs_sign(prog, x, k) == Some(true)).then_some(false),
+        _ => None,
+    }
+}
+
+/// Whether `v CMP c` holds for every non-NaN `v` of `|x|` (`abs`) or of
+/// `-|x|` (not `abs`).
+fn always_true(abs: bool, cmp: CmpOp, c: f32) -> bool {
+    if c.is_nan() {
+        return false;
+    }
+    match (abs, cmp) {
+        (true, CmpOp::Gt) => c < 0.0,
+        (true, CmpOp::Ge) => c <= 0.0,
+        (false, CmpOp::Lt) => c > 0.0,
+        (false, CmpOp::Le) => c >= 0.0,
+        (_, CmpOp::Eq | CmpOp::Ne | CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge) => false,
+    }
+}
+
+/// `cmp` with its operands swapped (`c < a` is `a > c`).
+fn swapped(cmp: CmpOp) -> CmpOp {
+    match cmp {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Ge => CmpOp::Le,
+        CmpOp::Eq | CmpOp::Ne => cmp,
+    }
+}
+
+fn abs_compare_always_true(prog: &Program) -> Option<usize> {
+    prog.insts.iter().enumerate().find_map(|(j, x)| {
+        let Op::Glue(Glue::Setp {
+            cmp,
+            ty: Type::F32,
+            a,
+            b,
+            ..
+        }) = x.op
+        else {
+            return None;
+        };
+        let (r, c, cmp) = match (a, b) {
+            (Operand::Reg(r), Operand::Imm(c)) => (r, c, cmp),
+            (Operand::Imm(c), Operand::Reg(r)) => (r, c, swapped(cmp)),
+            _ => return None,
+        };
+        let abs = abs_sign(prog, r, j)?;
+        always_true(abs, cmp, f32::from_bits(c as u32)).then_some(j)
+    })
 }
