@@ -161,8 +161,9 @@ pub enum Idiom {
     /// experiments of 2026-11-27, session 6: `sub.f32 %f1, 0f4b4f0b76,
     /// 0f40200000`, 13569910 - 2.5 = 13569907.5, gives `0f4b4f0b73`
     /// (13569907, odd) where round-to-nearest-even gives `0f4b4f0b74`,
-    /// from -O1 on both GPUs and through ptxas -O3;
-    /// `corpus/sub.f32-e28ce7e3.ptx`, `corpus/sub.f32-39d348dd.ptx`).
+    /// from -O1 on both GPUs in the driver's JIT compiler, while ptxas
+    /// -O3 folds it right (`HFMA2.MMA R7, ...` = 0x4b4f0b74), as for the
+    /// add: `corpus/sub.f32-e28ce7e3.ptx`, `corpus/sub.f32-39d348dd.ptx`).
     /// `mul` ties and an explicit `add.rn.f32` (which warpdiff's IR has no
     /// form for) were not tried.
     F32AddImmediatesTieMisrounded,
