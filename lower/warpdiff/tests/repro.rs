@@ -79,7 +79,8 @@ fn writes_a_reproducer_with_the_buffers_and_the_expected_words() {
         "-O0 kernel.ptx",
         "-O3 kernel.ptx",
         "cuobjdump -sass",
-        "./repro -O $o",
+        "run -O $o",
+        "timeout 20 ./repro",
     ] {
         assert!(build.contains(cmd), "build.sh runs `{cmd}`");
     }

@@ -265,9 +265,17 @@ cuobjdump -sass kernel-O0.cubin > sass-O0.txt
 cuobjdump -sass kernel-O3.cubin > sass-O3.txt
 ptxas --version | tail -1
 set +e
-for o in 0 1 2 3 4; do ./repro -O $o; done
-./repro --cubin kernel-O0.cubin
-./repro --cubin kernel-O3.cubin
+# Each run is bounded: a kernel that never finishes (a hang) is killed
+# after 20 s and reported as such, and the next level runs.
+run() {
+    timeout 20 ./repro "$@"
+    rc=$?
+    [ $rc -eq 124 ] && echo "repro $*: hang (killed after 20 s)"
+    return 0
+}
+for o in 0 1 2 3 4; do run -O $o; done
+run --cubin kernel-O0.cubin
+run --cubin kernel-O3.cubin
 "#;
 
 /// SASS of the kernel at -O0 and -O3 (written as `sass-O*.txt`), when

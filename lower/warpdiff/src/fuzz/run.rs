@@ -301,7 +301,11 @@ pub fn report(
     ];
     notes.extend(unstable);
     notes.extend(r.engines.notes(d2.engine));
-    let key = triage(&small, &d2, &mut notes);
+    // Past the run's end and its grace, a level sweep (five more compiles
+    // and runs, each up to the GPU's deadline) would hold the summary up:
+    // the case is written unclassified.
+    let sweep = Instant::now() < r.end() + r.narrow_grace();
+    let key = triage(&small, &d2, sweep, &mut notes);
     *sh.distinct
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -329,12 +333,20 @@ pub fn report(
 }
 
 /// What a reduced divergence is: for the GPU, its class by optimisation
-/// level ([`crate::fuzz::levels`]; the real GPU only); the idioms of known
-/// compiler bugs it shows ([`warp_core::idioms`]). Adds both to `notes`;
-/// returns the key it counts under among distinct findings.
-fn triage(small: &TestCase, d: &Divergence, notes: &mut Vec<String>) -> String {
+/// level ([`crate::fuzz::levels`]; the real GPU only, and only when
+/// `sweep`: not once the run is over); the idioms of known compiler bugs
+/// it shows ([`warp_core::idioms`]). Adds both to `notes`; returns the key
+/// it counts under among distinct findings.
+fn triage(small: &TestCase, d: &Divergence, sweep: bool, notes: &mut Vec<String>) -> String {
     let mut class = String::new();
-    if d.engine == "gpu" && warp_gpu::engine::config().simulate.is_none() {
+    let real_gpu = d.engine == "gpu" && warp_gpu::engine::config().simulate.is_none();
+    if real_gpu && !sweep {
+        notes.push(
+            "class: not classified (found as the run ended: no level sweep; `warpdiff repro --gpu-sweep` classifies it)"
+                .to_string(),
+        );
+    }
+    if real_gpu && sweep {
         // In the model the GPU is compared in (the spec one when its
         // schedule is perturbed).
         let gpu = warp_gpu::engine::GpuEngine;
