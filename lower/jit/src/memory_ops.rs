@@ -6,13 +6,25 @@
 //! the generated code that it is aligned and lies wholly inside one of
 //! them, then loads or stores the bytes itself.
 //!
+//! - The whole warp at once: a 32-bit `ld`/`st` whose 32 lanes all
+//!   execute at consecutive addresses inside one buffer or shared memory
+//!   (what `a[tid]` makes in a full warp) is one check of the 32
+//!   addresses and the 128 bytes, then eight 16-byte loads or stores.
+//! - Gathered: a 32-bit `ld.shared` at addresses in a 32-bit register
+//!   whose 32 lanes all execute, each address aligned and inside the
+//!   static shared memory (a tile's column, one word for every lane), is
+//!   one vector check of the 32 addresses, then a load per lane with no
+//!   branch.
 //! - Four lanes at a time: a 32-bit `ld`/`st` whose four lanes `4k..4k+3`
 //!   all execute at consecutive addresses inside one buffer or shared
-//!   memory (what `a[tid]` makes) is one 16-byte load or store.
+//!   memory is one 16-byte load or store.
 //! - Once for the warp: an `ld` of an address without a register
 //!   (`ld.param.u64 %rd1, [k_param_0]`) loads once and writes every
 //!   executing lane.
 //! - Otherwise per executing lane, lowest first.
+//!
+//! Each path falls to the next before it touches memory when its checks
+//! say no, so the lane loop decides every fault, as it always did.
 //!
 //! Anything the checks refuse goes to the run time (`runtime.rs`:
 //! `host_ld`, `host_st`): an access to a module `.global`/`.const`
