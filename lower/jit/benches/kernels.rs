@@ -28,7 +28,7 @@
 //! columns (default 1 and every core; 1 is always measured: the ratios
 //! are at 1 thread, the scaling the last count against 1),
 //! `BENCH_KERNELS=saxpy,transpose` a subset (by the first word of the
-//! name), `BENCH_TUNING=fast-compile` (or `inline`) the JIT's tuning
+//! name or by the `.entry`'s name: `block_scan_grid` alone), `BENCH_TUNING=fast-compile` (or `inline`) the JIT's tuning
 //! (default fast-code, what `CompiledKernel::compile` uses),
 //! `BENCH_ROOT` the directory holding `corpus/` and `lower/jit/benches/`
 //! (default: the workspace it was built in, else found up from the
@@ -177,7 +177,7 @@ fn main() {
     for kernel in Kernel::ALL {
         let first = kernel.name().split_whitespace().next().unwrap_or("");
         if let Some(only) = &only {
-            if !only.iter().any(|o| o == first) {
+            if !only.iter().any(|o| o == first || o == kernel.entry()) {
                 continue;
             }
         }

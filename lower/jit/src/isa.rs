@@ -108,12 +108,25 @@ pub(crate) fn has_fma() -> bool {
 }
 
 /// Compiles the function in `ctx` for `isa` into executable memory (`what`
-/// names it in errors: a program or a helper).
+/// names it in errors: a program or a helper). With `WARPDIFF_JIT_DUMP`
+/// set (to anything), a program's Cranelift IR (as lowered, before
+/// Cranelift's optimiser) and its machine code (Cranelift's own listing,
+/// after register allocation) are printed on stderr; when it names a
+/// directory, the machine code's bytes are written there too
+/// ([`dump_bytes`]).
 pub(crate) fn machine_code(
     ctx: &mut Context,
     isa: &OwnedTargetIsa,
     what: &str,
 ) -> Result<Code, JitError> {
+    let dump = what == "program" && std::env::var_os("WARPDIFF_JIT_DUMP").is_some();
+    if dump {
+        eprintln!(
+            "; WARPDIFF_JIT_DUMP: Cranelift IR of a {what}\n{}",
+            ctx.func.display()
+        );
+        ctx.set_disasm(true);
+    }
     let compiled = ctx
         .compile(&**isa, &mut Default::default())
         .map_err(|e| JitError::Failed(format!("cranelift ({what}): {:?}", e.inner)))?;
@@ -122,6 +135,33 @@ pub(crate) fn machine_code(
             "the {what}'s code needs relocations"
         )));
     }
-    Code::new(compiled.code_buffer())
-        .map_err(|e| JitError::Failed(format!("executable memory: {e}")))
+    let code = Code::new(compiled.code_buffer())
+        .map_err(|e| JitError::Failed(format!("executable memory: {e}")))?;
+    if dump {
+        let asm = compiled.vcode.as_deref().unwrap_or("(none)");
+        eprintln!(
+            "; WARPDIFF_JIT_DUMP: machine code of the {what}, {} bytes at {:#x}\n{asm}",
+            code.len(),
+            code.addr()
+        );
+        dump_bytes(compiled.code_buffer(), code.addr());
+    }
+    Ok(code)
+}
+
+/// With `WARPDIFF_JIT_DUMP` naming a directory: writes a program's
+/// machine code there as `jit-ADDRESS.bin` (raw bytes, for `objdump -D
+/// -b binary -m i386:x86-64 --adjust-vma=ADDRESS`, so that a profiler's
+/// addresses in the code can be read).
+fn dump_bytes(bytes: &[u8], addr: usize) {
+    let Some(dir) = std::env::var_os("WARPDIFF_JIT_DUMP") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    if dir.is_dir() {
+        let path = dir.join(format!("jit-{addr:x}.bin"));
+        if let Err(e) = std::fs::write(&path, bytes) {
+            eprintln!("; WARPDIFF_JIT_DUMP: {}: {e}", path.display());
+        }
+    }
 }

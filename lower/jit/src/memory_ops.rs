@@ -6,13 +6,25 @@
 //! the generated code that it is aligned and lies wholly inside one of
 //! them, then loads or stores the bytes itself.
 //!
+//! - The whole warp at once: a 32-bit `ld`/`st` whose 32 lanes all
+//!   execute at consecutive addresses inside one buffer or shared memory
+//!   (what `a[tid]` makes in a full warp) is one check of the 32
+//!   addresses and the 128 bytes, then eight 16-byte loads or stores.
+//! - Gathered: a 32-bit `ld.shared` at addresses in a 32-bit register
+//!   whose 32 lanes all execute, each address aligned and inside the
+//!   static shared memory (a tile's column, one word for every lane), is
+//!   one vector check of the 32 addresses, then a load per lane with no
+//!   branch.
 //! - Four lanes at a time: a 32-bit `ld`/`st` whose four lanes `4k..4k+3`
 //!   all execute at consecutive addresses inside one buffer or shared
-//!   memory (what `a[tid]` makes) is one 16-byte load or store.
+//!   memory is one 16-byte load or store.
 //! - Once for the warp: an `ld` of an address without a register
 //!   (`ld.param.u64 %rd1, [k_param_0]`) loads once and writes every
 //!   executing lane.
 //! - Otherwise per executing lane, lowest first.
+//!
+//! Each path falls to the next before it touches memory when its checks
+//! say no, so the lane loop decides every fault, as it always did.
 //!
 //! Anything the checks refuse goes to the run time (`runtime.rs`:
 //! `host_ld`, `host_st`): an access to a module `.global`/`.const`
@@ -29,7 +41,7 @@ use super::runtime;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
-use warp_core::ir::{windows, Dest, Guard, LaneOp, Operand, Space, Type};
+use warp_core::ir::{windows, Dest, Guard, LaneOp, Operand, Space, Type, WARP};
 
 /// Memory flags of an access to host memory: checked, so it never traps;
 /// not known aligned (a 16-byte vector access need not be).
@@ -77,10 +89,116 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     if uniform {
         once(e, &acc, exec, &mut l);
     } else if four_at_a_time(e, &acc) {
+        let (groups, done) = (e.b.create_block(), e.b.create_block());
+        if gathers(e, &acc) {
+            let other = e.b.create_block();
+            whole_warp(e, &acc, exec, done, other);
+            e.switch_to(other);
+            gather(e, &acc, exec, done, groups);
+        } else {
+            whole_warp(e, &acc, exec, done, groups);
+        }
+        e.switch_to(groups);
         e.group_loop(|e, off, _| group(e, &acc, exec, off));
+        e.b.ins().jump(done, &[]);
+        e.switch_to(done);
+    } else if gathers(e, &acc) {
+        let (lanes, done) = (e.b.create_block(), e.b.create_block());
+        gather(e, &acc, exec, done, lanes);
+        e.switch_to(lanes);
+        e.lane_loop_over(exec, |e, at| lane(e, &acc, at));
+        e.b.ins().jump(done, &[]);
+        e.switch_to(done);
     } else {
         e.lane_loop_over(exec, |e, at| lane(e, &acc, at));
     }
+}
+
+/// Whether `acc` has the gather path ([`gather`]): a 32-bit `ld.shared`
+/// of one element into a 32-bit register at an address in a 32-bit
+/// register (whose offset is below 2^31 either way).
+fn gathers(e: &Emitter, acc: &Access) -> bool {
+    let b32 = |r| e.reg_type(r).bits() == 32;
+    !acc.store
+        && acc.n == 1
+        && acc.size == 4
+        && acc.space == Space::Shared
+        && acc
+            .x
+            .addr
+            .is_some_and(|a| a.offset.unsigned_abs() < 1 << 31)
+        && acc.x.addr.and_then(|a| a.base).is_some_and(b32)
+        && matches!(acc.x.dests[0].0, Dest::Reg(r) if b32(r))
+}
+
+/// A whole warp's `ld.shared` at any addresses (a column of a tile, one
+/// word for every lane): when all 32 lanes execute and every lane's
+/// address is aligned and inside the CTA's static shared memory (one
+/// vector check of the 32 addresses), each lane loads its word with no
+/// check of its own, and the code goes to `done`; otherwise, before
+/// loading anything, to `lanes` (the lane loop: its own checks and faults
+/// for every lane, as before).
+fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block) {
+    let a = acc.x.addr.expect("an address");
+    let base_reg = a.base.expect("a base register");
+    let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
+    check(e, full, lanes);
+    // Lane `l` reads the 4 bytes at `v_l + offset` (`v_l` zero-extended):
+    // inside `0..len` when `lo <= v_l <= hi`, `lo = max(0, -offset)`,
+    // `hi = len - 4 - offset`; aligned when `v_l & 3 == -offset & 3`.
+    let off = a.offset;
+    let lo = (-off).max(0);
+    let len = word(e, mem::SHARED + 1);
+    let hi = e.b.ins().iadd_imm_s(len, -4 - off);
+    let fits =
+        e.b.ins()
+            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, hi, lo);
+    check(e, fits, lanes);
+    let small = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, hi, 1 << 32);
+    check(e, small, lanes);
+    let hi = e.b.ins().ireduce(I32, hi);
+    let hi = e.b.ins().splat(I32X4, hi);
+    let lo = e.vconst_i32x4([lo as u32; 4]);
+    let three = e.vconst_i32x4([3; 4]);
+    let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
+    let regs = e.lay.regs[base_reg.index()] as i32;
+    let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
+    let mut ok = None;
+    for &v in &v {
+        let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
+        let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
+        let bits = e.b.ins().band(v, three);
+        let aligned = e.b.ins().icmp(IntCC::Equal, bits, low_bits);
+        let q = e.b.ins().band(above, below);
+        let q = e.b.ins().band(q, aligned);
+        ok = Some(match ok {
+            Some(p) => e.b.ins().band(p, q),
+            None => q,
+        });
+    }
+    let ok = e.b.ins().vall_true(ok.expect("8 vectors"));
+    check(e, ok, lanes);
+    let base = word(e, mem::SHARED);
+    let base = e.b.ins().iadd_imm_s(base, off);
+    let Dest::Reg(d) = acc.x.dests[0].0 else {
+        unreachable!("gathers")
+    };
+    let dst = e.lay.regs[d.index()] as i32;
+    for (j, &v) in v.iter().enumerate() {
+        let mut w = None;
+        for l in 0..4u8 {
+            let x = e.b.ins().extractlane(v, l);
+            let x = e.b.ins().uextend(I64, x);
+            let p = e.b.ins().iadd(base, x);
+            let x = e.b.ins().load(I32, heap(), p, 0);
+            w = Some(match w {
+                Some(w) => e.b.ins().insertlane(w, x, l),
+                None => e.b.ins().scalar_to_vector(I32X4, x),
+            });
+        }
+        e.store(w.expect("4 lanes"), dst + 16 * j as i32);
+    }
+    e.b.ins().jump(done, &[]);
 }
 
 /// Whether `acc` has the four-lanes path: one 32-bit element per lane
@@ -119,6 +237,80 @@ fn once(e: &mut Emitter, acc: &Access, exec: Value, l: &mut super::builder::Lane
     }
     e.b.ins().jump(done, &[]);
     e.switch_to(done);
+}
+
+/// The whole warp at once: when all 32 lanes execute at consecutive
+/// addresses (lane `l` at the first's `+ 4 l`: `a[tid]` in a full warp)
+/// that one buffer or shared memory holds, aligned, the access is eight
+/// 16-byte loads or stores after one check of the 128 bytes, and goes to
+/// `done`; otherwise, before touching any memory, to `groups` (the group
+/// loop, which gives every lane its own checks and faults as before).
+fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: Block) {
+    let a = acc.x.addr.expect("an address");
+    let base_reg = a.base.expect("a base register");
+    let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
+    check(e, full, groups);
+    let regs = e.lay.regs[base_reg.index()] as i32;
+    let (a0, consecutive) = if wide(e.reg_type(base_reg)) {
+        let v: [Value; 16] = std::array::from_fn(|j| e.load(I64X2, regs + 16 * j as i32));
+        let a0 = e.b.ins().extractlane(v[0], 0);
+        let s = e.b.ins().splat(I64X2, a0);
+        let mut eq = None;
+        for (j, &v) in v.iter().enumerate() {
+            let j = j as u64;
+            let steps = e.vconst_i64x2([8 * j, 8 * j + 4]);
+            let want = e.b.ins().iadd(s, steps);
+            let q = e.b.ins().icmp(IntCC::Equal, v, want);
+            eq = Some(match eq {
+                Some(p) => e.b.ins().band(p, q),
+                None => q,
+            });
+        }
+        (a0, e.b.ins().vall_true(eq.expect("16 vectors")))
+    } else {
+        let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
+        let a0 = e.b.ins().extractlane(v[0], 0);
+        let s = e.b.ins().splat(I32X4, a0);
+        let mut eq = None;
+        for (j, &v) in v.iter().enumerate() {
+            let j = 16 * j as u32;
+            let steps = e.vconst_i32x4([j, j + 4, j + 8, j + 12]);
+            let want = e.b.ins().iadd(s, steps);
+            let q = e.b.ins().icmp(IntCC::Equal, v, want);
+            eq = Some(match eq {
+                Some(p) => e.b.ins().band(p, q),
+                None => q,
+            });
+        }
+        let a0 = e.b.ins().uextend(I64, a0);
+        (a0, e.b.ins().vall_true(eq.expect("8 vectors")))
+    };
+    check(e, consecutive, groups);
+    let ea = e.b.ins().iadd_imm_s(a0, a.offset);
+    let aligned = e.b.ins().band_imm_s(ea, 3);
+    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, aligned, 0);
+    check(e, aligned, groups);
+    let got = e.b.create_block();
+    e.b.append_block_param(got, I64);
+    let lane0 = e.b.ins().iconst(I32, 0);
+    resolve(e, acc, ea, 4 * WARP as u64, lane0, false, got, groups);
+    e.switch_to(got);
+    let p = e.b.block_params(got)[0];
+    let off = match (acc.x.srcs.first(), acc.x.dests.first()) {
+        (Some(&(Operand::Reg(r), _)), _) if acc.store => e.lay.regs[r.index()] as i32,
+        (_, Some(&(Dest::Reg(r), _))) if !acc.store => e.lay.regs[r.index()] as i32,
+        _ => unreachable!("four_at_a_time"),
+    };
+    for k in 0..WARP as i32 / 4 {
+        if acc.store {
+            let v = e.load(I32X4, off + 16 * k);
+            e.b.ins().store(heap(), v, p, 16 * k);
+        } else {
+            let v = e.b.ins().load(I32X4, heap(), p, 16 * k);
+            e.store(v, off + 16 * k);
+        }
+    }
+    e.b.ins().jump(done, &[]);
 }
 
 /// The four lanes of the group at byte offset `off` (an i64, 16 k) of a

@@ -244,6 +244,31 @@ fn registers_read_before_written_are_zero_in_every_cta() {
     }
 }
 
+/// Whole-warp shared loads at any addresses (`memory_ops.rs`'s gather
+/// path): a column of a table (lane `t` reads word `5t mod 64`, so
+/// addresses 20 bytes apart that wrap) and one word for every lane, after
+/// every thread stored `3t` at word `t`. Hand-computed: `out[t] = 3 (5t mod
+/// 64)`, `out[64 + t] = 3 * 2`.
+#[test]
+fn whole_warp_shared_loads_at_any_addresses() {
+    let body = "\tmov.u32 %r1, %tid.x;\n\tmul.lo.u32 %r2, %r1, 3;\n\tshl.b32 %r3, %r1, 2;\n\
+                \tmov.u32 %r4, smem;\n\tadd.u32 %r3, %r4, %r3;\n\tst.shared.u32 [%r3], %r2;\n\
+                \tbar.sync 0;\n\tmul.lo.u32 %r5, %r1, 5;\n\tand.b32 %r5, %r5, 63;\n\
+                \tshl.b32 %r5, %r5, 2;\n\tadd.u32 %r5, %r4, %r5;\n\tld.shared.u32 %r6, [%r5];\n\
+                \tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r6;\n\
+                \tld.shared.u32 %r7, [%r4+8];\n\tst.global.u32 [%rd3+256], %r7;\n";
+    let (m, l) = small_kernel(body, 1, 64, 128);
+    let k = warp_jit::launch::CompiledKernel::compile(&m, "k").expect("compiles");
+    for threads in [1, 3] {
+        let out = k.launch_on(&l, threads).expect("runs");
+        let w = out.buffers[0].words();
+        for (i, w) in w.iter().enumerate() {
+            let want = if i < 64 { 3 * (5 * i % 64) } else { 6 };
+            assert_eq!(w, &format!("{want:08x}"), "word {i} on {threads} threads");
+        }
+    }
+}
+
 /// `bar.sync` that the lanes of a warp reach at different instructions
 /// (the upper half after storing to shared memory, the lower half at a
 /// `bar.sync` of its own): the CTA's barrier completes when every lane of
@@ -282,7 +307,22 @@ fn a_barrier_lanes_reach_at_different_instructions() {
 #[test]
 fn faulty_accesses_name_lane_thread_instruction_and_address_on_any_number_of_threads() {
     // (body, grid, words of `out`, what the error must say)
-    let cases: [(&str, u32, usize, &[&str]); 3] = [
+    let cases: [(&str, u32, usize, &[&str]); 4] = [
+        // A shared load of every lane 8 bytes apart (no four lanes
+        // consecutive): `smem` (256 bytes) ends under thread 32, lane 0
+        // of warp 1.
+        (
+            "\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 3;\n\tmov.u32 %r3, smem;\n\
+             \tadd.u32 %r4, %r3, %r2;\n\tld.shared.u32 %r5, [%r4];\n\
+             \tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r5;\n",
+            1,
+            64,
+            &[
+                "cta (0,0,0) warp 1",
+                "lane 0 (%tid (32,0,0)), `ld.shared.u32 %r5, [%r4];`",
+                "(4 bytes)",
+            ],
+        ),
         // A shared load four lanes at a time whose group 12..15 crosses
         // the end of `smem` (256 bytes) at lane 14.
         (
