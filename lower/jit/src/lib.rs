@@ -590,7 +590,7 @@ impl JitProgram {
         });
         let r = self.call_from(s, fuel, 0);
         match runtime::leave().and_then(|c| c.error) {
-            Some(e) => Err(RunError::Engine(e)),
+            Some(e) => Err(RunError::Engine(e.to_string())),
             None => r,
         }
     }
