@@ -128,6 +128,8 @@ mod code;
 mod constants;
 mod emit;
 mod error;
+// Not API: the bugs the fuzzer's own tests plant (`inject-bugs`).
+#[doc(hidden)]
 pub mod inject;
 mod isa;
 mod lane_ops;
@@ -140,6 +142,8 @@ pub mod outline;
 mod parts;
 mod redux;
 mod rendezvous;
+// Not API: what the generated code calls back at run time.
+#[doc(hidden)]
 pub mod runtime;
 mod sched_helpers;
 mod shfl;
