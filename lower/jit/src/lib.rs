@@ -41,7 +41,13 @@
 //!
 //! A kernel launch built in code ([`warp_core::launch::Launch`]) runs a PTX
 //! module as nvcc wrote it on all cores ([`launch::run_launch`]); the
-//! repository's `examples/library-user` launches nvcc's saxpy that way.
+//! repository's `examples/library-user` launches nvcc's saxpy that way,
+//! and `cargo run -p warp-jit --example kernel` a real kernel checked
+//! against the reference. Errors are typed
+//! ([`LaunchError`](warp_core::launch::LaunchError)): a kernel's faulty
+//! memory access is `LaunchError::Fault`, the same
+//! [`AccessFault`](warp_core::ub::AccessFault) (lane, `%tid`, instruction,
+//! address) the interpreter reports as undefined behaviour.
 //!
 //! # Modules
 //!
