@@ -327,7 +327,7 @@ fn oversized_memory_is_refused_with_its_place_not_allocated() {
         e.to_string()
             .contains("233472 bytes of shared memory per CTA"),
         "{}",
-        e.to_string()
+        e
     );
 }
 

@@ -218,7 +218,7 @@ fn faults_name_lane_thread_instruction_and_address() {
     assert!(
         e.to_string().contains("lane 0 (%tid (0,0,0)), `atom.global.add.u32 %r10, [%rd1+2], 1;`: address 0x2000000002 is not aligned"),
         "{}",
-        e.to_string()
+        e
     );
 }
 

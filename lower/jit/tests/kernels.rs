@@ -92,7 +92,7 @@ fn an_out_of_bounds_store_on_the_jit_names_lane_thread_instruction_and_address()
             && e.to_string()
                 .contains("address 0x21000000a0 (4 bytes) is outside"),
         "{}",
-        e.to_string()
+        e
     );
 }
 
@@ -340,7 +340,7 @@ fn faulty_accesses_name_lane_thread_instruction_and_address_on_any_number_of_thr
                 assert!(
                     e.to_string().contains(w),
                     "{threads} threads: `{}` lacks `{w}` (the reference: {ub:?})",
-                    e.to_string()
+                    e
                 );
             }
         }

@@ -364,6 +364,10 @@ fn forced_tuning() -> Option<Tuning> {
     }
 }
 
+/// A launch on the JIT: the launch and its header's steps (none), and
+/// its buffers after the run, or the kernel's fault.
+type JitRun = ((Launch, String), Result<Vec<Ran>, AccessFault>);
+
 /// The launch on the JIT, for a one-off command: the kernel compiled
 /// while the launch's buffers are read (when the kernel is known before
 /// the launch is: `--kernel`, or the module's only kernel), then run on
@@ -376,7 +380,7 @@ fn run_jit(
     name: &str,
     module: &Module,
     timings: &mut Timings,
-) -> Result<((Launch, String), Result<Vec<Ran>, AccessFault>), String> {
+) -> Result<JitRun, String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let guess = o
         .kernel
