@@ -140,7 +140,9 @@ impl fmt::Display for Ub {
 /// this, so a user reads one type whichever engine ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccessFault {
-    /// The rule broken.
+    /// The rule broken: `memory-out-of-bounds`, `memory-misaligned`,
+    /// `memory-read-only`, `memory-undefined-address`, or (the
+    /// interpreter only: the JIT does not look for them) `memory-race`.
     pub rule: UbRule,
     /// `%ctaid` of the CTA.
     pub cta: [u32; 3],
