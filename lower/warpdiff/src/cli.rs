@@ -42,7 +42,8 @@ Exit status (the highest applies when several files run):
      misaligned, a store to read-only memory) is 3 on the interpreter and
      on the JIT alike, printed as FILE:LINE: cta (X,Y,Z) warp W: undefined
      behaviour [RULE] ... naming lane, %tid, instruction and address (the
-     GPU reports a fault as a CUDA error: 2)";
+     GPU checks no access: one the hardware faults on is a CUDA error, 2;
+     most stores just past a buffer go unnoticed there)";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
