@@ -26,9 +26,13 @@
 //! out: ffffffbe ffffffbe ...
 //! ```
 
+mod error;
+
+pub use error::LaunchError;
+
 use crate::ir::{windows, Kernel, Module};
-use crate::ub::Ub;
-use std::fmt;
+use crate::text::ParseError;
+use crate::ub::{AccessFault, Ub};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -309,8 +313,19 @@ pub struct LaunchOutcome {
     /// Undefined behaviour that ended the run, with the CTA and warp where
     /// it happened (`cta (x,y,z) warp w`); the buffers then mean nothing.
     pub ub: Option<(String, Ub)>,
-    /// Warp steps summed over every warp.
+    /// Warp steps summed over every warp, as the interpreter counts them
+    /// (a converged group executing one instruction is one step); 0 from
+    /// the engines that do not count them (the JIT, the GPU).
     pub steps: u64,
+}
+
+impl LaunchOutcome {
+    /// The faulty memory access that ended the run, if undefined behaviour
+    /// ended it there: the interpreter's report of what the JIT returns as
+    /// [`LaunchError::Fault`].
+    pub fn fault(&self) -> Option<&AccessFault> {
+        self.ub.as_ref().and_then(|(_, ub)| ub.fault.as_deref())
+    }
 }
 
 /// The parameter space of a launch of `k`: each `.param`'s value
@@ -332,19 +347,6 @@ pub fn param_space(k: &Kernel, values: &[ParamValue]) -> (Vec<u8>, Vec<bool>) {
     }
     (bytes, defined)
 }
-
-/// Why a launch could not run (the module and the launch do not fit, or
-/// an engine failed).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LaunchError(pub String);
-
-impl fmt::Display for LaunchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for LaunchError {}
 
 /// `X[,Y[,Z]]` as three dimensions.
 pub fn parse_dims(s: &str) -> Result<[u32; 3], String> {
@@ -503,7 +505,7 @@ impl Launch {
     ) -> Result<(&'m Kernel, Vec<ParamValue>), LaunchError> {
         let Some(k) = module.kernel(&self.kernel) else {
             let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "no kernel `{}` in the module (it has: {})",
                 self.kernel,
                 names.join(", ")
@@ -511,13 +513,13 @@ impl Launch {
         };
         let threads: u64 = self.block.iter().map(|&d| u64::from(d)).product();
         if threads > 1024 {
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "kernel `{}`: a block of {threads} threads: the most a CTA has is 1024",
                 k.name
             )));
         }
         if self.grid.contains(&0) || self.block.contains(&0) {
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "kernel `{}`: grid {:?} block {:?} has an empty dimension",
                 k.name, self.grid, self.block
             )));
@@ -525,7 +527,7 @@ impl Launch {
         for (n, _) in &self.params {
             if !k.params.iter().any(|p| p.name == *n) {
                 let names: Vec<&str> = k.params.iter().map(|p| p.name.as_str()).collect();
-                return Err(LaunchError(format!(
+                return Err(LaunchError::Invalid(format!(
                     "kernel `{}` has no parameter `{n}` (it has: {})",
                     k.name,
                     names.join(", ")
@@ -536,13 +538,13 @@ impl Launch {
         // local memory per thread.
         let shared = k.shared_size + u64::from(self.shared);
         if shared > MAX_SHARED {
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "kernel `{}`: {shared} bytes of shared memory per CTA ({} static, {} dynamic); the most an sm_90 CTA has is {MAX_SHARED}",
                 k.name, k.shared_size, self.shared
             )));
         }
         if k.local_size > MAX_LOCAL {
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "kernel `{}`: {} bytes of local memory per thread; the most is {MAX_LOCAL}",
                 k.name, k.local_size
             )));
@@ -550,20 +552,20 @@ impl Launch {
         let mut values = Vec::with_capacity(k.params.len());
         for p in &k.params {
             let Some((_, v)) = self.params.iter().find(|(n, _)| *n == p.name) else {
-                return Err(LaunchError(format!(
+                return Err(LaunchError::Invalid(format!(
                     "kernel `{}`: parameter `{}` has no value (give `param {} buffer NAME` or `param {} value V`)",
                     k.name, p.name, p.name, p.name
                 )));
             };
             if let ParamValue::Buffer(i) = v {
                 if *i == usize::MAX {
-                    return Err(LaunchError(format!(
+                    return Err(LaunchError::Invalid(format!(
                         "kernel `{}`: parameter `{}` names a buffer the launch does not have (`param_buffer` before its `buffer_*`?)",
                         k.name, p.name
                     )));
                 }
                 if *i >= self.buffers.len() {
-                    return Err(LaunchError(format!(
+                    return Err(LaunchError::Invalid(format!(
                         "kernel `{}`: parameter `{}` names buffer {i}, and the launch has {}",
                         k.name,
                         p.name,
@@ -577,10 +579,11 @@ impl Launch {
     }
 
     /// Parses a `.launch` file's text; `dir` is where `file` buffers are
-    /// read from. Errors name `file:line:col`.
-    pub fn parse(src: &str, file: &str, dir: &Path) -> Result<Launch, String> {
+    /// read from. Errors name `file:line:col`, the column that of the
+    /// offending word.
+    pub fn parse(src: &str, file: &str, dir: &Path) -> Result<Launch, ParseError> {
         let mut l = Launch::new("");
-        let mut pending: Vec<(String, String, usize)> = Vec::new();
+        let mut pending: Vec<(String, String, usize, usize)> = Vec::new();
         for (i, raw) in src.lines().enumerate() {
             let line = i + 1;
             let text = raw.split('#').next().unwrap_or("");
@@ -588,10 +591,11 @@ impl Launch {
             let toks: Vec<&str> = text.split_whitespace().collect();
             let Some(&first) = toks.first() else { continue };
             let col = column_of(raw, first);
-            let bad = |m: String| format!("{file}:{line}:{col}: {m}");
+            let at =
+                |col: usize, m: String| ParseError::new(line as u32, col as u32, m).in_file(file);
+            let bad = |m: String| at(col, m);
             // An error about one token points at it.
-            let bad_at =
-                |tok: &str, m: String| format!("{file}:{line}:{}: {m}", column_of(raw, tok));
+            let bad_at = |tok: &str, m: String| at(column_of(raw, tok), m);
             match (first, &toks[1..]) {
                 ("kernel", [name]) => l.kernel = name.to_string(),
                 ("grid", [d]) => l.grid = parse_dims(d).map_err(|m| bad_at(d, m))?,
@@ -624,9 +628,12 @@ impl Launch {
                         bytes,
                     });
                 }
-                ("param", [name, "buffer", buf]) => {
-                    pending.push((name.to_string(), buf.to_string(), line))
-                }
+                ("param", [name, "buffer", buf]) => pending.push((
+                    name.to_string(),
+                    buf.to_string(),
+                    line,
+                    column_of(raw, buf),
+                )),
                 ("param", [name, "value", v]) => {
                     let v = number(v).ok_or_else(|| bad_at(v, format!("bad number `{v}`")))?;
                     l.params.push((name.to_string(), ParamValue::Value(v)));
@@ -639,14 +646,19 @@ impl Launch {
                 }
             }
         }
-        for (name, buf, line) in pending {
+        for (name, buf, line, col) in pending {
             let Some(i) = l.buffers.iter().position(|b| b.name == buf) else {
-                return Err(format!("{file}:{line}:1: no buffer named `{buf}`"));
+                return Err(ParseError::new(
+                    line as u32,
+                    col as u32,
+                    format!("no buffer named `{buf}`"),
+                )
+                .in_file(file));
             };
             l.params.push((name, ParamValue::Buffer(i)));
         }
         if l.kernel.is_empty() {
-            return Err(format!("{file}:1:1: no `kernel NAME` line"));
+            return Err(ParseError::new(1, 1, "no `kernel NAME` line").in_file(file));
         }
         Ok(l)
     }
@@ -655,8 +667,9 @@ impl Launch {
 /// An expected-output file: `(buffer name, words)`, `None` for `________`.
 pub type Expected = Vec<(String, Vec<Option<u32>>)>;
 
-/// Parses an expected-output file (`.expect`, `.gpu.txt`).
-pub fn parse_expected(src: &str, file: &str) -> Result<Expected, String> {
+/// Parses an expected-output file (`.expect`, `.gpu.txt`). Errors name
+/// `file:line:col`, the column that of the offending word.
+pub fn parse_expected(src: &str, file: &str) -> Result<Expected, ParseError> {
     let mut out = Vec::new();
     for (i, raw) in src.lines().enumerate() {
         let t = raw.trim();
@@ -664,7 +677,12 @@ pub fn parse_expected(src: &str, file: &str) -> Result<Expected, String> {
             continue;
         }
         let Some((name, ws)) = t.split_once(':') else {
-            return Err(format!("{file}:{}:1: expected `name: words...`", i + 1));
+            return Err(ParseError::new(
+                i as u32 + 1,
+                column_of(raw, t) as u32,
+                "expected `name: words...`",
+            )
+            .in_file(file));
         };
         let ws = ws
             .split_whitespace()
@@ -673,11 +691,12 @@ pub fn parse_expected(src: &str, file: &str) -> Result<Expected, String> {
                     Ok(None)
                 } else {
                     u32::from_str_radix(w, 16).map(Some).map_err(|_| {
-                        format!(
-                            "{file}:{}:{}: bad word `{w}` (8 hex digits, or ________ for undefined)",
-                            i + 1,
-                            column_of(raw, w)
+                        ParseError::new(
+                            i as u32 + 1,
+                            column_of(raw, w) as u32,
+                            format!("bad word `{w}` (8 hex digits, or ________ for undefined)"),
                         )
+                        .in_file(file)
                     })
                 }
             })

@@ -1,5 +1,6 @@
-//! Undefined behaviour: the rules ([`UbRule`]), and the diagnostic a run
-//! ends with ([`Ub`]). The interpreter detects it, but an
+//! Undefined behaviour: the rules ([`UbRule`]), the diagnostic a run
+//! ends with ([`Ub`]), and where a faulty memory access happened
+//! ([`AccessFault`]: lane, `%tid`, instruction, address). The interpreter detects it, but an
 //! [`Outcome`](crate::outcome::Outcome) and a kernel launch's outcome carry
 //! it and the generator and the oracle read it, so it is engine vocabulary,
 //! not part of the interpreter.
@@ -95,6 +96,11 @@ pub struct Ub {
     pub lanes: u32,
     /// A sentence naming the instruction and what happened.
     pub message: String,
+    /// For a faulty memory access of a kernel launch (out of bounds,
+    /// misaligned, read-only, an undefined address): where, field by
+    /// field, as the JIT reports the same access
+    /// ([`LaunchError::Fault`](crate::launch::LaunchError::Fault)).
+    pub fault: Option<Box<AccessFault>>,
 }
 
 impl Ub {
@@ -105,7 +111,14 @@ impl Ub {
             line: inst.line,
             lanes,
             message,
+            fault: None,
         }
+    }
+
+    /// The same diagnostic, with where the access happened.
+    pub fn with_fault(mut self, fault: AccessFault) -> Self {
+        self.fault = Some(Box::new(fault));
+        self
     }
 }
 
@@ -118,3 +131,70 @@ impl fmt::Display for Ub {
         )
     }
 }
+
+/// A faulty memory access of a kernel launch: an address out of bounds,
+/// misaligned, with undefined bits, or a store to read-only memory. The
+/// interpreter reports it as undefined behaviour ([`Ub::fault`]), the
+/// JIT as an error
+/// ([`LaunchError::Fault`](crate::launch::LaunchError::Fault)); both give
+/// this, so a user reads one type whichever engine ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessFault {
+    /// The rule broken: `memory-out-of-bounds`, `memory-misaligned`,
+    /// `memory-read-only`, `memory-undefined-address`, or (the
+    /// interpreter only: the JIT does not look for them) `memory-race`.
+    pub rule: UbRule,
+    /// `%ctaid` of the CTA.
+    pub cta: [u32; 3],
+    /// The warp's index in its CTA.
+    pub warp: u32,
+    /// The lane (0 to 31) that faulted first (in lane order).
+    pub lane: u32,
+    /// The lane's `%tid`.
+    pub tid: [u32; 3],
+    /// Source line of the instruction.
+    pub line: u32,
+    /// The instruction, as the PTX text writes it
+    /// ([`inst_text`](crate::text::inst_text)).
+    pub inst: String,
+    /// The address accessed (`None` when it has undefined bits).
+    pub address: Option<u64>,
+    /// What is wrong with the access, e.g. `address 0x2000000080 (4
+    /// bytes) is outside every buffer and .global/.const variable`.
+    pub message: String,
+}
+
+impl AccessFault {
+    /// The interpreter's report of this access: where (`cta (X,Y,Z) warp
+    /// W`, as [`LaunchOutcome::ub`](crate::launch::LaunchOutcome::ub) has
+    /// it) and the diagnostic, with this fault in it. `warpdiff run`
+    /// prints a fault so on every engine.
+    pub fn to_ub(&self) -> (String, Ub) {
+        let ([x, y, z], [tx, ty, tz]) = (self.cta, self.tid);
+        let ub = Ub {
+            rule: self.rule,
+            line: self.line,
+            lanes: 1 << (self.lane % 32),
+            message: format!(
+                "lane {} (%tid ({tx},{ty},{tz})), `{}`: {}",
+                self.lane, self.inst, self.message
+            ),
+            fault: Some(Box::new(self.clone())),
+        };
+        (format!("cta ({x},{y},{z}) warp {}", self.warp), ub)
+    }
+}
+
+impl fmt::Display for AccessFault {
+    /// `cta (X,Y,Z) warp W: line L: lane N (%tid (X,Y,Z)), `INST`: MESSAGE`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ([x, y, z], [tx, ty, tz]) = (self.cta, self.tid);
+        write!(
+            f,
+            "cta ({x},{y},{z}) warp {}: line {}: lane {} (%tid ({tx},{ty},{tz})), `{}`: {}",
+            self.warp, self.line, self.lane, self.inst, self.message
+        )
+    }
+}
+
+impl std::error::Error for AccessFault {}

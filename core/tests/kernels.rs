@@ -324,9 +324,10 @@ fn oversized_memory_is_refused_with_its_place_not_allocated() {
     l.shared = 228 * 1024;
     let e = run_launch(&m, &l).expect_err("too much shared memory");
     assert!(
-        e.0.contains("233472 bytes of shared memory per CTA"),
+        e.to_string()
+            .contains("233472 bytes of shared memory per CTA"),
         "{}",
-        e.0
+        e
     );
 }
 
@@ -340,18 +341,26 @@ fn a_bad_word_in_a_launch_or_expect_file_is_named_at_its_column() {
     )
     .expect_err("zz is no hex word");
     assert!(
-        e.starts_with("k.launch:2:19: bad hex word `zz` (word 3"),
+        e.to_string()
+            .starts_with("k.launch:2:19: bad hex word `zz` (word 3"),
         "{e}"
     );
     // `grid 4,x` puts the dimensions at 6; `  shared lots` the count at 10.
     let e = Launch::parse("kernel k\ngrid 4,x\n", "k.launch", Path::new(".")).expect_err("x");
-    assert!(e.starts_with("k.launch:2:6: "), "{e}");
+    assert!(e.to_string().starts_with("k.launch:2:6: "), "{e}");
     let e =
         Launch::parse("kernel k\n  shared lots\n", "k.launch", Path::new(".")).expect_err("lots");
-    assert!(e.starts_with("k.launch:2:10: bad byte count `lots`"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("k.launch:2:10: bad byte count `lots`"),
+        "{e}"
+    );
     // `out: 00000001 zz` puts `zz` at 15.
     let e = warp_core::launch::parse_expected("out: 00000001 zz\n", "k.expect").expect_err("zz");
-    assert!(e.starts_with("k.expect:1:15: bad word `zz`"), "{e}");
+    assert!(
+        e.to_string().starts_with("k.expect:1:15: bad word `zz`"),
+        "{e}"
+    );
 }
 
 #[test]

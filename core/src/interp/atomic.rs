@@ -110,10 +110,9 @@ use super::atomic_log::{Class, Entry, Key, Party};
 use super::bits::Val;
 use super::lanes::lanes;
 use super::memory::{access_atomic, atomic_key, region, tag_of, Ctx, Fault, Place};
-use super::memory_ops::{address, extend};
+use super::memory_ops::{address, extend, fail};
 use super::warp::{Step, Warp};
 use crate::ir::{AtomOp, Atomic, LaneOp, LaneOpKind, MemScope, Type};
-use crate::text::inst_text;
 use crate::ub::{Ub, UbRule};
 
 /// The float `add` of `old` and `b` (`ty` `.f32` or `.f64`), flushing
@@ -270,38 +269,25 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
 }
 
 fn atom(w: &mut Warp, s: &Step, x: &LaneOp, a: Atomic) -> Result<(), Ub> {
-    let fail = |w: &Warp, lane: usize, (rule, msg): Fault| {
-        let tid = w.kernel.as_ref().map_or([0; 3], |k| k.place.tid[lane]);
-        Ub::new(
-            rule,
-            s.inst,
-            1 << lane,
-            format!(
-                "lane {lane} (%tid ({},{},{})), `{}`: {msg}",
-                tid[0],
-                tid[1],
-                tid[2],
-                inst_text(w.prog(), s.inst)
-            ),
-        )
-    };
+    let fail = |w: &Warp, lane: usize, addr: Option<u64>, f: Fault| fail(w, s, lane, addr, f);
     let mut hit: Vec<Key> = Vec::new();
     let mut results = Vec::new();
     for l in lanes(s.exec) {
-        let (addr, wild) =
-            address(w, x.addr.expect("an atomic has an address"), l).map_err(|f| fail(w, l, f))?;
+        let (addr, wild) = address(w, x.addr.expect("an atomic has an address"), l)
+            .map_err(|f| fail(w, l, None, f))?;
         if wild {
             let f = (
                 UbRule::MemoryUndefinedAddress,
                 "the address has undefined bits (from an order-dependent value): the reference does not follow an atomic to a location another order picks"
                     .to_string(),
             );
-            return Err(fail(w, l, f));
+            return Err(fail(w, l, None, f));
         }
         let b = w.read(x.srcs[0].0, l);
         let c = x.srcs.get(1).map_or(Val::known(0), |&(o, _)| w.read(o, l));
         let ctx = w.kernel.as_mut().expect("a kernel");
-        let old = one(ctx, x, a, l, addr, [b, c], &mut hit).map_err(|f| fail(w, l, f))?;
+        let old =
+            one(ctx, x, a, l, addr, [b, c], &mut hit).map_err(|f| fail(w, l, Some(addr), f))?;
         results.push((l, old));
     }
     if a.returns {

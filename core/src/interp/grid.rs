@@ -33,7 +33,10 @@ fn globals(m: &Module, l: &Launch) -> Result<Vec<Region>, LaunchError> {
     let mut v = Vec::new();
     for (i, b) in l.buffers.iter().enumerate() {
         if b.bytes.len() as u64 > windows::BUFFER_STRIDE {
-            return Err(LaunchError(format!("buffer `{}` is over 4 GiB", b.name)));
+            return Err(LaunchError::Invalid(format!(
+                "buffer `{}` is over 4 GiB",
+                b.name
+            )));
         }
         let base = windows::BUFFERS + i as u64 * windows::BUFFER_STRIDE;
         v.push(Region::new(
@@ -225,7 +228,13 @@ fn pass(
                         total += steps[wi] - before;
                         mem = std::mem::take(&mut w.kernel.as_mut().expect("a kernel warp").mem);
                         match r {
-                            Err(e) => return Err(LaunchError(format!("{}: {e}", here(wi)))),
+                            Err(fuel) => {
+                                return Err(LaunchError::OutOfFuel {
+                                    cta: [x, y, z],
+                                    warp: wi as u32,
+                                    fuel,
+                                })
+                            }
                             Ok(Advance::Finished(Some(ub))) => {
                                 return ub_out(&mem, here(wi), ub, total)
                             }

@@ -9,7 +9,7 @@ use super::memory::{access, access_wild, region, Fault, Place};
 use super::warp::{Step, Warp};
 use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Type};
 use crate::text::inst_text;
-use crate::ub::{Ub, UbRule};
+use crate::ub::{AccessFault, Ub, UbRule};
 
 /// The address operand's value on `lane`, or why it has none; `true`
 /// with it when its bits are undefined and taken as this run has them
@@ -37,23 +37,41 @@ pub(super) fn address(w: &Warp, a: Address, lane: usize) -> Result<(u64, bool), 
     Ok(((v.v & ty.mask()).wrapping_add(a.offset as u64), false))
 }
 
+/// The diagnostic of a faulty access by `lane` at `s`'s instruction to
+/// `addr` (`None`: an undefined address): `(rule, msg)` with the lane, its
+/// `%tid` and the instruction named, and in a kernel launch where it
+/// happened ([`AccessFault`]).
+pub(super) fn fail(w: &Warp, s: &Step, lane: usize, addr: Option<u64>, (rule, msg): Fault) -> Ub {
+    let tid = w.kernel.as_ref().map_or([0; 3], |k| k.place.tid[lane]);
+    let inst = inst_text(w.prog(), s.inst);
+    let ub = Ub::new(
+        rule,
+        s.inst,
+        1 << lane,
+        format!(
+            "lane {lane} (%tid ({},{},{})), `{inst}`: {msg}",
+            tid[0], tid[1], tid[2],
+        ),
+    );
+    match &w.kernel {
+        Some(k) => ub.with_fault(AccessFault {
+            rule,
+            cta: k.place.ctaid,
+            warp: k.place.warp,
+            lane: lane as u32,
+            tid,
+            line: s.inst.line,
+            inst,
+            address: addr,
+            message: msg,
+        }),
+        None => ub,
+    }
+}
+
 /// Executes `ld`, `st` or `cvta` on the lanes of `s.exec`.
 pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
-    let fail = |w: &Warp, lane: usize, (rule, msg): Fault| {
-        let tid = w.kernel.as_ref().map_or([0; 3], |k| k.place.tid[lane]);
-        Ub::new(
-            rule,
-            s.inst,
-            1 << lane,
-            format!(
-                "lane {lane} (%tid ({},{},{})), `{}`: {msg}",
-                tid[0],
-                tid[1],
-                tid[2],
-                inst_text(w.prog(), s.inst)
-            ),
-        )
-    };
+    let fail = |w: &Warp, lane: usize, addr: Option<u64>, f: Fault| fail(w, s, lane, addr, f);
     match x.kind {
         LaneOpKind::Ld(space) => {
             let ty = x.dests[0].1;
@@ -61,21 +79,22 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
             let n = x.dests.len() as u64;
             let mut results = vec![Vec::new(); x.dests.len()];
             for l in lanes(s.exec) {
-                let (base, wild) =
-                    address(w, x.addr.expect("ld has an address"), l).map_err(|f| fail(w, l, f))?;
+                let (base, wild) = address(w, x.addr.expect("ld has an address"), l)
+                    .map_err(|f| fail(w, l, None, f))?;
                 if !wild {
-                    vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                    vector_aligned(base, size, n).map_err(|f| fail(w, l, Some(base), f))?;
                 }
                 for (k, out) in results.iter_mut().enumerate() {
                     let addr = base.wrapping_add(k as u64 * size);
                     let ctx = w.kernel.as_mut().expect("a kernel");
                     if wild {
-                        access_wild(ctx, space, addr, size, l, false).map_err(|f| fail(w, l, f))?;
+                        access_wild(ctx, space, addr, size, l, false)
+                            .map_err(|f| fail(w, l, Some(addr), f))?;
                         out.push((l, extend(Val::unknown(), ty)));
                         continue;
                     }
-                    let (place, off) =
-                        access(ctx, space, addr, size, l, false).map_err(|f| fail(w, l, f))?;
+                    let (place, off) = access(ctx, space, addr, size, l, false)
+                        .map_err(|f| fail(w, l, Some(addr), f))?;
                     let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
                     let (mut v, mut def) = (0u64, 0u64);
                     for i in 0..size as usize {
@@ -99,22 +118,23 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &LaneOp) -> Result<(), Ub> {
             // (owner, address) → byte written by this instruction.
             let mut written: Vec<((u64, u64), u8, bool)> = Vec::new();
             for l in lanes(s.exec) {
-                let (base, wild) =
-                    address(w, x.addr.expect("st has an address"), l).map_err(|f| fail(w, l, f))?;
+                let (base, wild) = address(w, x.addr.expect("st has an address"), l)
+                    .map_err(|f| fail(w, l, None, f))?;
                 if !wild {
-                    vector_aligned(base, size, n).map_err(|f| fail(w, l, f))?;
+                    vector_aligned(base, size, n).map_err(|f| fail(w, l, Some(base), f))?;
                 }
                 for (k, &(a, _)) in x.srcs.iter().enumerate() {
                     let addr = base.wrapping_add(k as u64 * size);
                     let val = w.read(a, l);
                     let ctx = w.kernel.as_mut().expect("a kernel");
                     if wild {
-                        access_wild(ctx, space, addr, size, l, true).map_err(|f| fail(w, l, f))?;
+                        access_wild(ctx, space, addr, size, l, true)
+                            .map_err(|f| fail(w, l, Some(addr), f))?;
                         continue;
                     }
                     let (place, off) = match access(ctx, space, addr, size, l, true) {
                         Ok(x) => x,
-                        Err(f) => return Err(fail(w, l, f)),
+                        Err(f) => return Err(fail(w, l, Some(addr), f)),
                     };
                     let r = region(w.kernel.as_mut().expect("a kernel"), &place, l);
                     for i in 0..size as usize {

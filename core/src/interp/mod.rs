@@ -75,7 +75,7 @@ pub(crate) mod collective;
 pub(crate) mod converge;
 mod engine;
 mod float;
-mod fuel;
+pub(crate) mod fuel;
 mod grid;
 pub mod lane_ops;
 pub(crate) mod lanes;

@@ -1,13 +1,14 @@
 //! What a user of `warp-jit` writes, with that crate as the only
 //! dependency: a warp program JIT-run on one warp, and a real kernel (nvcc's
 //! saxpy, from the repository's corpus) launched with a launch built in
-//! code. The expected values are computed by hand below; a wrong one exits
-//! with status 1.
+//! code, then launched past the end of a buffer: a typed fault. The
+//! expected values are computed by hand below; a wrong one exits with
+//! status 1.
 //!
 //! `cargo run --manifest-path examples/library-user/Cargo.toml`
 
 use warp_jit::warp_core::ir::{Inputs, WARP};
-use warp_jit::warp_core::launch::Launch;
+use warp_jit::warp_core::launch::{Launch, LaunchError};
 use warp_jit::warp_core::text::{parse, parse_module};
 use warp_jit::JitProgram;
 
@@ -77,5 +78,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "kernel: saxpy y[39] = {:?} (2.5 * 39 + 1), y[40] = {:?}",
         y[39], y[40]
     );
+
+    // The same launch with n = 64 and a `y` of 40 words: thread 40 (warp
+    // 1, lane 8) loads y[40], 160 = 0xa0 bytes into buffer 1, which starts
+    // at 0x21_0000_0000. The JIT's error says so, field by field.
+    let short = Launch::new("saxpy")
+        .block([64, 1, 1])
+        .buffer_f32("x", &xs)
+        .buffer_f32("y", &[1.0; 40])
+        .param_value("saxpy_param_0", 64)
+        .param_value("saxpy_param_1", 2.5f32.to_bits() as u64)
+        .param_buffer("saxpy_param_2", "x")
+        .param_buffer("saxpy_param_3", "y");
+    match warp_jit::launch::run_launch(&module, &short) {
+        Err(LaunchError::Fault(f))
+            if (f.warp, f.lane, f.tid, f.address) == (1, 8, [40, 0, 0], Some(0x21_0000_00a0)) =>
+        {
+            println!("fault: {f}");
+        }
+        other => {
+            eprintln!("saxpy past `y`: expected a fault at lane 8 of warp 1, got {other:?}");
+            std::process::exit(1);
+        }
+    }
     Ok(())
 }

@@ -66,7 +66,7 @@ impl std::error::Error for KernelError {}
 
 impl From<KernelError> for LaunchError {
     fn from(e: KernelError) -> LaunchError {
-        LaunchError(e.to_string())
+        LaunchError::Engine(e.to_string())
     }
 }
 
@@ -83,7 +83,7 @@ enum Arg {
 /// kernel's order.
 fn plan<'m>(module: &'m Module, launch: &Launch) -> Result<(&'m Kernel, Vec<Arg>), KernelError> {
     let refuse = KernelError::Refused;
-    let (k, values) = launch.bind(module).map_err(|e| refuse(e.0))?;
+    let (k, values) = launch.bind(module).map_err(|e| refuse(e.to_string()))?;
     let mut args = Vec::with_capacity(k.params.len());
     for (p, v) in k.params.iter().zip(&values) {
         let size = usize::try_from(p.size)

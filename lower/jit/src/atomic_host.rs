@@ -8,6 +8,8 @@ use super::runtime::{self, LaunchContext};
 use std::sync::Arc;
 use warp_core::interp::memory::resolve;
 use warp_core::ir::{windows, LaneOpKind, Space};
+use warp_core::launch::LaunchError;
+use warp_core::ub::UbRule;
 
 /// An `atom`/`red` for one lane at `addr` that the generated code's
 /// checks refused: the old value, or 0 with the error recorded.
@@ -27,21 +29,23 @@ fn host(
     addr: u64,
     b: u64,
     cv: u64,
-) -> Result<u64, String> {
+) -> Result<u64, LaunchError> {
+    let bug = runtime::bug;
     let prog = Arc::clone(&c.prog);
     let x = match prog.insts.get(pc as usize).map(|i| &i.op) {
         Some(warp_core::ir::Op::LaneOp(x)) => x,
-        _ => return Err(format!("jit: no atomic at index {pc}")),
+        _ => return Err(bug(format!("jit: no atomic at index {pc}"))),
     };
     let LaneOpKind::Atom(a) = x.kind else {
-        return Err(format!("jit: an atomic call at `{}`", x.opcode));
+        return Err(bug(format!("jit: an atomic call at `{}`", x.opcode)));
     };
     let ty = x.srcs[0].1;
     let size = (ty.bits() / 8) as u64;
-    let fail = |c: &LaunchContext, m: String| Err(runtime::fault(c, pc, lane, m));
+    let fail = |c: &LaunchContext, rule, m: String| Err(runtime::fault(c, pc, lane, rule, addr, m));
     if !addr.is_multiple_of(size) {
         return fail(
             c,
+            UbRule::MemoryMisaligned,
             format!("address {addr:#x} is not aligned to the access size ({size} bytes)"),
         );
     }
@@ -49,22 +53,26 @@ fn host(
     let fits = |len: u64, a: u64| a.checked_add(size).is_some_and(|e| e <= len);
     let oob = |what: &str| format!("address {addr:#x} ({size} bytes) is outside {what}");
     let missed = || {
-        Err(format!(
+        Err(bug(format!(
             "jit: the inline checks refused a valid atomic at {addr:#x} (a bug of the JIT's lowering)"
-        ))
+        )))
     };
     match space {
         Space::Global => {
             let vars = Arc::clone(&c.vars);
             let mut vars = vars
                 .lock()
-                .map_err(|_| "jit: module variables' lock poisoned".to_string())?;
+                .map_err(|_| bug("jit: module variables' lock poisoned".to_string()))?;
             if let Some(r) = vars
                 .iter_mut()
                 .find(|r| at >= r.base && fits(r.bytes.len() as u64, at - r.base))
             {
                 if r.is_read_only() {
-                    return fail(c, format!("an atomic on read-only `{}` at {addr:#x}", r.name));
+                    return fail(
+                        c,
+                        UbRule::MemoryReadOnly,
+                        format!("an atomic on read-only `{}` at {addr:#x}", r.name),
+                    );
                 }
                 let off = (at - r.base) as usize;
                 let mut old = 0u64;
@@ -80,7 +88,11 @@ fn host(
             if c.buffers.iter().any(|&(base, len)| at >= base && fits(len, at - base)) {
                 return missed();
             }
-            fail(c, oob("every buffer and .global/.const variable"))
+            fail(
+                c,
+                UbRule::MemoryOutOfBounds,
+                oob("every buffer and .global/.const variable"),
+            )
         }
         Space::Shared => {
             let dynamic = at.wrapping_sub(windows::DYNAMIC_SHARED);
@@ -91,10 +103,11 @@ fn host(
                 "the CTA's {} bytes of shared memory and {} of dynamic shared memory",
                 c.shared, c.dynamic
             ));
-            fail(c, m)
+            fail(c, UbRule::MemoryOutOfBounds, m)
         }
         Space::Local | Space::Param => fail(
             c,
+            UbRule::MemoryOutOfBounds,
             format!(
                 "address {addr:#x} is in .local or .param memory: atomics act on .global and .shared memory only"
             ),

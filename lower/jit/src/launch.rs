@@ -39,7 +39,7 @@ use super::{fill_lanes, uninit, write_lanes, JitProgram, Limits, WarpState};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use warp_core::interp::memory::Region;
-use warp_core::interp::{WarpPlace, DEFAULT_FUEL};
+use warp_core::interp::{OutOfFuel, WarpPlace, DEFAULT_FUEL};
 use warp_core::ir::{windows, Axis, Kernel, Module, Program, Special, WARP};
 use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
 
@@ -88,14 +88,14 @@ impl<'m> CompiledKernel<'m> {
     ) -> Result<CompiledKernel<'m>, LaunchError> {
         let Some(k) = module.kernel(name) else {
             let names: Vec<&str> = module.kernels.iter().map(|k| k.name.as_str()).collect();
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "no kernel `{name}` in the module (it has: {})",
                 names.join(", ")
             )));
         };
         let jit =
             JitProgram::compile_in_parts(&k.program, tuning, Limits::default(), false, part_insts)
-                .map_err(|e| LaunchError(format!("kernel `{}`: {e}", k.name)))?
+                .map_err(|e| LaunchError::Engine(format!("kernel `{}`: {e}", k.name)))?
                 .with_fuel(DEFAULT_FUEL);
         let zeroed = uninit::read_before_written(&k.program)
             .into_iter()
@@ -168,14 +168,14 @@ impl<'m> CompiledKernel<'m> {
         threads: usize,
     ) -> Result<(), LaunchError> {
         if launch.kernel != self.name {
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "a launch of `{}` on the compiled kernel `{}`",
                 launch.kernel, self.name
             )));
         }
         let (k, values) = launch.bind(self.module)?;
         if buffers.len() != launch.buffers.len() {
-            return Err(LaunchError(format!(
+            return Err(LaunchError::Invalid(format!(
                 "{} buffers for a launch of {}",
                 buffers.len(),
                 launch.buffers.len()
@@ -183,7 +183,10 @@ impl<'m> CompiledKernel<'m> {
         }
         for (b, bytes) in launch.buffers.iter().zip(buffers.iter()) {
             if bytes.len() as u64 > windows::BUFFER_STRIDE {
-                return Err(LaunchError(format!("buffer `{}` is over 4 GiB", b.name)));
+                return Err(LaunchError::Invalid(format!(
+                    "buffer `{}` is over 4 GiB",
+                    b.name
+                )));
             }
         }
         let mut param = warp_core::launch::param_space(k, &values).0;
@@ -215,15 +218,16 @@ impl<'m> CompiledKernel<'m> {
                     handles
                         .into_iter()
                         .map(|h| {
-                            h.join()
-                                .unwrap_or_else(|_| Some((0, "a thread panicked".into())))
+                            h.join().unwrap_or_else(|_| {
+                                Some((0, LaunchError::Engine("jit: a thread panicked".into())))
+                            })
                         })
                         .collect()
                 })
             }
         };
         match errors.into_iter().flatten().min_by_key(|(cta, _)| *cta) {
-            Some((_, e)) => Err(LaunchError(format!("jit: {e}"))),
+            Some((_, e)) => Err(e),
             None => Ok(()),
         }
     }
@@ -315,7 +319,7 @@ impl Shared<'_, '_> {
     /// One thread's work: CTAs taken in order, a few at a time, until
     /// none is left or a lower one failed. Returns the first (the only)
     /// CTA of this thread that failed, with the error.
-    fn worker(&self) -> Option<(u64, String)> {
+    fn worker(&self) -> Option<(u64, LaunchError)> {
         let kern = self.kernel;
         let jit = &kern.jit;
         let nwarps = self.grid.places.len();
@@ -383,7 +387,12 @@ impl Shared<'_, '_> {
     }
 
     /// Runs CTA `i` on `states` (one per warp) and `memory`.
-    fn cta(&self, i: u64, states: &mut [WarpState], memory: &mut CtaMemory) -> Result<(), String> {
+    fn cta(
+        &self,
+        i: u64,
+        states: &mut [WarpState],
+        memory: &mut CtaMemory,
+    ) -> Result<(), LaunchError> {
         let jit = &self.kernel.jit;
         let ctaid = self.grid.cta(i);
         let [x, y, z] = ctaid;
@@ -454,21 +463,31 @@ impl Shared<'_, '_> {
                 } else {
                     jit.start(s, DEFAULT_FUEL, self.grid.places[w].absent, lending)
                 };
-                if let Some(e) = runtime::take_error() {
-                    return Err(format!("{}: {e}", at(w)));
+                match runtime::take_error() {
+                    Some(LaunchError::Fault(mut f)) => {
+                        f.cta = ctaid;
+                        return Err(LaunchError::Fault(f));
+                    }
+                    Some(e) => return Err(LaunchError::Engine(format!("jit: {}: {e}", at(w)))),
+                    None => {}
                 }
                 match st {
                     status::DONE => done[w] = true,
                     status::BARRIER => {}
                     other => {
                         return Err(match jit.outcome_of(s, other, DEFAULT_FUEL) {
-                            Ok(Some(pc)) => format!(
-                                "{}: out of fuel after {DEFAULT_FUEL} warp steps at line {}",
-                                at(w),
-                                jit.line(pc)
-                            ),
-                            Ok(None) => format!("{}: status {other}", at(w)),
-                            Err(e) => format!("{}: {e}", at(w)),
+                            Ok(Some(pc)) => LaunchError::OutOfFuel {
+                                cta: ctaid,
+                                warp: w as u32,
+                                fuel: OutOfFuel {
+                                    steps: DEFAULT_FUEL,
+                                    line: jit.line(pc),
+                                },
+                            },
+                            Ok(None) => {
+                                LaunchError::Engine(format!("jit: {}: status {other}", at(w)))
+                            }
+                            Err(e) => LaunchError::Engine(format!("jit: {}: {e}", at(w))),
                         })
                     }
                 }

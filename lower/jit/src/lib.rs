@@ -41,7 +41,13 @@
 //!
 //! A kernel launch built in code ([`warp_core::launch::Launch`]) runs a PTX
 //! module as nvcc wrote it on all cores ([`launch::run_launch`]); the
-//! repository's `examples/library-user` launches nvcc's saxpy that way.
+//! repository's `examples/library-user` launches nvcc's saxpy that way,
+//! and `cargo run -p warp-jit --example kernel` a real kernel checked
+//! against the reference. Errors are typed
+//! ([`LaunchError`](warp_core::launch::LaunchError)): a kernel's faulty
+//! memory access is `LaunchError::Fault`, the same
+//! [`AccessFault`](warp_core::ub::AccessFault) (lane, `%tid`, instruction,
+//! address) the interpreter reports as undefined behaviour.
 //!
 //! # Modules
 //!
@@ -128,6 +134,8 @@ mod code;
 mod constants;
 mod emit;
 mod error;
+// Not API: the bugs the fuzzer's own tests plant (`inject-bugs`).
+#[doc(hidden)]
 pub mod inject;
 mod isa;
 mod lane_ops;
@@ -140,6 +148,8 @@ pub mod outline;
 mod parts;
 mod redux;
 mod rendezvous;
+// Not API: what the generated code calls back at run time.
+#[doc(hidden)]
 pub mod runtime;
 mod sched_helpers;
 mod shfl;
@@ -590,7 +600,7 @@ impl JitProgram {
         });
         let r = self.call_from(s, fuel, 0);
         match runtime::leave().and_then(|c| c.error) {
-            Some(e) => Err(RunError::Engine(e)),
+            Some(e) => Err(RunError::Engine(e.to_string())),
             None => r,
         }
     }

@@ -22,7 +22,9 @@ use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
 use warp_core::interp::memory::{resolve, Region};
 use warp_core::ir::{LaneOpKind, Op, Program, Space, WARP};
+use warp_core::launch::LaunchError;
 use warp_core::text::inst_text;
+use warp_core::ub::{AccessFault, UbRule};
 
 /// What the run-time calls of one thread running a launch's warps work
 /// on.
@@ -48,8 +50,10 @@ pub struct LaunchContext {
     pub tids: Vec<[[u32; 3]; WARP]>,
     /// The warp that runs now (an index into `tids`).
     pub warp: usize,
-    /// The first error of the warp's run.
-    pub error: Option<String>,
+    /// The first error of the warp's run: a faulty access
+    /// ([`LaunchError::Fault`], its CTA filled in by the launch) or a bug
+    /// of the JIT ([`LaunchError::Engine`]).
+    pub error: Option<LaunchError>,
 }
 
 thread_local! {
@@ -76,13 +80,13 @@ pub fn set_warp(warp: usize) {
 }
 
 /// The first error of the warp that ran last on this thread, taken.
-pub fn take_error() -> Option<String> {
+pub fn take_error() -> Option<LaunchError> {
     CONTEXT.with(|x| x.borrow_mut().as_mut().and_then(|c| c.error.take()))
 }
 
 /// Runs `f` on this thread's context; with none (the code runs outside a
 /// launch) nothing happens and the result is 0.
-pub(crate) fn with(f: impl FnOnce(&mut LaunchContext) -> Result<u64, String>) -> u64 {
+pub(crate) fn with(f: impl FnOnce(&mut LaunchContext) -> Result<u64, LaunchError>) -> u64 {
     CONTEXT.with(|x| {
         let mut b = x.borrow_mut();
         let Some(c) = b.as_mut() else { return 0 };
@@ -99,37 +103,56 @@ pub(crate) fn with(f: impl FnOnce(&mut LaunchContext) -> Result<u64, String>) ->
     })
 }
 
+/// A failure of the JIT itself (not of the kernel), said in `m`.
+pub(crate) fn bug(m: String) -> LaunchError {
+    LaunchError::Engine(m)
+}
+
 /// The thread-level instruction at `pc`.
-fn lane_op_at(prog: &Program, pc: u64) -> Result<&warp_core::ir::LaneOp, String> {
+fn lane_op_at(prog: &Program, pc: u64) -> Result<&warp_core::ir::LaneOp, LaunchError> {
     match prog.insts.get(pc as usize).map(|i| &i.op) {
         Some(Op::LaneOp(x)) => Ok(x),
-        _ => Err(format!("jit: no thread-level instruction at index {pc}")),
+        _ => Err(bug(format!(
+            "jit: no thread-level instruction at index {pc}"
+        ))),
     }
 }
 
-/// The message of a failed access by `lane` at instruction `pc`.
-pub(crate) fn fault(c: &LaunchContext, pc: u64, lane: u64, msg: String) -> String {
+/// A failed access by `lane` at instruction `pc` to `address`, breaking
+/// `rule`: `msg` says how. Its CTA is (0,0,0) here: the launch, which
+/// knows it, fills it in.
+pub(crate) fn fault(
+    c: &LaunchContext,
+    pc: u64,
+    lane: u64,
+    rule: UbRule,
+    address: u64,
+    msg: String,
+) -> LaunchError {
     let inst = &c.prog.insts[pc as usize];
-    let t = c
+    let tid = c
         .tids
         .get(c.warp)
         .map_or([0; 3], |t| t[(lane as usize) % WARP]);
-    format!(
-        "line {}: lane {lane} (%tid ({},{},{})), `{}`: {msg}",
-        inst.line,
-        t[0],
-        t[1],
-        t[2],
-        inst_text(&c.prog, inst)
-    )
+    LaunchError::Fault(AccessFault {
+        rule,
+        cta: [0; 3],
+        warp: c.warp as u32,
+        lane: lane as u32,
+        tid,
+        line: inst.line,
+        inst: inst_text(&c.prog, inst),
+        address: Some(address),
+        message: msg,
+    })
 }
 
 /// A refused access that the generated code's checks should have taken:
 /// a bug of the JIT.
-fn missed(addr: u64) -> Result<u64, String> {
-    Err(format!(
+fn missed(addr: u64) -> Result<u64, LaunchError> {
+    Err(bug(format!(
         "jit: the inline checks refused a valid access at {addr:#x} (a bug of the JIT's memory lowering)"
-    ))
+    )))
 }
 
 /// Element `k` of the `ld` (`store` `None`) or `st` (`Some(value)`) at
@@ -145,46 +168,63 @@ fn access(
     base: u64,
     k: u64,
     store: Option<u64>,
-) -> Result<u64, String> {
+) -> Result<u64, LaunchError> {
     let x = lane_op_at(&c.prog, pc)?;
     let (space, ty, n) = match (x.kind, store) {
         (LaneOpKind::Ld(s), None) => (s, x.dests[0].1, x.dests.len()),
         (LaneOpKind::St(s), Some(_)) => (s, x.srcs[0].1, x.srcs.len()),
-        _ => return Err(format!("jit: a memory call at `{}`", x.opcode)),
+        _ => return Err(bug(format!("jit: a memory call at `{}`", x.opcode))),
     };
     let size = (ty.bits() as u64).div_ceil(8);
-    let fail = |m: String| Err(fault(c, pc, lane, m));
+    let fail = |rule, at, m: String| Err(fault(c, pc, lane, rule, at, m));
     // A vector must be aligned to its whole size.
     if n > 1 && !base.is_multiple_of(size * n as u64) {
-        return fail(format!(
-            "address {base:#x} is not aligned to the vector's size ({} bytes)",
-            size * n as u64
-        ));
+        return fail(
+            UbRule::MemoryMisaligned,
+            base,
+            format!(
+                "address {base:#x} is not aligned to the vector's size ({} bytes)",
+                size * n as u64
+            ),
+        );
     }
     let addr = base.wrapping_add(k * size);
     if !addr.is_multiple_of(size) {
-        return fail(format!(
-            "address {addr:#x} is not aligned to the access size ({size} bytes)"
-        ));
+        return fail(
+            UbRule::MemoryMisaligned,
+            addr,
+            format!("address {addr:#x} is not aligned to the access size ({size} bytes)"),
+        );
     }
     let (space, a) = resolve(space, addr);
     let fits = |len: u64, a: u64| a.checked_add(size).is_some_and(|e| e <= len);
-    let oob = |what: &str| format!("address {addr:#x} ({size} bytes) is outside {what}");
+    let oob = |what: &str| {
+        fail(
+            UbRule::MemoryOutOfBounds,
+            addr,
+            format!("address {addr:#x} ({size} bytes) is outside {what}"),
+        )
+    };
+    let read_only = || {
+        fail(
+            UbRule::MemoryReadOnly,
+            addr,
+            format!("a store to read-only memory at {addr:#x}"),
+        )
+    };
     match space {
         Space::Global => {
             let vars = Arc::clone(&c.vars);
             let mut vars = vars
                 .lock()
-                .map_err(|_| "jit: module variables' lock poisoned".to_string())?;
+                .map_err(|_| bug("jit: module variables' lock poisoned".to_string()))?;
             if let Some(r) = vars
                 .iter_mut()
                 .find(|r| a >= r.base && fits(r.bytes.len() as u64, a - r.base))
             {
                 let off = (a - r.base) as usize;
                 return match store {
-                    Some(_) if r.is_read_only() => {
-                        fail(format!("a store to read-only memory at {addr:#x}"))
-                    }
+                    Some(_) if r.is_read_only() => read_only(),
                     Some(value) => {
                         for i in 0..size as usize {
                             r.bytes[off + i] = (value >> (8 * i)) as u8;
@@ -207,25 +247,25 @@ fn access(
             if c.buffers.iter().any(|&(b, len)| a >= b && fits(len, a - b)) {
                 return missed(addr);
             }
-            fail(oob("every buffer and .global/.const variable"))
+            oob("every buffer and .global/.const variable")
         }
         Space::Shared => {
             let dynamic = a.wrapping_sub(warp_core::ir::windows::DYNAMIC_SHARED);
             if fits(c.shared, a) || fits(c.dynamic, dynamic) {
                 return missed(addr);
             }
-            fail(oob(&format!(
+            oob(&format!(
                 "the CTA's {} bytes of shared memory and {} of dynamic shared memory",
                 c.shared, c.dynamic
-            )))
+            ))
         }
         Space::Param if fits(c.param, a) => match store {
-            Some(_) => fail(format!("a store to read-only memory at {addr:#x}")),
+            Some(_) => read_only(),
             None => missed(addr),
         },
-        Space::Param => fail(oob("the kernel's parameters")),
+        Space::Param => oob("the kernel's parameters"),
         Space::Local if fits(c.local, a) => missed(addr),
-        Space::Local => fail(oob("the thread's local memory")),
+        Space::Local => oob("the thread's local memory"),
         Space::Generic | Space::Const => unreachable!("mapped by resolve"),
     }
 }
@@ -268,6 +308,6 @@ pub extern "C" fn host_glue(pc: u64, a: u64, b: u64, c3: u64) -> u64 {
                 Glue::Mov { .. } | Glue::Bin { .. } | Glue::Un { .. } | Glue::Selp { .. } => p,
             })
         }
-        _ => Err(format!("jit: no glue instruction at index {pc}")),
+        _ => Err(bug(format!("jit: no glue instruction at index {pc}"))),
     })
 }

@@ -216,9 +216,9 @@ fn faults_name_lane_thread_instruction_and_address() {
     .expect("valid");
     let e = warp_jit::launch::run_launch(&m, &l).expect_err("misaligned");
     assert!(
-        e.0.contains("lane 0 (%tid (0,0,0)), `atom.global.add.u32 %r10, [%rd1+2], 1;`: address 0x2000000002 is not aligned"),
+        e.to_string().contains("lane 0 (%tid (0,0,0)), `atom.global.add.u32 %r10, [%rd1+2], 1;`: address 0x2000000002 is not aligned"),
         "{}",
-        e.0
+        e
     );
 }
 

@@ -86,12 +86,13 @@ fn an_out_of_bounds_store_on_the_jit_names_lane_thread_instruction_and_address()
     // `out` is buffer 1: it starts at 0x21_0000_0000 (ir::windows); thread
     // 40 stores at byte 160 = 0xa0.
     assert!(
-        e.0.contains("cta (0,0,0) warp 1")
-            && e.0
+        e.to_string().contains("cta (0,0,0) warp 1")
+            && e.to_string()
                 .contains("lane 8 (%tid (40,0,0)), `st.global.u32 [%rd7], %r22;`")
-            && e.0.contains("address 0x21000000a0 (4 bytes) is outside"),
+            && e.to_string()
+                .contains("address 0x21000000a0 (4 bytes) is outside"),
         "{}",
-        e.0
+        e
     );
 }
 
@@ -377,9 +378,9 @@ fn faulty_accesses_name_lane_thread_instruction_and_address_on_any_number_of_thr
             let reference = format!("{}: line {}: {}", ub.0, ub.1.line, ub.1.message);
             for w in want.iter().chain([&reference.as_str()]) {
                 assert!(
-                    e.0.contains(w),
+                    e.to_string().contains(w),
                     "{threads} threads: `{}` lacks `{w}` (the reference: {ub:?})",
-                    e.0
+                    e
                 );
             }
         }

@@ -29,12 +29,29 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// `warpdiff run --help`'s last words: what each exit status means, the
+/// same on every engine (docs/command-line.md says it too).
+pub const RUN_EXIT_CODES: &str = "\
+Exit status (the highest applies when several files run):
+  0  every file ran (and matched its .expect, or --expect)
+  1  a result differs from .expect or --expect
+  2  error: a file that does not parse or cannot be read, a launch that
+     does not fit the kernel, a warp out of fuel, an engine that failed
+     or cannot run here
+  3  undefined behaviour; a kernel's faulty memory access (out of bounds,
+     misaligned, a store to read-only memory) is 3 on the interpreter and
+     on the JIT alike, printed as FILE:LINE: cta (X,Y,Z) warp W: undefined
+     behaviour [RULE] ... naming lane, %tid, instruction and address (the
+     GPU checks no access: one the hardware faults on is a CUDA error, 2;
+     most stores just past a buffer go unnoticed there)";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run .ptx case files on one engine and print every register per lane
     /// (exit: 0 ran and matched .expect, 1 .expect mismatch, 2 error,
     /// 3 undefined behaviour; the highest applies)
+    #[command(after_help = RUN_EXIT_CODES)]
     Run(RunArgs),
     /// Check a kernel launch on the reference: every undefined value that
     /// escapes (stored to global memory, used as an address, a guard or a

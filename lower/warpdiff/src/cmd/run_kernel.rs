@@ -11,9 +11,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use warp_core::ir::Module;
 use warp_core::launch::{
-    compare, parse_dims, parse_expected, write_line_threads, Buffer, BufferOut, Launch, ParamValue,
+    compare, parse_dims, parse_expected, write_line_threads, Buffer, BufferOut, Launch,
+    LaunchError, ParamValue,
 };
 use warp_core::text::parse_module;
+use warp_core::ub::{AccessFault, Ub};
 use warp_jit::launch::CompiledKernel;
 use warp_jit::Tuning;
 
@@ -113,7 +115,11 @@ pub fn launch_of(k: &KernelArgs) -> Result<Launch, String> {
 }
 
 /// Runs the kernel launch and returns the exit status (0 ran, and matched
-/// --expect if given; 1 --expect differs; 2 error; 3 undefined behaviour).
+/// --expect if given; 1 --expect differs; 2 error: bad input, a launch
+/// that does not fit the kernel, a warp out of fuel, an engine failure; 3
+/// undefined behaviour, a faulty memory access among it: the same access
+/// is 3 on the interpreter, which finds it undefined, and on the JIT,
+/// which faults on it).
 pub fn run(o: &RunArgs) -> u8 {
     match run_inner(o) {
         Ok(code) => code,
@@ -198,13 +204,25 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
     let (src, module) = read_module(file)?;
     timings.since("module", t);
     let (launch, ran) = if engine == "jit" {
-        run_jit(o, &name, &module, &mut timings)?
+        match run_jit(o, &name, &module, &mut timings)? {
+            (launch, Ok(ran)) => (launch, ran),
+            ((launch, steps), Err(fault)) => {
+                header(&name, &launch, engine, &steps);
+                return Ok(undefined(&name, Some(&fault.to_ub())));
+            }
+        }
     } else {
         let t = Instant::now();
         let launch = launch_of(&o.kernel)?;
         timings.since("launch and buffers read", t);
         let t = Instant::now();
         let out = match kernel::run(engine, &src, &module, &launch) {
+            Ok(out) if out.ub.is_some() => {
+                timings.since("run", t);
+                let steps = format!(", {} warp steps", out.steps);
+                header(&name, &launch, engine, &steps);
+                return Ok(undefined(&name, out.ub.as_ref()));
+            }
             Ok(out) => out,
             Err(KernelRunError::Skip(m)) => {
                 return Err(format!("{name}: {engine} cannot run here: {m}"))
@@ -218,11 +236,6 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         } else {
             String::new()
         };
-        if let Some((at, ub)) = &out.ub {
-            header(&name, &launch, engine, &steps);
-            outln!("{name}:{}: {at}: {ub}", ub.line);
-            return Ok(3);
-        }
         let ran = out
             .buffers
             .into_iter()
@@ -268,6 +281,16 @@ fn run_inner(o: &RunArgs) -> Result<u8, String> {
         outln!("expect: all {} buffers match {en}", want.len());
     }
     Ok(0)
+}
+
+/// Prints the undefined behaviour that ended a run of the kernel in file
+/// `name` (where and what), the same line whichever engine found it;
+/// the exit status, 3.
+fn undefined(name: &str, ub: Option<&(String, Ub)>) -> u8 {
+    if let Some((at, ub)) = ub {
+        outln!("{name}:{}: {at}: {ub}", ub.line);
+    }
+    3
 }
 
 /// The line before the buffers: file, kernel, grid, block, engine.
@@ -341,6 +364,10 @@ fn forced_tuning() -> Option<Tuning> {
     }
 }
 
+/// A launch on the JIT: the launch and its header's steps (none), and
+/// its buffers after the run, or the kernel's fault.
+type JitRun = ((Launch, String), Result<Vec<Ran>, AccessFault>);
+
 /// The launch on the JIT, for a one-off command: the kernel compiled
 /// while the launch's buffers are read (when the kernel is known before
 /// the launch is: `--kernel`, or the module's only kernel), then run on
@@ -353,7 +380,7 @@ fn run_jit(
     name: &str,
     module: &Module,
     timings: &mut Timings,
-) -> Result<((Launch, String), Vec<Ran>), String> {
+) -> Result<JitRun, String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let guess = o
         .kernel
@@ -410,9 +437,11 @@ fn run_jit(
         .iter_mut()
         .map(|b| std::mem::take(&mut b.bytes))
         .collect();
-    compiled
-        .run_in_place(&launch, &mut bytes)
-        .map_err(|e| format!("{name}: {e}"))?;
+    match compiled.run_in_place(&launch, &mut bytes) {
+        Ok(()) => {}
+        Err(LaunchError::Fault(f)) => return Ok(((launch, String::new()), Err(f))),
+        Err(e) => return Err(format!("{name}: {e}")),
+    }
     timings.since("run", t);
     let ran = launch
         .buffers
@@ -424,7 +453,7 @@ fn run_jit(
             defined: None,
         })
         .collect();
-    Ok(((launch, String::new()), ran))
+    Ok(((launch, String::new()), Ok(ran)))
 }
 
 #[cfg(test)]
