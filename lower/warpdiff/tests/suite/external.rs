@@ -299,10 +299,14 @@ fn recorded_failure(d: &Path, engine: &str, says: &str) {
 #[test]
 fn a_child_that_exits_mid_batch_is_reported_restarted_and_switched_off() {
     let (_, out, err, _, d) = fuzz_broken("exits", &broken("exits_mid_batch.py"), 10);
+    // Which request's crash is the first on stderr depends on timing: in
+    // release builds it named request 2 in 3 of 4 runs (the recorded
+    // finding is checked below).
     assert!(
         err.contains("external engine exits-mid-batch 1 (pid ")
-            && err.contains(") exited with status 3 during request 1 (")
-            && err.contains(r#"after writing `{"type":"result","id":1,"jobs":[{"output":"0000` (EOF while parsing"#)
+            && err.contains(") exited with status 3 during request ")
+            && err.contains(r#"after writing `{"type":"result","id":"#)
+            && err.contains(r#","jobs":[{"output":"0000` (EOF while parsing"#)
             && err.contains("stderr ends: exits-mid-batch: simulated crash in a batch of")
             && err.contains("it restarts for the next request"),
         "{err}"
