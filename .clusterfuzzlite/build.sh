@@ -117,7 +117,7 @@ zip_flat() {
 }
 
 # Seed corpora. diff: the distilled inputs of fuzz/corpus/diff (every
-# instruction form; see lower/warpdiff/tests/seed_corpus.rs). parse: every `.ptx` case
+# instruction form; see lower/warpdiff/tests/suite/seed_corpus.rs). parse: every `.ptx` case
 # of the repository (the regression corpus and the interpreter's hand-written
 # cases), prefixed by their folder so that equal names cannot collide.
 stage="$(mktemp -d)"

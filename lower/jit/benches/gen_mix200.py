@@ -18,7 +18,7 @@ already rustfmt-formatted (CI checks formatting), so the check below and
     python3 gen_mix200.py --check  exit 1, with a short diff, if the section
                                    is not what the .ptx generates; 0 if it is
 
-lower/jit/tests/mix200_generated.rs runs the check; lower/jit/tests/
+lower/jit/tests/suite/mix200_generated.rs runs the check; lower/jit/tests/
 bench_programs.rs checks the generated code against the interpreter.
 Python 3 standard library only.
 """

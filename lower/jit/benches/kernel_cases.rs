@@ -2,7 +2,7 @@
 //! and their plain Rust versions: each kernel's PTX, a launch of it over
 //! `n` elements with deterministic inputs, and the same computation on
 //! the launch's buffers as 32-bit words, on one thread or spread over
-//! several. Shared with `tests/bench_kernels.rs`, which checks each plain
+//! several. Shared with `tests/suite/bench_kernels.rs`, which checks each plain
 //! version, the JIT and the interpreter against each other.
 
 use std::path::PathBuf;

@@ -12,7 +12,7 @@
 //! another algorithm, which LLVM vectorises).
 //!
 //! Every translation writes what the kernel writes, word for word
-//! (`tests/bench_kernels.rs` checks it against the JIT and the
+//! (`tests/suite/bench_kernels.rs` checks it against the JIT and the
 //! interpreter), and spreads whole CTAs over threads.
 
 use super::kernel_cases::{split, Kernel};

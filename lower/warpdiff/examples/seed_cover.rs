@@ -9,7 +9,7 @@
 //! cd fuzz && cargo +nightly fuzz cmin diff -- -set_cover_merge=1 -use_counters=0
 //! ```
 //!
-//! `lower/warpdiff/tests/seed_corpus.rs` checks the result.
+//! `lower/warpdiff/tests/suite/seed_corpus.rs` checks the result.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

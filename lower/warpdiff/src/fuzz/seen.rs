@@ -9,7 +9,7 @@
 //! median 76 % of its input) changes nothing the generator sees.
 //!
 //! The generator reads its bytes front to back ([`arbitrary::Unstructured`]
-//! without `arbitrary_len` or `take_rest`; `tests/seen_prefix.rs` checks
+//! without `arbitrary_len` or `take_rest`; `tests/suite/seen_prefix.rs` checks
 //! that the case depends on nothing else), so when one input made a case
 //! after reading its first `n` bytes, any input with the same first `n`
 //! bytes makes the same case: it is longer or as long, or, when the first

@@ -2,7 +2,7 @@
 //! input, 3 undefined behaviour), `--json`, `--convergence`, and the
 //! text report's origin line, on `corpus/check/hand/` and small modules.
 
-mod common;
+use crate::common;
 
 use common::{warpdiff, write};
 

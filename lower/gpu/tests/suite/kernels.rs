@@ -2,7 +2,7 @@
 //! `NAME.launch` runs the PTX text of `NAME.ptx` as written, and every
 //! buffer must hold what `NAME.expect` (the hand-written kernels) or
 //! `NAME.gpu.txt` (the nvcc-built ones: what an H200 stored) says. Needs a
-//! GPU: `cargo test -p warp-gpu --test kernels -- --ignored`.
+//! GPU: `cargo test -p warp-gpu --test suite kernels:: -- --ignored`.
 
 use std::path::{Path, PathBuf};
 use warp_core::kernel_corpus::{launch_files, KernelCase};

@@ -19,7 +19,7 @@
 //! may be used for one or more elements provided that at least one element
 //! is a scalar register" (ISA, same page).
 
-mod common;
+use crate::common;
 use arbitrary::Unstructured;
 use common::bytes;
 use std::collections::HashSet;

@@ -12,7 +12,7 @@
 //! after every one of its instructions, and every whole-warp helper of the
 //! native module on edge-case operands. The interpreter is the reference.
 
-#[path = "../benches/native.rs"]
+#[path = "../../benches/native.rs"]
 mod native;
 
 use warp_core::interp::Interp;

@@ -9,7 +9,7 @@ use warp_core::text::parse_module;
 /// `(instruction, expected bits)` of `data/thread_ops.txt` (`None`: the
 /// ISA leaves the result unspecified).
 fn cases() -> Vec<(String, Option<u64>)> {
-    let text = include_str!("data/thread_ops.txt");
+    let text = include_str!("../data/thread_ops.txt");
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {

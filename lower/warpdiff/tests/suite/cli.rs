@@ -1,7 +1,7 @@
 //! `warpdiff run --json` end to end: a normal file, a file with UB and a file
 //! with a parse error in one call; exit statuses; `.expect` mismatches.
 
-mod common;
+use crate::common;
 
 use common::{warpdiff, write};
 

@@ -3,7 +3,7 @@
 //! one-pass run on them (`Interp::run_reusing`) gives exactly what its
 //! full run gives.
 
-mod common;
+use crate::common;
 use arbitrary::Unstructured;
 use common::bytes;
 use warp_core::gen::{control_regs, data_inputs, generate, vary_inputs, Config};

@@ -1,4 +1,4 @@
-//! The resolver of tests/module_graph.rs: reads a crate's module tree and
+//! The resolver of tests/suite/module_graph.rs: reads a crate's module tree and
 //! resolves each path its code uses to the file that defines the item.
 //! Paths are resolved as rustc would within the crate, from `crate::`,
 //! `super::`, `self::` or a name in scope (an item of the module, a name a

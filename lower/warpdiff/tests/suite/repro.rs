@@ -4,7 +4,7 @@
 //! hand: `%bd0` starts 1 and ends 0, `%p0` starts 0 and ends 1, no lane
 //! exits.
 
-mod common;
+use crate::common;
 
 use common::warpdiff;
 use std::path::PathBuf;

@@ -10,7 +10,7 @@ use warp_core::launch::{Launch, LaunchOutcome};
 use warp_core::text::parse_module;
 use warp_jit::launch::CompiledKernel;
 
-/// As `core/tests/atomics.rs`: `%rd1` is buffer `a`, `%rd4` `&b[gtid]`,
+/// As `core/tests/suite/atomics.rs`: `%rd1` is buffer `a`, `%rd4` `&b[gtid]`,
 /// `%r1` `%tid.x`, `%r4` the thread's index in the grid.
 const KERNEL: &str = "\
 .version 9.0
@@ -223,7 +223,7 @@ fn faults_name_lane_thread_instruction_and_address() {
 }
 
 /// `atomic_mix`'s CAS loop and the one add it amounts to (as
-/// `core/tests/atomics.rs`: the reference stops at the loop).
+/// `core/tests/suite/atomics.rs`: the reference stops at the loop).
 const MIX_CAS_LOOP: &str = "\tatom.global.or.b32 \t%r38, [%rd28], 0;
 \tshl.b32 \t%r5, %r2, 1;
 \tcvta.to.global.u64 \t%rd5, %rd7;

@@ -4,7 +4,7 @@
 //! the GPU engine is skipped with its reason, undefined behaviour and bad
 //! arguments give their exit statuses.
 
-mod common;
+use crate::common;
 
 use common::{warpdiff, write};
 

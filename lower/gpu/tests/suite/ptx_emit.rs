@@ -26,9 +26,9 @@
 //! the folder given as its argument:
 //!
 //! ```sh
-//! cargo test -p warp-gpu --test ptx_emit     # prints the folder
+//! cargo test -p warp-gpu --test suite ptx_emit::   # prints the folder
 //! python3 target/ptx-emit/check.py OUTDIR      # on the GPU machine
-//! WARPDIFF_GPU_RESULTS=OUTDIR cargo test -p warp-gpu --test ptx_emit gpu_results -- --ignored
+//! WARPDIFF_GPU_RESULTS=OUTDIR cargo test -p warp-gpu --test suite ptx_emit::gpu_results -- --ignored
 //! ```
 //!
 //! The last line decodes the outputs with [`decode_outputs`] and compares
@@ -870,7 +870,7 @@ fn gpu_results() {
 
 /// The GPU-side checker written beside the modules (see the file's doc).
 const CHECK_PY: &str = r#"#!/usr/bin/env python3
-# Written by lower/gpu/tests/ptx_emit.rs. Usage: python3 check.py [OUTDIR [NAME...]]
+# Written by lower/gpu/tests/suite/ptx_emit.rs. Usage: python3 check.py [OUTDIR [NAME...]]
 # For each NAME.ptx beside this file (or the NAMEs given): ptxas -arch=sm_90,
 # then load it through the CUDA driver, launch every kernel (grid = its jobs,
 # 32 threads), compare the defined bits of the output with NAME.want and

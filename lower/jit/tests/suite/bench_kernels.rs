@@ -7,9 +7,9 @@
 //! and on several threads;
 //! and the JIT stores the same bytes on 1, 2, 3 and 8 threads.
 
-#[path = "../benches/kernel_cases.rs"]
+#[path = "../../benches/kernel_cases.rs"]
 mod kernel_cases;
-#[path = "../benches/kernel_literal.rs"]
+#[path = "../../benches/kernel_literal.rs"]
 mod kernel_literal;
 
 use kernel_cases::Kernel;

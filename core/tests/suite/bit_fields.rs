@@ -9,7 +9,7 @@
 //! `corpus/cases/bit-field-range-in-register-h200.ptx`). Expected values
 //! by hand from the ISA pages.
 
-mod common;
+use crate::common;
 use arbitrary::Unstructured;
 use common::bytes;
 use warp_core::gen::{generate, Config, TestCase, Weights};

@@ -2,9 +2,9 @@
 //! invalid), is deterministic for a seed, never calls the predicate twice on
 //! one candidate, and shrinks a generated 200-instruction case to a handful
 //! of instructions that still satisfy a synthetic predicate.
-//! `cargo test -p warp-core --test reduce -- --nocapture` prints the figures.
+//! `cargo test -p warp-core --test suite reduce:: -- --nocapture` prints the figures.
 
-mod common;
+use crate::common;
 use arbitrary::Unstructured;
 use common::bytes;
 use std::collections::HashSet;

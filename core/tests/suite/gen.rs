@@ -2,9 +2,9 @@
 //! prints and parses back to the same program, runs on the interpreter, and
 //! at least 95 % of the runs are usable (no UB, no error); every form of the
 //! IR and every feature is generated; the same bytes give the same case.
-//! `cargo test -p warp-core --test gen -- --nocapture` prints the coverage.
+//! `cargo test -p warp-core --test suite gen:: -- --nocapture` prints the coverage.
 
-mod common;
+use crate::common;
 use arbitrary::{Arbitrary, Unstructured};
 use common::bytes;
 use warp_core::gen::{all_forms, generate, generate_with_stats, Config, Stats, TestCase};

@@ -2,7 +2,7 @@
 //! after the launch must hold what `NAME.expect` (the hand-written kernels,
 //! computed by `expected.py`) or `NAME.gpu.txt` (the nvcc-built kernels:
 //! what the H200 stored) says, as on the reference interpreter
-//! (`core/tests/kernels.rs`).
+//! (`core/tests/suite/kernels.rs`).
 
 use std::path::{Path, PathBuf};
 use warp_core::kernel_corpus::{launch_files, KernelCase, REFERENCE_STOPS};

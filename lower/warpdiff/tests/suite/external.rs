@@ -299,10 +299,15 @@ fn recorded_failure(d: &Path, engine: &str, says: &str) {
 #[test]
 fn a_child_that_exits_mid_batch_is_reported_restarted_and_switched_off() {
     let (_, out, err, _, d) = fuzz_broken("exits", &broken("exits_mid_batch.py"), 10);
+    // Which request's failure is the first on stderr depends on timing
+    // (here and in the two tests below): on the release profile it named
+    // request 2 in 3 of 4 runs (the recorded finding is checked
+    // below).
     assert!(
         err.contains("external engine exits-mid-batch 1 (pid ")
-            && err.contains(") exited with status 3 during request 1 (")
-            && err.contains(r#"after writing `{"type":"result","id":1,"jobs":[{"output":"0000` (EOF while parsing"#)
+            && err.contains(") exited with status 3 during request ")
+            && err.contains(r#"after writing `{"type":"result","id":"#)
+            && err.contains(r#","jobs":[{"output":"0000` (EOF while parsing"#)
             && err.contains("stderr ends: exits-mid-batch: simulated crash in a batch of")
             && err.contains("it restarts for the next request"),
         "{err}"
@@ -324,7 +329,7 @@ fn a_child_that_sleeps_forever_is_a_hang_at_its_deadline() {
     let (_, out, err, _, d) = fuzz_broken("sleeps", &broken("sleeps_forever.py"), 10);
     assert!(
         err.contains("external engine sleeps-forever 1 (pid ")
-            && err.contains("did not answer request 1 (")
+            && err.contains("did not answer request ")
             && err.contains("within 1.5 s (a hang); killed it; stderr ends: sleeps-forever: got"),
         "{err}"
     );
@@ -340,7 +345,7 @@ fn a_child_that_prints_garbage_is_reported_and_switched_off() {
     let (_, out, err, _, d) = fuzz_broken("garbage", &broken("prints_garbage.py"), 10);
     assert!(
         err.contains("external engine prints-garbage 1 (pid ")
-            && err.contains("wrote a line that is not a protocol message during request 1 (")
+            && err.contains("wrote a line that is not a protocol message during request ")
             && err.contains("`DEBUG: running ")
             && err.contains("killed it (stdout is for protocol messages only, logs go to stderr)"),
         "{err}"

@@ -2,7 +2,7 @@
 //! on ordinary use (issue #12), shown with the fault-injection hooks that
 //! test builds carry (`WARPDIFF_INJECT`, `--gpu-simulate`): no GPU needed.
 
-mod common;
+use crate::common;
 
 use common::warpdiff_env as warpdiff;
 use std::io::{BufRead, BufReader};

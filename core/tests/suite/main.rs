@@ -1,0 +1,29 @@
+//! warp-core's integration tests, one module per concern, in one test
+//! binary: one link instead of one per file (issue #41, item 4). A test is
+//! named `FILE::NAME`: `cargo test -p warp-core --test suite gen::` runs
+//! those of `gen.rs`. Apart, each in a binary of its own: `replay.rs`
+//! (the corpus replay, its own harness) and `corpus_concurrent.rs` (it runs
+//! its own binary as child processes, selecting a test by name).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod approx;
+mod atomics;
+mod bit_fields;
+mod blind_spots;
+mod bounded;
+mod dialect;
+mod gen;
+mod idioms;
+mod kernels;
+mod mov_vector;
+mod nan_bits;
+mod reduce;
+mod sanitize;
+mod scopes;
+mod single_pass;
+mod text;
+mod thread_ops;
+mod ub;
+mod vary;
