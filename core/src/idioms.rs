@@ -805,9 +805,15 @@ fn shift_amount_from_f32(prog: &Program) -> Option<usize> {
 fn writes_as_f32(x: &crate::ir::Inst, r: Reg) -> bool {
     match &x.op {
         Op::Glue(
-            g @ (Glue::Mov { d: Dest::Reg(d), .. }
-            | Glue::Un { d: Dest::Reg(d), .. }
-            | Glue::Bin { d: Dest::Reg(d), .. }),
+            g @ (Glue::Mov {
+                d: Dest::Reg(d), ..
+            }
+            | Glue::Un {
+                d: Dest::Reg(d), ..
+            }
+            | Glue::Bin {
+                d: Dest::Reg(d), ..
+            }),
         ) => *d == r && g.ty() == Type::F32,
         Op::LaneOp(l) => l
             .dests

@@ -1105,7 +1105,11 @@ fn the_idioms_of_2026_11_27_f_need_their_whole_shape() {
         ("n17-no-abs", Idiom::AbsCompareFoldedIgnoringNan),
         ("n17-ne-neg", Idiom::AbsCompareFoldedIgnoringNan),
     ] {
-        assert!(idioms(&exp(name)).is_empty(), "{name} agreed: {:?}", idioms(&exp(name)));
+        assert!(
+            idioms(&exp(name)).is_empty(),
+            "{name} agreed: {:?}",
+            idioms(&exp(name))
+        );
         assert!(idiom.find(&exp(name)).is_none());
     }
     // Diverged from -O1 (at -O0 too for S1), each with its bug's idiom
@@ -1124,11 +1128,22 @@ fn the_idioms_of_2026_11_27_f_need_their_whole_shape() {
     }
     // N17's detector names the setp; N13's the cvt.sat; S1's the .f32
     // writer (the first instruction of each case below).
-    assert_eq!(Idiom::AbsCompareFoldedIgnoringNan.find(&exp("n17-case")), Some(1));
-    assert_eq!(Idiom::CnotAmountOf16BitShift.find(&exp("n13-cvt-sat")), Some(1));
-    assert_eq!(Idiom::ShiftAmountConvertedFromF32.find(&exp("s1-neg-f32")), Some(0));
+    assert_eq!(
+        Idiom::AbsCompareFoldedIgnoringNan.find(&exp("n17-case")),
+        Some(1)
+    );
+    assert_eq!(
+        Idiom::CnotAmountOf16BitShift.find(&exp("n13-cvt-sat")),
+        Some(1)
+    );
+    assert_eq!(
+        Idiom::ShiftAmountConvertedFromF32.find(&exp("s1-neg-f32")),
+        Some(0)
+    );
     // The crash (N14) stays the shifts': a cvt.sat reader is N13 only.
-    assert!(Idiom::CnotShift16CrashesPtxas.find(&exp("n13-cvt-sat")).is_none());
+    assert!(Idiom::CnotShift16CrashesPtxas
+        .find(&exp("n13-cvt-sat"))
+        .is_none());
 }
 
 /// N17's comparisons by hand: which constants make `|x| CMP c` (or
@@ -1141,7 +1156,9 @@ fn n17_fires_only_where_the_comparison_holds_for_every_number() {
             ".version 9.1\n.target sm_90\n.reg .f32 %f0, %f1;\n.reg .pred %p0;\n    abs.f32 %f1, %f0;\n{}    {setp}\n",
             if neg { "    neg.f32 %f1, %f1;\n" } else { "" }
         );
-        let prog = parse(&src).unwrap_or_else(|e| panic!("{setp}: {e:?}")).program;
+        let prog = parse(&src)
+            .unwrap_or_else(|e| panic!("{setp}: {e:?}"))
+            .program;
         Idiom::AbsCompareFoldedIgnoringNan.find(&prog).is_some()
     };
     // |x| >= 0 for every number: gt with c < 0, ge with c <= 0 hold.
@@ -1155,7 +1172,7 @@ fn n17_fires_only_where_the_comparison_holds_for_every_number() {
     assert!(!case("setp.gt.f32 %p0, %f1, 0fffc00000;", false)); // > NaN: never true
     assert!(!case("setp.eq.f32 %p0, %f1, 0fbf800000;", false));
     assert!(!case("setp.ne.f32 %p0, %f1, 0fbf800000;", false)); // agreed on both GPUs
-    // Swapped operands: c < |x| is |x| > c.
+                                                                // Swapped operands: c < |x| is |x| > c.
     assert!(case("setp.lt.f32 %p0, 0fbf800000, %f1;", false));
     assert!(case("setp.le.f32 %p0, 0f00000000, %f1;", false));
     assert!(!case("setp.gt.f32 %p0, 0fbf800000, %f1;", false));

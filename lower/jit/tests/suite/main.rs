@@ -21,3 +21,4 @@ mod mix200_generated;
 mod partitions;
 mod popc;
 mod shifts;
+mod typed_errors;

@@ -131,7 +131,10 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
                     true => match interp.run(&tc.inputs) {
                         Ok(out) if out.ub.is_none() => out,
                         _ => {
-                            sh.skip("gpu", "not checked (undefined in the spec convergence model)");
+                            sh.skip(
+                                "gpu",
+                                "not checked (undefined in the spec convergence model)",
+                            );
                             continue;
                         }
                     },

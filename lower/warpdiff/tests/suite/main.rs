@@ -14,6 +14,7 @@ mod common;
 mod check;
 mod cli;
 mod docs_paths;
+mod exit_codes;
 mod external;
 mod kernel_diff;
 mod module_graph;

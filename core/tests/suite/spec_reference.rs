@@ -59,7 +59,11 @@ fn the_perturbed_h200_activemask_lies_on_the_spec_models_defined_bits_only() {
         // the H200 agrees on every bit the model defines.
         let bits = spec.defined_bits[r1][lane];
         assert_eq!(bits >> lane & 1, 1, "lane {lane}: own bit defined");
-        assert_eq!(spec.values[r1][lane] >> lane & 1, 1, "lane {lane}: own bit set");
+        assert_eq!(
+            spec.values[r1][lane] >> lane & 1,
+            1,
+            "lane {lane}: own bit set"
+        );
         assert_eq!(
             spec.values[r1][lane] & bits,
             h & bits,
@@ -72,7 +76,10 @@ fn the_perturbed_h200_activemask_lies_on_the_spec_models_defined_bits_only() {
             observed_broken += 1;
         }
     }
-    assert_eq!(observed_broken, WARP, "the observed model is what the H200 broke on every lane");
+    assert_eq!(
+        observed_broken, WARP,
+        "the observed model is what the H200 broke on every lane"
+    );
 }
 
 /// An engine that promises only the spec model's convergence.
