@@ -170,29 +170,34 @@ impl AccessFault {
     /// it) and the diagnostic, with this fault in it. `warpdiff run`
     /// prints a fault so on every engine.
     pub fn to_ub(&self) -> (String, Ub) {
-        let ([x, y, z], [tx, ty, tz]) = (self.cta, self.tid);
+        let [x, y, z] = self.cta;
         let ub = Ub {
             rule: self.rule,
             line: self.line,
             lanes: 1 << (self.lane % 32),
-            message: format!(
-                "lane {} (%tid ({tx},{ty},{tz})), `{}`: {}",
-                self.lane, self.inst, self.message
-            ),
+            message: access_message(self.lane as usize, self.tid, &self.inst, &self.message),
             fault: Some(Box::new(self.clone())),
         };
         (format!("cta ({x},{y},{z}) warp {}", self.warp), ub)
     }
 }
 
+/// The diagnostic's sentence for a faulty access (interpreter and JIT
+/// alike): `lane N (%tid (X,Y,Z)), `INST`: MESSAGE`.
+pub(crate) fn access_message(lane: usize, tid: [u32; 3], inst: &str, msg: &str) -> String {
+    let [tx, ty, tz] = tid;
+    format!("lane {lane} (%tid ({tx},{ty},{tz})), `{inst}`: {msg}")
+}
+
 impl fmt::Display for AccessFault {
     /// `cta (X,Y,Z) warp W: line L: lane N (%tid (X,Y,Z)), `INST`: MESSAGE`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ([x, y, z], [tx, ty, tz]) = (self.cta, self.tid);
+        let [x, y, z] = self.cta;
+        let what = access_message(self.lane as usize, self.tid, &self.inst, &self.message);
         write!(
             f,
-            "cta ({x},{y},{z}) warp {}: line {}: lane {} (%tid ({tx},{ty},{tz})), `{}`: {}",
-            self.warp, self.line, self.lane, self.inst, self.message
+            "cta ({x},{y},{z}) warp {}: line {}: {what}",
+            self.warp, self.line
         )
     }
 }

@@ -9,7 +9,7 @@ use super::memory::{access, access_wild, region, Fault, Place};
 use super::warp::{Step, Warp};
 use crate::ir::{windows, Address, LaneOp, LaneOpKind, Operand, Type};
 use crate::text::inst_text;
-use crate::ub::{AccessFault, Ub, UbRule};
+use crate::ub::{access_message, AccessFault, Ub, UbRule};
 
 /// The address operand's value on `lane`, or why it has none; `true`
 /// with it when its bits are undefined and taken as this run has them
@@ -48,10 +48,7 @@ pub(super) fn fail(w: &Warp, s: &Step, lane: usize, addr: Option<u64>, (rule, ms
         rule,
         s.inst,
         1 << lane,
-        format!(
-            "lane {lane} (%tid ({},{},{})), `{inst}`: {msg}",
-            tid[0], tid[1], tid[2],
-        ),
+        access_message(lane, tid, &inst, &msg),
     );
     match &w.kernel {
         Some(k) => ub.with_fault(AccessFault {

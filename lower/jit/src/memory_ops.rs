@@ -163,20 +163,14 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
     let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
     let regs = e.lay.regs[base_reg.index()] as i32;
     let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
-    let mut ok = None;
-    for &v in &v {
+    let ok = all_true(e, &v, |e, v| {
         let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
         let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
         let bits = e.b.ins().band(v, three);
         let aligned = e.b.ins().icmp(IntCC::Equal, bits, low_bits);
         let q = e.b.ins().band(above, below);
-        let q = e.b.ins().band(q, aligned);
-        ok = Some(match ok {
-            Some(p) => e.b.ins().band(p, q),
-            None => q,
-        });
-    }
-    let ok = e.b.ins().vall_true(ok.expect("8 vectors"));
+        e.b.ins().band(q, aligned)
+    });
     check(e, ok, lanes);
     let base = word(e, mem::SHARED);
     let base = e.b.ins().iadd_imm_s(base, off);
@@ -199,6 +193,24 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
         e.store(w.expect("4 lanes"), dst + 16 * j as i32);
     }
     e.b.ins().jump(done, &[]);
+}
+
+/// Whether `test` (a lane-wise comparison) holds on every lane of every
+/// vector of `vs`: the tests and-ed together, then `vall_true`.
+fn all_true(
+    e: &mut Emitter,
+    vs: &[Value],
+    mut test: impl FnMut(&mut Emitter, Value) -> Value,
+) -> Value {
+    let mut acc = None;
+    for &v in vs {
+        let q = test(e, v);
+        acc = Some(match acc {
+            Some(p) => e.b.ins().band(p, q),
+            None => q,
+        });
+    }
+    e.b.ins().vall_true(acc.expect("at least one vector"))
 }
 
 /// Whether `acc` has the four-lanes path: one 32-bit element per lane
@@ -255,35 +267,27 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         let v: [Value; 16] = std::array::from_fn(|j| e.load(I64X2, regs + 16 * j as i32));
         let a0 = e.b.ins().extractlane(v[0], 0);
         let s = e.b.ins().splat(I64X2, a0);
-        let mut eq = None;
-        for (j, &v) in v.iter().enumerate() {
-            let j = j as u64;
+        let mut j = 0;
+        let eq = all_true(e, &v, |e, v| {
             let steps = e.vconst_i64x2([8 * j, 8 * j + 4]);
+            j += 1;
             let want = e.b.ins().iadd(s, steps);
-            let q = e.b.ins().icmp(IntCC::Equal, v, want);
-            eq = Some(match eq {
-                Some(p) => e.b.ins().band(p, q),
-                None => q,
-            });
-        }
-        (a0, e.b.ins().vall_true(eq.expect("16 vectors")))
+            e.b.ins().icmp(IntCC::Equal, v, want)
+        });
+        (a0, eq)
     } else {
         let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
         let a0 = e.b.ins().extractlane(v[0], 0);
         let s = e.b.ins().splat(I32X4, a0);
-        let mut eq = None;
-        for (j, &v) in v.iter().enumerate() {
-            let j = 16 * j as u32;
+        let mut j = 0;
+        let eq = all_true(e, &v, |e, v| {
             let steps = e.vconst_i32x4([j, j + 4, j + 8, j + 12]);
+            j += 16;
             let want = e.b.ins().iadd(s, steps);
-            let q = e.b.ins().icmp(IntCC::Equal, v, want);
-            eq = Some(match eq {
-                Some(p) => e.b.ins().band(p, q),
-                None => q,
-            });
-        }
+            e.b.ins().icmp(IntCC::Equal, v, want)
+        });
         let a0 = e.b.ins().uextend(I64, a0);
-        (a0, e.b.ins().vall_true(eq.expect("8 vectors")))
+        (a0, eq)
     };
     check(e, consecutive, groups);
     let ea = e.b.ins().iadd_imm_s(a0, a.offset);
