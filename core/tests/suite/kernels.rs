@@ -48,23 +48,7 @@ fn hand_written_kernels_match_their_expected_outputs_on_the_interpreter() {
 
 /// A kernel storing `%tid.x` to `out[%tid.x]`: with a 32-word buffer and
 /// 40 threads, thread 32 stores past the end.
-const OOB: &str = "\
-.version 9.0
-.target sm_90
-.address_size 64
-.visible .entry oob(.param .u64 oob_param_0)
-{
-\t.reg .b32 \t%r<3>;
-\t.reg .b64 \t%rd<5>;
-\tld.param.u64 \t%rd1, [oob_param_0];
-\tcvta.to.global.u64 \t%rd2, %rd1;
-\tmov.u32 \t%r1, %tid.x;
-\tmul.wide.u32 \t%rd3, %r1, 4;
-\tadd.s64 \t%rd4, %rd2, %rd3;
-\tst.global.u32 \t[%rd4], %r1;
-\tret;
-}
-";
+const OOB: &str = include_str!("../data/oob_store.ptx");
 
 /// The OOB kernel's launch with `threads` threads.
 fn oob_launch(threads: u32) -> Launch {

@@ -195,6 +195,41 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
     e.b.ins().jump(done, &[]);
 }
 
+/// The host pointer of `bytes` consecutive bytes from the first lane's
+/// address `a0` (plus the instruction's offset): aligned to 4 and wholly
+/// inside one buffer or the shared memory ([`resolve`], `lane0` the lane
+/// its faults would name); otherwise the code goes to `slow` before
+/// touching memory. Leaves the builder in the block that has it.
+fn consecutive_at(
+    e: &mut Emitter,
+    acc: &Access,
+    a0: Value,
+    bytes: u64,
+    lane0: Value,
+    slow: Block,
+) -> Value {
+    let offset = acc.x.addr.expect("an address").offset;
+    let ea = e.b.ins().iadd_imm_s(a0, offset);
+    let aligned = e.b.ins().band_imm_s(ea, 3);
+    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, aligned, 0);
+    check(e, aligned, slow);
+    let got = e.b.create_block();
+    e.b.append_block_param(got, I64);
+    resolve(e, acc, ea, bytes, lane0, false, got, slow);
+    e.switch_to(got);
+    e.b.block_params(got)[0]
+}
+
+/// Where the warp state keeps the register an `ld` writes or an `st`
+/// stores (the paths that take one register: [`four_at_a_time`]).
+fn data_reg(e: &Emitter, acc: &Access) -> i32 {
+    match (acc.x.srcs.first(), acc.x.dests.first()) {
+        (Some(&(Operand::Reg(r), _)), _) if acc.store => e.lay.regs[r.index()] as i32,
+        (_, Some(&(Dest::Reg(r), _))) if !acc.store => e.lay.regs[r.index()] as i32,
+        _ => unreachable!("four_at_a_time"),
+    }
+}
+
 /// Whether `test` (a lane-wise comparison) holds on every lane of every
 /// vector of `vs`: the tests and-ed together, then `vall_true`.
 fn all_true(
@@ -290,21 +325,9 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         (a0, eq)
     };
     check(e, consecutive, groups);
-    let ea = e.b.ins().iadd_imm_s(a0, a.offset);
-    let aligned = e.b.ins().band_imm_s(ea, 3);
-    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, aligned, 0);
-    check(e, aligned, groups);
-    let got = e.b.create_block();
-    e.b.append_block_param(got, I64);
     let lane0 = e.b.ins().iconst(I32, 0);
-    resolve(e, acc, ea, 4 * WARP as u64, lane0, false, got, groups);
-    e.switch_to(got);
-    let p = e.b.block_params(got)[0];
-    let off = match (acc.x.srcs.first(), acc.x.dests.first()) {
-        (Some(&(Operand::Reg(r), _)), _) if acc.store => e.lay.regs[r.index()] as i32,
-        (_, Some(&(Dest::Reg(r), _))) if !acc.store => e.lay.regs[r.index()] as i32,
-        _ => unreachable!("four_at_a_time"),
-    };
+    let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, groups);
+    let off = data_reg(e, acc);
     for k in 0..WARP as i32 / 4 {
         if acc.store {
             let v = e.load(I32X4, off + 16 * k);
@@ -361,24 +384,11 @@ fn group(e: &mut Emitter, acc: &Access, exec: Value, off: Value) {
         (a0, e.b.ins().vall_true(eq))
     };
     check(e, consecutive, scalar);
-    let ea = e.b.ins().iadd_imm_s(a0, a.offset);
-    let aligned = e.b.ins().band_imm_s(ea, 3);
-    let aligned = e.b.ins().icmp_imm_s(IntCC::Equal, aligned, 0);
-    check(e, aligned, scalar);
-    let got = e.b.create_block();
-    e.b.append_block_param(got, I64);
-    let lane0 = first;
-    resolve(e, acc, ea, 16, lane0, false, got, scalar);
-    e.switch_to(got);
-    let p = e.b.block_params(got)[0];
-    let off = match (acc.x.srcs.first(), acc.x.dests.first()) {
-        (Some(&(Operand::Reg(r), _)), _) if acc.store => e.lay.regs[r.index()] as i32,
-        (_, Some(&(Dest::Reg(r), _))) if !acc.store => e.lay.regs[r.index()] as i32,
-        _ => unreachable!("four_at_a_time"),
-    };
+    let p = consecutive_at(e, acc, a0, 16, first, scalar);
+    let off = data_reg(e, acc);
     // The four lanes of the register: state + 4 * first lane.
     let regs_at = {
-        let first64 = e.b.ins().uextend(I64, lane0);
+        let first64 = e.b.ins().uextend(I64, first);
         let byte = e.b.ins().ishl_imm_s(first64, 2);
         e.b.ins().iadd(e.state, byte)
     };

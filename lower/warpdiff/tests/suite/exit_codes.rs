@@ -8,23 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// `out[%tid.x] = %tid.x`, written by hand; the store is on line 13.
-const OOB: &str = "\
-.version 9.0
-.target sm_90
-.address_size 64
-.visible .entry oob(.param .u64 oob_param_0)
-{
-\t.reg .b32 \t%r<3>;
-\t.reg .b64 \t%rd<5>;
-\tld.param.u64 \t%rd1, [oob_param_0];
-\tcvta.to.global.u64 \t%rd2, %rd1;
-\tmov.u32 \t%r1, %tid.x;
-\tmul.wide.u32 \t%rd3, %r1, 4;
-\tadd.s64 \t%rd4, %rd2, %rd3;
-\tst.global.u32 \t[%rd4], %r1;
-\tret;
-}
-";
+const OOB: &str = include_str!("../../../../core/tests/data/oob_store.ptx");
 
 /// A fresh directory for this test's files.
 fn tmp(name: &str) -> PathBuf {
