@@ -57,7 +57,7 @@
 
 use super::lanes::lanes;
 use crate::fxhash::FxHashMap as HashMap;
-use crate::ir::{FloatOp, IntOp, LaneOpKind, Target, WARP};
+use crate::ir::{FloatOp, IntOp, LaneOp, LaneOpKind, Target, WARP};
 use std::sync::Arc;
 
 /// A vector clock: per lane, how many of its steps are known to precede.
@@ -494,10 +494,20 @@ fn select_lanes(mask: u32, a: &Clock, b: &Clock) -> Clock {
 /// where the reference said every lane that ran them together was still
 /// there (`warpdiff fuzz --gpu-opt-level 0` and `--gpu-perturb 7`, seeds
 /// 0x3501 and 0x3502, 2026-11-27; `corpus/cases/activemask-after-sqrt-h200.ptx`).
+/// A 64-bit `bfind` too: `ptxas` finds the high word's most significant
+/// bit and branches per lane to the low word's where the high word is
+/// zero (or all sign bits), at -O0 and at -O3 (`BSSY B0`, `@P0 BRA`,
+/// `BSYNC B0` around the second `FLO.U32`; a 32-bit `bfind` is one `FLO`).
+/// An H100 at -O0 gave `activemask` after `bfind.shiftamt.u64` of values
+/// whose high words differ the two sides apart (0x5fffffff and
+/// 0xa0000000) where the reference said the whole warp (`warpdiff fuzz
+/// --gpu-opt-level 0 --seed 0x3709`, 2026-11-27;
+/// `corpus/cases/activemask-after-bfind64-h100.ptx`, the SASS in
+/// `docs/log/gpu-2026-11-27-g/`).
 /// Everything else the lane ops do is one instruction or straight-line
 /// code.
-pub fn branches_per_lane(kind: LaneOpKind) -> bool {
-    match kind {
+pub fn branches_per_lane(lane_op: &LaneOp) -> bool {
+    match lane_op.kind {
         LaneOpKind::Float { op, .. } => match op {
             // `ptxas` may expand an approximate function into a range
             // check and a slow path (`div.full`, `rsqrt.approx.f64` "is
@@ -514,6 +524,7 @@ pub fn branches_per_lane(kind: LaneOpKind) -> bool {
         },
         LaneOpKind::Int(op) => match op {
             IntOp::Div | IntOp::Rem => true,
+            IntOp::Bfind { .. } => lane_op.srcs.first().is_some_and(|(_, ty)| ty.bits() == 64),
             IntOp::MulWide
             | IntOp::MadLo
             | IntOp::MadHi
@@ -522,7 +533,6 @@ pub fn branches_per_lane(kind: LaneOpKind) -> bool {
             | IntOp::Abs
             | IntOp::Brev
             | IntOp::Clz
-            | IntOp::Bfind { .. }
             | IntOp::Bfe
             | IntOp::Bfi
             | IntOp::Prmt

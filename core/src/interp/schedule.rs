@@ -262,7 +262,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             LaneOpKind::Atom(_) | LaneOpKind::Fence(_) => {
                 atomic::exec(w, &s, x)?;
                 w.clobber(pc, maybe);
-                if converge::branches_per_lane(x.kind) {
+                if converge::branches_per_lane(x) {
                     w.conv.scatter(conv, exec);
                 }
             }
@@ -285,7 +285,7 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
             | LaneOpKind::Unpack => {
                 lane_ops::exec(w, &s, x);
                 w.clobber(pc, maybe);
-                if converge::branches_per_lane(x.kind) {
+                if converge::branches_per_lane(x) {
                     w.conv.scatter(conv, exec);
                 }
             }
