@@ -37,6 +37,7 @@ pub mod known;
 pub mod levels;
 pub mod progress;
 pub mod run;
+pub mod schedule;
 pub mod seen;
 pub mod summary;
 pub mod target;

@@ -185,6 +185,10 @@ pub struct Shared {
     /// Hits of known compiler bugs, by "idiom: what it did" (counted, not
     /// reduced).
     pub known: Mutex<BTreeMap<String, u64>>,
+    /// GPU results from schedules the observed convergence model does not
+    /// predict and the ISA allows ([`crate::fuzz::schedule`]): counted,
+    /// not divergences.
+    pub schedules: AtomicU64,
 }
 
 impl Shared {

@@ -210,6 +210,9 @@ fn verdict(r: &Run, sh: &Shared, t: &Totals, secs: f64, gpu_ran: bool) -> String
     let known = match sh.known_hits() {
         0 => String::new(),
         n => format!("; {n} hits of known compiler bugs counted"),
+    } + &match sh.schedules.load(Ordering::Relaxed) {
+        0 => String::new(),
+        n => format!("; {n} GPU result(s) from schedules the ISA allows (not divergences)"),
     };
     if divergences == 0 {
         return format!(
@@ -344,6 +347,10 @@ fn gpu_summary(
                 .collect::<Vec<_>>()
                 .join(", ")
         }
+    );
+    outln!(
+        "  schedules the observed convergence model did not predict, which the ISA allows (the spec model leaves each differing bit open; the case agreed when run again alone): {}",
+        sh.schedules.load(Ordering::Relaxed)
     );
     let known = sh.known.lock().unwrap_or_else(|p| p.into_inner());
     outln!(
