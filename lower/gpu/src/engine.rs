@@ -70,17 +70,26 @@ fn count() -> usize {
 /// processes: then these run the batches and [`gpu`] keeps its own runner
 /// for single runs, so that reducing a finding never waits behind a
 /// batch). At most `limit` of them (`fuzz --gpus`): one not used is not
-/// opened, so its compile helpers take no memory or cores. The first call
-/// decides; a later one gets the same GPUs. Empty without a GPU.
+/// opened, so its compile helpers take no memory or cores. The compile
+/// helpers of [`GpuConfig::compile_threads`] are split evenly over the
+/// GPUs opened (in this process, device 0 keeps the whole count). The
+/// first call decides; a later one gets the same GPUs. Empty without a GPU.
 pub fn gpus(limit: usize) -> Vec<Arc<dyn Device>> {
     static ALL: OnceLock<Vec<Arc<dyn Device>>> = OnceLock::new();
     ALL.get_or_init(|| {
         let Ok(first) = gpu() else {
             return Vec::new();
         };
+        // The compile helpers are the host's: split them over the GPUs
+        // used (the CPU, not the GPUs, bounds the oracle).
+        let used = count().min(limit.max(1)).max(1);
+        let each = GpuConfig {
+            compile_threads: (config().compile_threads / used).max(1),
+            ..config().clone()
+        };
         let mut all = Vec::new();
         if config().runner.is_some() {
-            match open(0) {
+            match open_with(0, &each) {
                 Ok(g) => all.push(g),
                 Err(e) => {
                     eprintln!("warpdiff: GPU 0: {e}; not used");
@@ -90,8 +99,8 @@ pub fn gpus(limit: usize) -> Vec<Arc<dyn Device>> {
         } else {
             all.push(first);
         }
-        for n in 1..count().min(limit.max(1)) {
-            match open(n) {
+        for n in 1..used {
+            match open_with(n, &each) {
                 Ok(g) => {
                     eprintln!("warpdiff: also using GPU {n}: {}", g.description());
                     all.push(g);

@@ -514,7 +514,9 @@ pub struct GpuArgs {
     /// Which compiler turns PTX into machine code: `driver` or `ptxas`
     #[arg(long, env = "WARPDIFF_GPU_COMPILER", default_value = "driver", value_parser = parse_compiler)]
     pub gpu_compiler: Compiler,
-    /// Modules of a batch compiled at once [default: cores, at most 16]
+    /// Compile helpers in all, split evenly over the GPUs a run uses: each
+    /// GPU compiles its batches as that many modules at once [default:
+    /// every core]
     #[arg(long, env = "WARPDIFF_GPU_THREADS", value_name = "N")]
     pub gpu_compile_threads: Option<usize>,
     /// Write every PTX module compiled into this folder
