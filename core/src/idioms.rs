@@ -379,29 +379,37 @@ pub enum Idiom {
     /// (`|x| > 1`), no `abs` (`x > -2^31`) and `ne` (`|x| != -1`) agree at
     /// every level.
     AbsCompareFoldedIgnoringNan,
-    /// N3: before a loop, `x` is last written (unguarded) from a register
-    /// that may have no value (`mov.f32 %f0, %f2`, `%f2` written by
-    /// nothing); in the loop an instruction reads `x` as a source, with no
-    /// write of `x` between the loop head and the read, and later in the
-    /// body an unguarded instruction writes `x` from sources that have a
-    /// value: lanes that loop again read that value, but the compiler
-    /// gives every trip's read the entry's nothing. (A guard read is left
-    /// to [`Idiom::GuardFoldedAfterExit`], and a register the loop reads
-    /// with no write before it at all is not taken: its loop-carried reads
-    /// in K2's cases, whose registers have `.lanes` values, would look the
-    /// same to a program-only detector.) H200 2026-11-23 (`corpus/mov.f32-af6984f1.ptx`,
-    /// `corpus/repro/n3-loop-read-before-write/`: `mov.f32 %f0, %f2;
-    /// L3: ...; mov.f32 %b2, %f0; mov.f32 %f0, 0f00000001; ...; @%lp0 bra
-    /// L3`, lanes 28 to 31 looping twice, where the reference gives `%b2`
-    /// = 1, the second trip's read of the body's 1, and the GPU 0 from -O2
-    /// on the H100 and the H200; the ptxas -O3 SASS stores `%b2` from R13,
+    /// N3: in a loop, an instruction reads (as a source) a register `x`
+    /// that may have no value there, from the loop's entry (never written,
+    /// or written from a register that was: in the case `mov.f32 %f0, %f2`
+    /// before the loop, `%f2` written by nothing, which gives `%f0` no
+    /// value either), with no write of `x` between the loop head and the
+    /// read; later in the body an unguarded instruction that is no
+    /// collective writes `x` from sources that have a value: lanes that
+    /// loop again read that value, but the compiler gives every trip's
+    /// read the entry's nothing. H200 2026-11-23
+    /// (`corpus/mov.f32-af6984f1.ptx`,
+    /// `corpus/repro/n3-loop-read-before-write/`: `mov.f32 %f0, %f2; L3:
+    /// ...; mov.f32 %b2, %f0; mov.f32 %f0, 0f00000001; ...; @%lp0 bra L3`,
+    /// lanes 28 to 31 looping twice, where the reference gives `%b2` = 1,
+    /// the second trip's read of the body's 1, and the GPU 0 from -O2 on
+    /// the H100 and the H200; the ptxas -O3 SASS stores `%b2` from R13,
     /// which nothing writes, and loads the constant after the loop, `MOV
-    /// R11, 0x1`). The reference gives a register no value until something
-    /// writes it (no `.lanes` line, no write: the interpreter's
-    /// `never_written`), so the first trip's read is of nothing and the
-    /// later trips' of the body's write, which is what it reports for lanes
-    /// 28 to 31. Not tried on a GPU yet: the same loop with an entry value
-    /// for `%f2`, which [`Idiom::find_in_case`] does not count.
+    /// R11, 0x1`). Found again by the H200's -O2 hunt of 2026-11-27-f with
+    /// every other idiom avoided (`docs/log/gpu-2026-11-27-f/found-h200-O2/
+    /// min.f32-734338f8`, the same shape with `min.f32`, and
+    /// `brev.b64-9b1fac2a`, whose `%bd2` has no write before the loop at
+    /// all, read by `brev.b64` and rewritten by `xor.b64 %bd2, 0, 1`: both
+    /// wrong from -O2; neither tried further). The reference gives a
+    /// register no value until something writes it (no `.lanes` line, no
+    /// write: the interpreter's `never_written`), so the first trip's read
+    /// is of nothing and the later trips' of the body's write, which is
+    /// what it reports. A guard read is left out (K2's loops read their
+    /// guard before they rewrite it, [`Idiom::GuardFoldedAfterExit`]), as
+    /// is a rewrite by a collective, whose result depends on the other
+    /// lanes (K2's `shfl.sync` writing its predicate). Not tried on a GPU
+    /// yet: the loop with an entry value for the register, which
+    /// [`Idiom::find_in_case`] does not count.
     LoopReadBeforeWrite,
     /// N4: an unguarded instruction writes a register `r` from an
     /// expression (an `and`, a `shr` ... of `%laneid` or of registers) on
@@ -1389,19 +1397,16 @@ fn loop_read_before_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Op
                 if !u.may_lack(j, r) || written_in(prog, h, j, r) {
                     continue;
                 }
-                // Before the loop, `r` was last written (unguarded) from a
-                // register that may lack a value.
-                let entry = (0..h)
-                    .rev()
-                    .find(|&k| prog.insts[k].op.written().contains(&r));
-                let copied_nothing = entry
-                    .is_some_and(|k| prog.insts[k].guard.is_none() && u.reads_lacking(prog, k));
-                if !copied_nothing {
-                    continue;
-                }
+                // The body's rewrite: unguarded, with a value, by no
+                // collective (a collective's result depends on the other
+                // lanes: K2's loops rewrite their predicate so).
                 let rewrite = (j + 1..=b).any(|w| {
                     let y = &prog.insts[w];
-                    y.guard.is_none() && y.op.written().contains(&r) && writes_a_value(prog, &u, w)
+                    y.guard.is_none()
+                        && !is_collective(&y.op)
+                        && !matches!(y.op, Op::Activemask(_))
+                        && y.op.written().contains(&r)
+                        && writes_a_value(prog, &u, w)
                 });
                 if rewrite {
                     return Some(j);
