@@ -586,12 +586,16 @@ impl Idiom {
     /// value, the copy into the counted register), or `None`.
     ///
     /// The last four idioms (N3, N4, N15, N16) need a register that may
-    /// have no value on some path, and a program alone does not say which
-    /// registers the inputs give one (a case's `.lanes` lines): `find`
-    /// takes it that none has an entry value, so it fires wherever some
-    /// inputs would make the shape, the inputs a generated program gets
-    /// included. [`Idiom::find_in_case`] counts the inputs' registers as
-    /// written.
+    /// have no value on some path (`idioms/unwritten.rs`), and a program
+    /// alone does not say which registers the inputs give one (a case's
+    /// `.lanes` lines): `find` takes it that none has an entry value (a
+    /// register is never written until an instruction writes it).
+    /// [`Idiom::find_in_case`] counts a case's `.lanes` registers as
+    /// written. The two can differ either way: an entry value takes away a
+    /// register without a value (the H200's experiments that gave one,
+    /// which agreed), and it can give a value to what the shape needs to
+    /// have one (the sources of N3's rewrite, of N15's write before the
+    /// loop); `--avoid` removes what either finds.
     pub fn find(self, prog: &Program) -> Option<usize> {
         self.find_given(prog, &|_| false)
     }

@@ -1034,8 +1034,11 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
                             continue;
                         };
                         cases += 1;
+                        let held = idiom
+                            .find(&tc.program)
+                            .or_else(|| idiom.find_in_case(&tc.program, &tc.inputs));
                         assert_eq!(
-                            idiom.find(&tc.program),
+                            held,
                             None,
                             "--avoid {} (case seed {seed:#x}):\n{}",
                             idiom.name(),
@@ -1107,6 +1110,12 @@ fn a_generator_avoiding_every_idiom_makes_none() {
                 "{}",
                 warp_core::text::print(&tc.to_case())
             );
+            assert_eq!(
+                idioms_in_case(&tc.program, &tc.inputs),
+                [],
+                "{}",
+                warp_core::text::print(&tc.to_case())
+            );
         }
         if let Some(plain) = case_from_seed(seed, &[]) {
             found_without += usize::from(!idioms(&plain.program).is_empty());
@@ -1129,6 +1138,12 @@ fn a_generator_avoiding_every_idiom_makes_none() {
         if stats.ub_intended == 0 {
             assert_eq!(
                 idioms(&tc.program),
+                [],
+                "{}",
+                warp_core::text::print(&tc.to_case())
+            );
+            assert_eq!(
+                idioms_in_case(&tc.program, &tc.inputs),
                 [],
                 "{}",
                 warp_core::text::print(&tc.to_case())
