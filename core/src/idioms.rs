@@ -1464,11 +1464,11 @@ fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
         // The repeat at or after the join, the write's sources unchanged
         // since the write.
         let e = expression(&w.op);
-        for j in i + 1..prog.insts.len() {
-            if j >= join && expression(&prog.insts[j].op) == e {
+        for (j, (x, written)) in prog.insts.iter().zip(&writes).enumerate().skip(i + 1) {
+            if j >= join && expression(&x.op) == e {
                 return Some(j);
             }
-            if srcs.iter().any(|s| writes[j].contains(s)) {
+            if srcs.iter().any(|s| written.contains(s)) {
                 break;
             }
         }
@@ -1476,8 +1476,8 @@ fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
     None
 }
 
-/// Whether instruction `k` writes a value that is no constant: it reads a
-/// register or `%laneid`, or reads nothing (`activemask`).
+/// Whether `x` writes a value that is no constant: it reads a register or
+/// `%laneid`, or reads nothing (`activemask`).
 fn no_constant(x: &crate::ir::Inst) -> bool {
     let sources = x.op.sources();
     sources.is_empty()
