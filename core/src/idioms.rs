@@ -19,7 +19,7 @@ use crate::ir::{
 
 mod unwritten;
 
-use unwritten::{source_regs, Unwritten};
+use unwritten::{source_regs, Lazy, Unwritten};
 
 /// A known bug's idiom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1394,25 +1394,24 @@ fn writes_a_value(prog: &Program, u: &Unwritten, i: usize) -> bool {
 }
 
 fn loop_read_before_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
-    let u = Unwritten::of(prog, has_entry);
+    let u = Lazy::new(prog, has_entry);
     for (h, b) in loops(prog) {
         for j in h..=b {
             for r in source_regs(&prog.insts[j].op) {
-                if !u.may_lack(j, r) || written_in(prog, h, j, r) {
+                if written_in(prog, h, j, r) {
                     continue;
                 }
-                // The body's rewrite: unguarded, with a value, by no
-                // collective (a collective's result depends on the other
-                // lanes: K2's loops rewrite their predicate so).
-                let rewrite = (j + 1..=b).any(|w| {
+                // The body's rewrite: unguarded, by no collective (a
+                // collective's result depends on the other lanes: K2's
+                // loops rewrite their predicate so), with a value.
+                let mut rewrites = (j + 1..=b).filter(|&w| {
                     let y = &prog.insts[w];
                     y.guard.is_none()
                         && !is_collective(&y.op)
                         && !matches!(y.op, Op::Activemask(_))
                         && y.op.written().contains(&r)
-                        && writes_a_value(prog, &u, w)
                 });
-                if rewrite {
+                if rewrites.any(|w| writes_a_value(prog, u.get(), w)) && u.get().may_lack(j, r) {
                     return Some(j);
                 }
             }
@@ -1431,7 +1430,7 @@ fn expression(op: &Op) -> Op {
 }
 
 fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
-    let u = Unwritten::of(prog, has_entry);
+    let u = Lazy::new(prog, has_entry);
     let writes: Vec<Vec<Reg>> = prog.insts.iter().map(|x| x.op.written()).collect();
     let branches: Vec<(usize, usize)> = prog
         .insts
@@ -1451,22 +1450,28 @@ fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
         if !computed || srcs.iter().any(|s| writes[i].contains(s)) {
             continue;
         }
-        // The lanes that take a forward branch from before the write to a
-        // label past it skip it, with a written register without a value.
-        let skips: Vec<usize> = branches
+        // The forward branches from before the write to a label past it
+        // (the joins of the lanes that skip it).
+        let joins: Vec<(usize, usize)> = branches
             .iter()
-            .filter(|&&(k, t)| k < i && t > i && writes[i].iter().any(|r| u.may_lack(k, *r)))
-            .map(|&(_, t)| t)
+            .copied()
+            .filter(|&(k, t)| k < i && t > i)
             .collect();
-        let Some(&join) = skips.iter().min() else {
+        if joins.is_empty() {
             continue;
-        };
-        // The repeat at or after the join, the write's sources unchanged
-        // since the write.
+        }
+        // The repeat at or after a join, the write's sources unchanged since
+        // the write, where the lanes that take that branch have a written
+        // register without a value.
         let e = expression(&w.op);
         for (j, (x, written)) in prog.insts.iter().zip(&writes).enumerate().skip(i + 1) {
-            if j >= join && expression(&x.op) == e {
-                return Some(j);
+            if expression(&x.op) == e {
+                let skipped = joins
+                    .iter()
+                    .any(|&(k, t)| t <= j && writes[i].iter().any(|r| u.get().may_lack(k, *r)));
+                if skipped {
+                    return Some(j);
+                }
             }
             if srcs.iter().any(|s| written.contains(s)) {
                 break;
@@ -1487,7 +1492,7 @@ fn no_constant(x: &crate::ir::Inst) -> bool {
 }
 
 fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
-    let u = Unwritten::of(prog, has_entry);
+    let u = Lazy::new(prog, has_entry);
     for (h, b) in loops(prog) {
         for c in h..=b {
             let Op::Glue(Glue::Mov {
@@ -1498,11 +1503,7 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
             else {
                 continue;
             };
-            if !u.may_lack(c, s) {
-                continue;
-            }
-            // Before the loop, `d`'s last write gives it a value that is
-            // no constant.
+            // Before the loop, `d`'s last write, unguarded and no constant.
             let Some(k) = (0..h)
                 .rev()
                 .find(|&k| prog.insts[k].op.written().contains(&d))
@@ -1510,7 +1511,7 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 continue;
             };
             let entry = &prog.insts[k];
-            if entry.guard.is_some() || !writes_a_value(prog, &u, k) || !no_constant(entry) {
+            if entry.guard.is_some() || !no_constant(entry) {
                 continue;
             }
             // Before the copy, an exit test of the loop: a guarded branch out
@@ -1523,7 +1524,8 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 let t = prog.labels[l.0 as usize].at;
                 (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
             });
-            if leaves {
+            // `d`'s entry value a value, `s` maybe none.
+            if leaves && writes_a_value(prog, u.get(), k) && u.get().may_lack(c, s) {
                 return Some(c);
             }
         }
@@ -1532,7 +1534,7 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
 }
 
 fn popc_overwrites_xor_copy(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
-    let u = Unwritten::of(prog, has_entry);
+    let u = Lazy::new(prog, has_entry);
     let loops = loops(prog);
     for (i, x) in prog.insts.iter().enumerate() {
         let Op::Glue(Glue::Bin {
@@ -1567,8 +1569,7 @@ fn popc_overwrites_xor_copy(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
             let copy = (p + 1..=e).find(|&m| {
                 let y = &prog.insts[m];
                 matches!(y.op, Op::Glue(Glue::Mov { d: Dest::Reg(r), a: Operand::Reg(s), .. })
-                    if r == v && u.may_lack(m, s))
-                    && y.guard.is_none()
+                    if r == v && y.guard.is_none() && u.get().may_lack(m, s))
             });
             if copy.is_some() {
                 return copy;

@@ -97,6 +97,33 @@ impl Unwritten {
     }
 }
 
+/// [`Unwritten`] computed on first use: the detectors check the shape's
+/// structure first and ask which registers may lack a value only for a
+/// candidate (`--avoid` runs them again after every removal).
+pub(super) struct Lazy<'a> {
+    prog: &'a Program,
+    has_entry: &'a dyn Fn(Reg) -> bool,
+    cell: std::cell::OnceCell<Unwritten>,
+}
+
+impl<'a> Lazy<'a> {
+    /// The analysis of `prog` with the entry values of `has_entry`, not
+    /// computed yet.
+    pub(super) fn new(prog: &'a Program, has_entry: &'a dyn Fn(Reg) -> bool) -> Lazy<'a> {
+        Lazy {
+            prog,
+            has_entry,
+            cell: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The analysis, computed the first time.
+    pub(super) fn get(&self) -> &Unwritten {
+        self.cell
+            .get_or_init(|| Unwritten::of(self.prog, self.has_entry))
+    }
+}
+
 /// What one instruction does to the set: its register sources, what it
 /// writes, whether it is guarded.
 struct Step {
