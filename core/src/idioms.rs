@@ -13,9 +13,13 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    Activemask, BinOp, CmpOp, Control, Dest, Glue, Guard, IntOp, LaneOp, LaneOpKind, Op, Operand,
-    Program, Reg, Type, UnOp,
+    Activemask, BinOp, CmpOp, Control, Dest, Glue, Guard, Inputs, IntOp, LaneOp, LaneOpKind, Op,
+    Operand, Program, Reg, Type, UnOp,
 };
+
+mod unwritten;
+
+use unwritten::{source_regs, Lazy, Unwritten};
 
 /// A known bug's idiom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -375,6 +379,111 @@ pub enum Idiom {
     /// (`|x| > 1`), no `abs` (`x > -2^31`) and `ne` (`|x| != -1`) agree at
     /// every level.
     AbsCompareFoldedIgnoringNan,
+    /// N3: in a loop, an instruction reads (as a source) a register `x`
+    /// that may have no value there, from the loop's entry (never written,
+    /// or written from a register that was: in the case `mov.f32 %f0, %f2`
+    /// before the loop, `%f2` written by nothing, which gives `%f0` no
+    /// value either), with no write of `x` between the loop head and the
+    /// read; later in the body an unguarded instruction that is no
+    /// collective writes `x` from sources that have a value: lanes that
+    /// loop again read that value, but the compiler gives every trip's
+    /// read the entry's nothing. H200 2026-11-23
+    /// (`corpus/mov.f32-af6984f1.ptx`,
+    /// `corpus/repro/n3-loop-read-before-write/`: `mov.f32 %f0, %f2; L3:
+    /// ...; mov.f32 %b2, %f0; mov.f32 %f0, 0f00000001; ...; @%lp0 bra L3`,
+    /// lanes 28 to 31 looping twice, where the reference gives `%b2` = 1,
+    /// the second trip's read of the body's 1, and the GPU 0 from -O2 on
+    /// the H100 and the H200; the ptxas -O3 SASS stores `%b2` from R13,
+    /// which nothing writes, and loads the constant after the loop, `MOV
+    /// R11, 0x1`). Found again by the H200's -O2 hunt of 2026-11-27-f with
+    /// every other idiom avoided (`docs/log/gpu-2026-11-27-f/found-h200-O2/
+    /// min.f32-734338f8`, the same shape with `min.f32`, and
+    /// `brev.b64-9b1fac2a`, whose `%bd2` has no write before the loop at
+    /// all, read by `brev.b64` and rewritten by `xor.b64 %bd2, 0, 1`: both
+    /// wrong from -O2; neither tried further). The reference gives a
+    /// register no value until something writes it (no `.lanes` line, no
+    /// write: the interpreter's `never_written`), so the first trip's read
+    /// is of nothing and the later trips' of the body's write, which is
+    /// what it reports. A guard read is left out (K2's loops read their
+    /// guard before they rewrite it, [`Idiom::GuardFoldedAfterExit`]), as
+    /// is a rewrite by a collective, whose result depends on the other
+    /// lanes (K2's `shfl.sync` writing its predicate). Not tried on a GPU
+    /// yet: the loop with an entry value for the register, which
+    /// [`Idiom::find_in_case`] does not count.
+    LoopReadBeforeWrite,
+    /// N4: an unguarded instruction writes a register `r` from an
+    /// expression (an `and`, a `shr` ... of `%laneid` or of registers) on
+    /// one side of a forward branch, where the lanes that take the branch
+    /// skip it with `r` never written; at or after the branch's label (the
+    /// join) an instruction computes the same expression (the same
+    /// operation, type and sources, its sources not rewritten between),
+    /// into `r` or another register: the compiler replaces the repeat by
+    /// the one-sided result, nothing on the lanes that skipped it. H200
+    /// 2026-11-23 (`corpus/sub.s32-653c4955.ptx`,
+    /// `corpus/repro/n4-one-sided-write/`: `@%p3 bra L0; and.b32 %ctr0,
+    /// %laneid, 7; L0: sub.s32 %ctr0, %ctr0, 1; ...; and.b32 %ctr0,
+    /// %laneid, 7; sub.s32 %ctr0, %ctr0, 1`, every lane taking the branch,
+    /// gives 0xffffffff on every lane for `(lane & 7) - 1` from -O2, the
+    /// H100 and the H200 alike; its ptxas -O3 SASS computes the `and` once,
+    /// on the one side only, `@!P0 LOP3.LUT R0, R9, 0x7, RZ, 0xc0, !PT`,
+    /// and the final `%ctr0` from it, `IADD3 R7, R0, -0x1, RZ`, stored:
+    /// R0 is written by nothing on the path every lane takes, and the
+    /// repeat is gone); triage group G6 of 2026-11-27
+    /// (`docs/log/gpu-2026-11-27/triage/n4-one-sided-write.ptx.txt`, the
+    /// one-sided `and.b32 %s2, %laneid, 15` in a skipped loop, the repeat
+    /// into `%s0`); 2026-11-27-e (`docs/log/gpu-2026-11-27-e/experiments/
+    /// n4-ctr.reduced.ptx.txt`: `shr.u32 %ctr0, %laneid, 2` on the
+    /// untaken side, `shr.u32 %ctr1, %laneid, 2` after the join, wrong
+    /// from -O2, and still wrong without its `exit` or its `shfl.sync`).
+    /// An entry value for the one-sided register, or the repeat by another
+    /// expression of the same value (`and.b32 %s0, %laneid, 0x8000000f`,
+    /// `div.u32 %ctr1, %laneid, 4`), agree at every level. The detector
+    /// asks for a write whose expression reads at least one register or
+    /// `%laneid` (a constant repeated is no expression to number), by a
+    /// glue instruction (`mov`, the ALU operations, `setp`, `selp`).
+    RepeatAfterOneSidedWrite,
+    /// N15: in a loop, after a branch out of the loop whose guard the loop
+    /// computes (its exit test), a `mov d, s` copies a register `s` that
+    /// may have no value into `d`, where `d` was written before the loop
+    /// with a value that is no constant: lanes that leave before the copy
+    /// keep `d`'s entry value, but the compiler replaces the merge of the
+    /// two at the loop's exit by `s`. H200 2026-11-27
+    /// (`corpus/activemask-e9a8567e.ptx`,
+    /// `corpus/repro/n15-merge-replaced-by-never-written/`: `activemask.b32
+    /// %b4; mov.s32 %ctr0, 1; L0: setp.le.s32 %lp0, %ctr0, 0; @%lp0 bra L1;
+    /// @!%p4 bra L2; mov.b32 %b4, %b3; bra L0`, every lane leaving at the
+    /// first trip, gives `%b4` = 3 or 4 where the activemask is 0xffffffff,
+    /// from -O1, the H100 and the H200 alike; the ptxas -O3 SASS has no
+    /// `VOTE.ANY` at all and stores `%b4` from R5, which nothing writes:
+    /// `STG.E desc[UR4][R2.64+0x100], R5`). The experiments of 2026-11-27-e
+    /// (`docs/log/gpu-2026-11-27-e/experiments/merge-undef.*`): `%laneid`
+    /// for the activemask diverges from -O2; an entry value for `%b3`, a
+    /// constant for the activemask (`mov.b32 %b4, 0x5a5a`) and the loop
+    /// without its counter test (its only exit the loop-invariant `@!%p4
+    /// bra L2`) agree at every level, so the detector asks for an exit
+    /// test the loop writes and an entry value of `d` that is no constant.
+    LoopCopyOfNeverWrittenReplacesMerge,
+    /// N16: `xor d, x, 0` (a copy of `x`), then a loop that counts `x`'s
+    /// bits (`popc`, with `x` not rewritten between) and after that, in
+    /// the body, copies a register that may have no value into `x`
+    /// (unguarded `mov x, s`), `d` not rewritten up to the loop's end: the
+    /// compiler keeps `d` and `x` in one register, counts the bits in
+    /// place and `d` is overwritten with the count. H200 2026-11-27
+    /// (`corpus/xor.b64-a5b0dc52.ptx`,
+    /// `corpus/repro/n16-popc-overwrites-copy/`: `xor.b64 %bd0, %bd2, 0;
+    /// ...; L2: popc.b64 %b0, %bd2; mov.b64 %bd2, %bd1; @%p2 bra L3; bra
+    /// L2`, `%bd1` never written, gives `%bd0` = 3, 4, 4, 5 on lanes 28 to
+    /// 31, the bit counts of 28 to 31, from -O2, the H100 and the H200
+    /// alike; the ptxas -O3 SASS keeps `%bd0` and `%bd2` in R6:R7, counts
+    /// in place, `POPC R6, R6`, `POPC R7, R7`, and stores `%bd0` from it,
+    /// `STG.E.64 desc[UR4][R2.64+0x300], R6`). The experiments of
+    /// 2026-11-27-e (`docs/log/gpu-2026-11-27-e/experiments/
+    /// xor64-undef.*`): an entry value for `%bd1`, no `mov`, and `xor.b64
+    /// %bd0, %bd2, 5` (no copy) agree at every level, as does the case
+    /// without its `max.f32` of a never-written register before the loop
+    /// (`no-max`), which the detector does not ask for: it fires there
+    /// (a sufficient shape, wider than the bug).
+    PopcOverwritesXorCopy,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -400,7 +509,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 18] = [
+    pub const ALL: [Idiom; 22] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -421,6 +530,10 @@ impl Idiom {
         Idiom::CnotShift16CrashesPtxas,
         Idiom::CnotAmountOf16BitShift,
         Idiom::AbsCompareFoldedIgnoringNan,
+        Idiom::LoopReadBeforeWrite,
+        Idiom::RepeatAfterOneSidedWrite,
+        Idiom::LoopCopyOfNeverWrittenReplacesMerge,
+        Idiom::PopcOverwritesXorCopy,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -444,6 +557,10 @@ impl Idiom {
             Idiom::CnotAmountOf16BitShift => "cnot-amount-of-16-bit-shift",
             Idiom::CnotShift16CrashesPtxas => "cnot-shift16-crashes-ptxas",
             Idiom::AbsCompareFoldedIgnoringNan => "abs-compare-folded-ignoring-nan",
+            Idiom::LoopReadBeforeWrite => "loop-read-before-write",
+            Idiom::RepeatAfterOneSidedWrite => "repeat-after-one-sided-write",
+            Idiom::LoopCopyOfNeverWrittenReplacesMerge => "merge-replaced-by-never-written",
+            Idiom::PopcOverwritesXorCopy => "popc-overwrites-xor-copy",
         }
     }
 
@@ -464,8 +581,37 @@ impl Idiom {
     /// in the loop, the mask-0 collective, the shift, the add, the write
     /// of the predicate past the branch, the `bfe`, the `bfi`, the
     /// rewriting `activemask`, the `cvt`, the 16-bit shift or `cvt.sat`,
-    /// the 16-bit shift, the `setp`), or `None`.
+    /// the 16-bit shift, the `setp`, the read before the rewrite, the
+    /// repeat after the join, the copy of the register that may lack a
+    /// value, the copy into the counted register), or `None`.
+    ///
+    /// The last four idioms (N3, N4, N15, N16) need a register that may
+    /// have no value on some path (`idioms/unwritten.rs`), and a program
+    /// alone does not say which registers the inputs give one (a case's
+    /// `.lanes` lines): `find` takes it that none has an entry value (a
+    /// register is never written until an instruction writes it).
+    /// [`Idiom::find_in_case`] counts a case's `.lanes` registers as
+    /// written. The two can differ either way: an entry value takes away a
+    /// register without a value (the H200's experiments that gave one,
+    /// which agreed), and it can give a value to what the shape needs to
+    /// have one (the sources of N3's rewrite, of N15's write before the
+    /// loop); `--avoid` removes what either finds.
     pub fn find(self, prog: &Program) -> Option<usize> {
+        self.find_given(prog, &|_| false)
+    }
+
+    /// [`Idiom::find`] for a case: the registers `inputs` gives values to
+    /// (its `.lanes` lines) have them at the program's entry, so a shape
+    /// that needs one of them without a value is not there. The same as
+    /// `find` for every idiom but the four that need a register without a
+    /// value.
+    pub fn find_in_case(self, prog: &Program, inputs: &Inputs) -> Option<usize> {
+        self.find_given(prog, &|r| inputs.get(r).is_some())
+    }
+
+    /// Where `prog` has the idiom when the registers `has_entry` is true
+    /// for start with a value.
+    fn find_given(self, prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
             Idiom::GuardFoldedAfterExit => folded_after_exit(prog),
@@ -485,6 +631,10 @@ impl Idiom {
             Idiom::CnotAmountOf16BitShift => cnot_amount_of_16_bit_shift(prog),
             Idiom::CnotShift16CrashesPtxas => cnot_shift16_after_two_collectives(prog),
             Idiom::AbsCompareFoldedIgnoringNan => abs_compare_always_true(prog),
+            Idiom::LoopReadBeforeWrite => loop_read_before_write(prog, has_entry),
+            Idiom::RepeatAfterOneSidedWrite => repeat_after_one_sided_write(prog, has_entry),
+            Idiom::LoopCopyOfNeverWrittenReplacesMerge => loop_copy_replaces_merge(prog, has_entry),
+            Idiom::PopcOverwritesXorCopy => popc_overwrites_xor_copy(prog, has_entry),
         }
     }
 
@@ -539,7 +689,11 @@ impl Idiom {
             | Idiom::MovRecomputedAfterActivemaskRewrite
             | Idiom::NarrowCvtKeepsStaleUpperHalf
             | Idiom::CnotAmountOf16BitShift
-            | Idiom::AbsCompareFoldedIgnoringNan => &[Effect::WrongValue],
+            | Idiom::AbsCompareFoldedIgnoringNan
+            | Idiom::LoopReadBeforeWrite
+            | Idiom::RepeatAfterOneSidedWrite
+            | Idiom::LoopCopyOfNeverWrittenReplacesMerge
+            | Idiom::PopcOverwritesXorCopy => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas => &[Effect::CompilerCrash],
         }
     }
@@ -558,6 +712,15 @@ pub fn idioms(prog: &Program) -> Vec<Idiom> {
     Idiom::ALL
         .into_iter()
         .filter(|i| i.find(prog).is_some())
+        .collect()
+}
+
+/// The idioms the case of `prog` and `inputs` has
+/// ([`Idiom::find_in_case`]).
+pub fn idioms_in_case(prog: &Program, inputs: &Inputs) -> Vec<Idiom> {
+    Idiom::ALL
+        .into_iter()
+        .filter(|i| i.find_in_case(prog, inputs).is_some())
         .collect()
 }
 
@@ -1215,4 +1378,203 @@ fn abs_compare_always_true(prog: &Program) -> Option<usize> {
         let abs = abs_sign(prog, r, j)?;
         always_true(abs, cmp, f32::from_bits(c as u32)).then_some(j)
     })
+}
+
+/// Whether an instruction in `prog.insts[from..to]` writes `r`.
+fn written_in(prog: &Program, from: usize, to: usize, r: Reg) -> bool {
+    prog.insts[from.min(to)..to]
+        .iter()
+        .any(|x| x.op.written().contains(&r))
+}
+
+/// Whether instruction `i` writes its destinations with a value (no
+/// register source that may lack one).
+fn writes_a_value(prog: &Program, u: &Unwritten, i: usize) -> bool {
+    !u.reads_lacking(prog, i)
+}
+
+fn loop_read_before_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
+    let u = Lazy::new(prog, has_entry);
+    for (h, b) in loops(prog) {
+        for j in h..=b {
+            for r in source_regs(&prog.insts[j].op) {
+                if written_in(prog, h, j, r) {
+                    continue;
+                }
+                // The body's rewrite: unguarded, by no collective (a
+                // collective's result depends on the other lanes: K2's
+                // loops rewrite their predicate so), with a value.
+                let mut rewrites = (j + 1..=b).filter(|&w| {
+                    let y = &prog.insts[w];
+                    y.guard.is_none()
+                        && !is_collective(&y.op)
+                        && !matches!(y.op, Op::Activemask(_))
+                        && y.op.written().contains(&r)
+                });
+                if rewrites.any(|w| writes_a_value(prog, u.get(), w)) && u.get().may_lack(j, r) {
+                    return Some(j);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// `op` with every destination a sink: the expression it computes.
+fn expression(op: &Op) -> Op {
+    let mut e = op.clone();
+    for (d, _) in e.dests_mut() {
+        *d = Dest::Sink;
+    }
+    e
+}
+
+fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
+    let u = Lazy::new(prog, has_entry);
+    let writes: Vec<Vec<Reg>> = prog.insts.iter().map(|x| x.op.written()).collect();
+    let branches: Vec<(usize, usize)> = prog
+        .insts
+        .iter()
+        .enumerate()
+        .filter_map(|(k, x)| Some((k, prog.labels[x.op.branch_target()?.0 as usize].at)))
+        .collect();
+    for (i, w) in prog.insts.iter().enumerate() {
+        if w.guard.is_some() || !matches!(w.op, Op::Glue(_)) || writes[i].is_empty() {
+            continue;
+        }
+        let srcs = source_regs(&w.op);
+        let computed =
+            w.op.sources()
+                .iter()
+                .any(|(o, _, _)| !matches!(o, Operand::Imm(_)));
+        if !computed || srcs.iter().any(|s| writes[i].contains(s)) {
+            continue;
+        }
+        // The forward branches from before the write to a label past it
+        // (the joins of the lanes that skip it).
+        let joins: Vec<(usize, usize)> = branches
+            .iter()
+            .copied()
+            .filter(|&(k, t)| k < i && t > i)
+            .collect();
+        if joins.is_empty() {
+            continue;
+        }
+        // The repeat at or after a join, the write's sources unchanged since
+        // the write, where the lanes that take that branch have a written
+        // register without a value.
+        let e = expression(&w.op);
+        for (j, (x, written)) in prog.insts.iter().zip(&writes).enumerate().skip(i + 1) {
+            if expression(&x.op) == e {
+                let skipped = joins
+                    .iter()
+                    .any(|&(k, t)| t <= j && writes[i].iter().any(|r| u.get().may_lack(k, *r)));
+                if skipped {
+                    return Some(j);
+                }
+            }
+            if srcs.iter().any(|s| written.contains(s)) {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// Whether `x` writes a value that is no constant: it reads a register or
+/// `%laneid`, or reads nothing (`activemask`).
+fn no_constant(x: &crate::ir::Inst) -> bool {
+    let sources = x.op.sources();
+    sources.is_empty()
+        || sources
+            .iter()
+            .any(|(o, _, _)| !matches!(o, Operand::Imm(_)))
+}
+
+fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
+    let u = Lazy::new(prog, has_entry);
+    for (h, b) in loops(prog) {
+        for c in h..=b {
+            let Op::Glue(Glue::Mov {
+                d: Dest::Reg(d),
+                a: Operand::Reg(s),
+                ..
+            }) = prog.insts[c].op
+            else {
+                continue;
+            };
+            // Before the loop, `d`'s last write, unguarded and no constant.
+            let Some(k) = (0..h)
+                .rev()
+                .find(|&k| prog.insts[k].op.written().contains(&d))
+            else {
+                continue;
+            };
+            let entry = &prog.insts[k];
+            if entry.guard.is_some() || !no_constant(entry) {
+                continue;
+            }
+            // Before the copy, an exit test of the loop: a guarded branch out
+            // of it whose guard the loop writes.
+            let leaves = (h..c).any(|e| {
+                let x = &prog.insts[e];
+                let (Some(g), Some(l)) = (x.guard, x.op.branch_target()) else {
+                    return false;
+                };
+                let t = prog.labels[l.0 as usize].at;
+                (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
+            });
+            // `d`'s entry value a value, `s` maybe none.
+            if leaves && writes_a_value(prog, u.get(), k) && u.get().may_lack(c, s) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+fn popc_overwrites_xor_copy(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
+    let u = Lazy::new(prog, has_entry);
+    let loops = loops(prog);
+    for (i, x) in prog.insts.iter().enumerate() {
+        let Op::Glue(Glue::Bin {
+            op: BinOp::Xor,
+            d: Dest::Reg(d),
+            a,
+            b,
+            ..
+        }) = x.op
+        else {
+            continue;
+        };
+        let v = match (a, b) {
+            (Operand::Reg(v), Operand::Imm(0)) | (Operand::Imm(0), Operand::Reg(v)) => v,
+            _ => continue,
+        };
+        if x.guard.is_some() || v == d {
+            continue;
+        }
+        for &(h, e) in loops.iter().filter(|&&(h, _)| h > i) {
+            if written_in(prog, i + 1, h, v) || written_in(prog, i + 1, e + 1, d) {
+                continue;
+            }
+            // In the body: a popc of `v` (not rewritten since the head),
+            // then an unguarded copy into `v` of a register that may lack a
+            // value.
+            let popc = (h..=e).find(|&p| {
+                matches!(prog.insts[p].op, Op::Glue(Glue::Un { op: UnOp::Popc, a: Operand::Reg(r), .. }) if r == v)
+                    && !written_in(prog, h, p, v)
+            });
+            let Some(p) = popc else { continue };
+            let copy = (p + 1..=e).find(|&m| {
+                let y = &prog.insts[m];
+                matches!(y.op, Op::Glue(Glue::Mov { d: Dest::Reg(r), a: Operand::Reg(s), .. })
+                    if r == v && y.guard.is_none() && u.get().may_lack(m, s))
+            });
+            if copy.is_some() {
+                return copy;
+            }
+        }
+    }
+    None
 }

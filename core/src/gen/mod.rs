@@ -131,8 +131,13 @@ pub fn generate_with_stats(
     g.b.validate();
     // Remove what makes an avoided idiom; the repair after it may join
     // code into a new one, so until none is left (each round removes an
-    // instruction, so this ends).
-    while let Some(k) = cfg.avoid.iter().find_map(|i| i.find(&g.b.prog)) {
+    // instruction, so this ends). Both as a program alone and with the
+    // case's inputs: the idioms that need a register without a value may
+    // hold one way and not the other.
+    while let Some(k) = cfg.avoid.iter().find_map(|i| {
+        i.find(&g.b.prog)
+            .or_else(|| i.find_in_case(&g.b.prog, &g.b.inputs))
+    }) {
         g.b.remove(k);
         g.b.validate();
         g.stats.avoided += 1;
