@@ -364,7 +364,7 @@ fn triage(small: &TestCase, d: &Divergence, sweep: bool, notes: &mut Vec<String>
             class = format!("{} ", c.name());
         }
     }
-    let known = warp_core::idioms::idioms(&small.program);
+    let known = warp_core::idioms::idioms_in_case(&small.program, &small.inputs);
     for i in &known {
         notes.push(format!(
             "known idiom: {} (warp_core::idioms; `warpdiff fuzz --avoid {}` keeps it out)",
