@@ -10,6 +10,7 @@ use warp_core::engine::{CompileError, Compiled, Engine};
 use warp_core::interp::Interp;
 use warp_core::ir::{Program, WARP};
 use warp_core::oracle::reference_interp;
+use warp_core::outcome::Outcome;
 use warp_core::text::parse;
 
 /// `p-activemask-79c52614`, found by `warpdiff fuzz --gpu-perturb 7` at
@@ -47,16 +48,23 @@ fn h200_r1(lane: usize) -> u64 {
     }
 }
 
-#[test]
-fn the_perturbed_h200_activemask_lies_on_both_models_defined_bits() {
-    let case = parse(CASE).expect("parses");
-    let r1 = case.program.reg("%r1").expect("%r1").index();
+/// `src` parsed and run in the spec and in the observed model, neither
+/// meeting undefined behaviour.
+fn both_models(src: &str) -> (warp_core::ir::Case, Outcome, Outcome) {
+    let case = parse(src).expect("parses");
     let spec = Interp::new(&case.program)
         .spec_model()
         .run(&case.inputs)
         .expect("runs");
     let observed = Interp::new(&case.program).run(&case.inputs).expect("runs");
     assert!(spec.ub.is_none() && observed.ub.is_none());
+    (case, spec, observed)
+}
+
+#[test]
+fn the_perturbed_h200_activemask_lies_on_both_models_defined_bits() {
+    let (case, spec, observed) = both_models(CASE);
+    let r1 = case.program.reg("%r1").expect("%r1").index();
     for (model, out) in [("spec", &spec), ("observed", &observed)] {
         for lane in 0..WARP {
             let h = h200_r1(lane);
@@ -84,14 +92,8 @@ const SCHEDULE: &str = include_str!("../../../corpus/cases/activemask-schedule-i
 
 #[test]
 fn the_h200s_schedule_in_a_busy_batch_breaks_only_the_observed_model() {
-    let case = parse(SCHEDULE).expect("parses");
+    let (case, spec, observed) = both_models(SCHEDULE);
     let s4 = case.program.reg("%s4").expect("%s4").index();
-    let spec = Interp::new(&case.program)
-        .spec_model()
-        .run(&case.inputs)
-        .expect("runs");
-    let observed = Interp::new(&case.program).run(&case.inputs).expect("runs");
-    assert!(spec.ub.is_none() && observed.ub.is_none());
     // The H200's values, from the case's header.
     for (lane, h) in [(27usize, 0x7dfb_0000u64), (31, 0x8204_0000)] {
         let (ov, ob) = (observed.values[s4][lane], observed.defined_bits[s4][lane]);
