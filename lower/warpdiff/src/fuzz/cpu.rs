@@ -89,6 +89,15 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
         sh.execs.fetch_add(1, Ordering::Relaxed);
         let before = (stats.runs, stats.ub_runs, stats.errors);
         sh.digest.fetch_add(case::case_hash(&tc), Ordering::Relaxed);
+        // With the GPU the only engine to compare with, a case it cannot
+        // run is not worth the reference's run: the CPU time goes to the
+        // compilers instead, and the skip counts as the GPU would count it.
+        if others.is_empty() && lanes.is_empty() && to_gpu.is_some() {
+            if let Some(why) = gpu_cannot_check(&tc) {
+                sh.skip("gpu", &why);
+                continue;
+            }
+        }
         let (result, more) = case::run_case_inputs(
             &tc,
             &others,
@@ -207,6 +216,17 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
         .unwrap_or_else(|p| p.into_inner())
         .merge(&stats);
     sh.workers_alive.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// Why the GPU would skip `tc` whatever happens on it: a bounded run
+/// (`.fuel`), or an instruction sm_90 lacks ([`warp_gpu::emit::module_target`]).
+fn gpu_cannot_check(tc: &TestCase) -> Option<String> {
+    if let Some(skip) = warp_core::engine::unbounded_only(&tc.inputs) {
+        return Some(skip.reason);
+    }
+    warp_gpu::emit::module_target(&tc.program)
+        .err()
+        .map(|skip| skip.reason)
 }
 
 /// The reference interpreter for the GPU's checks of `program`: in the
