@@ -192,6 +192,7 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
         }
         e.store(w.expect("4 lanes"), dst + 16 * j as i32);
     }
+    e.reads_done();
     e.b.ins().jump(done, &[]);
 }
 
@@ -337,6 +338,9 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
             e.store(v, off + 16 * k);
         }
     }
+    // The address is read: unless it is read again later, it need not
+    // reach the state on this path.
+    e.reads_done();
     e.b.ins().jump(done, &[]);
 }
 
