@@ -94,9 +94,6 @@ pub struct Emitter<'a, 'b> {
     /// The registers' places in the state, `(start, end, register)`,
     /// sorted: which register a cached vector belongs to.
     spans: Vec<(i32, i32, usize)>,
-    /// Cold exits of kept regions to fill ([`Emitter::cold_exit`]): the
-    /// block, where it goes, and the stores it does first.
-    edges: Vec<(Block, Block, Vec<(i32, Value)>)>,
 }
 
 /// A vector of the state held in an SSA value: at byte `off`, of type
@@ -190,7 +187,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 spans.sort_unstable();
                 spans
             },
-            edges: Vec::new(),
         }
     }
 
@@ -367,38 +363,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             Some(term) => self.flush_before(term),
             None => self.flush(),
         }
-        self.fill_edges();
         self.set_pc(None);
-    }
-
-    /// A block to branch to from the current one on the way out of a
-    /// region that keeps `known` ([`Emitter::switch_keeping`]) to `to`,
-    /// where the state is read from memory: it stores the dirty vectors
-    /// first (a cold block), or it is `to` itself when none is dirty.
-    pub fn cold_exit(&mut self, to: Block) -> Block {
-        let due = self.due();
-        if due.is_empty() {
-            return to;
-        }
-        if let Some((blk, _, _)) = self.edges.iter().find(|e| e.1 == to && e.2 == due) {
-            return *blk;
-        }
-        let blk = self.b.create_block();
-        self.b.set_cold_block(blk);
-        self.edges.push((blk, to, due));
-        blk
-    }
-
-    /// Fills the blocks of [`Emitter::cold_exit`]; the current block is
-    /// filled (or there is none).
-    fn fill_edges(&mut self) {
-        for (blk, to, due) in std::mem::take(&mut self.edges) {
-            self.b.switch_to_block(blk);
-            for (off, v) in due {
-                self.b.ins().store(mf(), v, self.state, off);
-            }
-            self.b.ins().jump(to, &[]);
-        }
     }
 
     /// Stores `v` at `p + off`, an address computed at run time (it may
@@ -435,7 +400,6 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 "a block left unfilled with stores waiting"
             );
         }
-        self.fill_edges();
         if !keep {
             self.known.clear();
         }
@@ -454,8 +418,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// Switches to `blk` keeping what is known of the state, dirty
     /// vectors included, with no check: the caller makes sure that every
     /// path into `blk` starts where it was known and writes no state, and
-    /// that every other way out of those paths goes through
-    /// [`Emitter::cold_exit`] (the memory checks of `memory_ops.rs`).
+    /// leaves those paths only into `blk` ([`Emitter::unless_rare`]).
     pub fn switch_keeping(&mut self, blk: Block) {
         self.keep_for = Some(blk);
         self.trusted = true;
@@ -1196,6 +1159,7 @@ mod tests {
     use super::*;
     use cranelift_codegen::ir::types::{I32, I32X4, I64};
     use cranelift_codegen::ir::{Function, Opcode};
+    use super::Liveness;
     use cranelift_frontend::FunctionBuilderContext;
 
     /// How many `load` instructions the function has.
@@ -1205,6 +1169,84 @@ mod tests {
             .flat_map(|b| f.layout.block_insts(b))
             .filter(|&i| f.dfg.insts[i].opcode() == Opcode::Load)
             .count()
+    }
+
+    /// How many `store` instructions the function has.
+    fn stores(f: &Function) -> usize {
+        f.layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b))
+            .filter(|&i| f.dfg.insts[i].opcode() == Opcode::Store)
+            .count()
+    }
+
+    /// A kernel's register writes: a register that dies before the end of
+    /// the run of vector instructions waits in its SSA value and is stored
+    /// only where something reads it in memory; one live there is stored
+    /// at once; a flush skips a register no lane reads again.
+    #[test]
+    fn dying_registers_wait_and_dead_ones_are_never_stored() {
+        let src = ".version 7.0\n.target sm_80\n.address_size 64\n\
+            .visible .entry k() {\n\
+            .reg .b32 %r<4>;\n\
+            mov.u32 %r1, %tid.x;\n\
+            add.s32 %r2, %r1, 1;\n\
+            mov.u32 %r3, %r1;\n\
+            L:\n\
+            add.s32 %r2, %r2, 1;\n\
+            exit;\n}\n";
+        let module = warp_core::text::parse_module(src).expect("the kernel parses");
+        let prog = &module.kernel("k").expect("the kernel").program;
+        let lay = Layout::new(prog);
+        let mut f = Function::new();
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut f, &mut fctx);
+        let entry = b.create_block();
+        b.append_block_param(entry, I64);
+        b.switch_to_block(entry);
+        let state = b.block_params(entry)[0];
+        let conv = b.declare_var(I32);
+        let mut e = Emitter::new(&mut b, prog, &lay, state, conv);
+        e.live = Some(Liveness::of_kernel(prog, &vec![true; prog.insts.len()]));
+        let off = |name: &str| lay.regs[prog.reg(name).expect("declared").index()] as i32;
+        let (r1, r2, r3) = (off("%r1"), off("%r2"), off("%r3"));
+        let zero = e.b.ins().iconst(I32, 0);
+        let v = e.b.ins().splat(I32X4, zero);
+        // Outside an instruction (the driver's code): stored at once.
+        e.store(v, r3);
+        assert_eq!(stores(e.b.func), 1);
+        // %r1 dies at the label: it waits, and is read from its value.
+        e.set_pc(Some(0));
+        e.store(v, r1);
+        assert_eq!(stores(e.b.func), 1, "%r1 waits");
+        assert_eq!(e.load(I32X4, r1), v, "read from its SSA value");
+        // %r2 is live at the label: stored at once.
+        e.set_pc(Some(1));
+        e.store(v, r2);
+        assert_eq!(stores(e.b.func), 2, "%r2 is stored");
+        // A flush while the add (which names %r1) is lowered stores %r1.
+        e.flush();
+        assert_eq!(stores(e.b.func), 3, "%r1 is read by the add");
+        // Written again by the mov, which reads it last: a block switch
+        // after the mov has read its operands skips it.
+        e.set_pc(Some(2));
+        e.store(v, r1);
+        e.reads_done();
+        let next = e.b.create_block();
+        e.b.ins().jump(next, &[]);
+        e.switch_to(next);
+        assert_eq!(stores(e.b.func), 3, "no lane reads %r1 again");
+        let n = loads(e.b.func);
+        e.load(I32X4, r1);
+        assert_eq!(loads(e.b.func), n + 1, "forgotten at the switch");
+        // Before the switch had it been read (reads not done): stored
+        // before the jump.
+        e.set_pc(Some(2));
+        e.store(v, r1);
+        let last = e.b.create_block();
+        e.b.ins().jump(last, &[]);
+        e.switch_to(last);
+        assert_eq!(stores(e.b.func), 4, "the mov names %r1");
     }
 
     /// The known-vectors cache: a vector loaded or stored at a fixed
