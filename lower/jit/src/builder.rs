@@ -1156,10 +1156,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
 #[cfg(test)]
 mod tests {
+    use super::Liveness;
     use super::*;
     use cranelift_codegen::ir::types::{I32, I32X4, I64};
     use cranelift_codegen::ir::{Function, Opcode};
-    use super::Liveness;
     use cranelift_frontend::FunctionBuilderContext;
 
     /// How many `load` instructions the function has.
