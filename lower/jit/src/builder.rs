@@ -5,11 +5,13 @@
 //! control flow and tells it where the running group is.
 
 use super::layout::{wide, Layout};
+use super::liveness::Liveness;
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8X16};
 use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, Endianness, InstBuilder, InstructionData, MemFlagsData, Opcode,
-    SigRef, Signature, Value,
+    AbiParam, Block, BlockArg, Endianness, Inst, InstBuilder, InstructionData, MemFlagsData,
+    Opcode, SigRef, Signature, Value,
 };
 use cranelift_frontend::{FunctionBuilder, Variable};
 use warp_core::ir::{CmpOp, Dest, Guard, Operand, Program, Reg, Type, WARP};
@@ -64,14 +66,51 @@ pub struct Emitter<'a, 'b> {
     /// hundreds of times.
     sigs: Vec<(Signature, SigRef)>,
     /// The vectors this block stored or loaded at fixed offsets of the
-    /// state, `(offset, type, value)`: a later [`Emitter::load`] of one
-    /// uses the value instead of memory (stores are all still emitted).
-    /// Forgotten at a block switch (but into a block that only the
-    /// current one enters, [`Emitter::keep_through`]), after every call,
-    /// and at a store through a computed address.
-    known: Vec<(i32, cranelift_codegen::ir::Type, Value)>,
+    /// state: a later [`Emitter::load`] of one uses the value instead of
+    /// memory. A register's vector written while an instruction of a
+    /// segment is lowered ([`Emitter::pc`]) is *dirty*: its store waits
+    /// here (the register lives in an SSA value) until something needs
+    /// the state in memory ([`Emitter::flush`]). Forgotten at a block
+    /// switch (but into a block that only the current one enters,
+    /// [`Emitter::keep_through`]), after every call, and at a store
+    /// through a computed address.
+    known: Vec<Known>,
     /// The block [`Emitter::switch_to`] keeps `known` into.
     keep_for: Option<Block>,
+    /// The next kept switch needs no check of the current block's exits
+    /// ([`Emitter::switch_keeping`]).
+    trusted: bool,
+    /// The instruction being lowered, while the driver lowers a segment's
+    /// instructions: register writes then wait in `known`; `None` outside
+    /// (the driver's own code, the completion of rendezvous), where every
+    /// store is emitted at once.
+    pub pc: Option<usize>,
+    /// The instruction [`Emitter::pc`] has read its operands (a flush
+    /// then keeps only what is live after it).
+    reads_done: bool,
+    /// A kernel's liveness: a flush skips the registers that no lane
+    /// reads again (`liveness.rs`); `None`: every dirty vector is stored.
+    pub live: Option<Liveness>,
+    /// The registers' places in the state, `(start, end, register)`,
+    /// sorted: which register a cached vector belongs to.
+    spans: Vec<(i32, i32, usize)>,
+}
+
+/// A vector of the state held in an SSA value: at byte `off`, of type
+/// `ty`, `v`; `dirty` when the state does not hold it yet.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Known {
+    off: i32,
+    ty: cranelift_codegen::ir::Type,
+    v: Value,
+    dirty: bool,
+}
+
+impl Known {
+    /// Whether it shares a byte with `off..end`.
+    fn overlaps(&self, off: i32, end: i32) -> bool {
+        self.off < end && off < self.off + self.ty.bytes() as i32
+    }
 }
 
 /// The lanes one instruction runs on; the masks are built on first use.
@@ -130,6 +169,24 @@ impl<'a, 'b> Emitter<'a, 'b> {
             sigs: Vec::new(),
             known: Vec::new(),
             keep_for: None,
+            trusted: false,
+            pc: None,
+            reads_done: false,
+            live: None,
+            spans: {
+                let mut spans: Vec<(i32, i32, usize)> = prog
+                    .regs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| {
+                        let start = lay.regs[i] as i32;
+                        let size = if wide(d.ty) { 8 } else { 4 };
+                        (start, start + size * WARP as i32, i)
+                    })
+                    .collect();
+                spans.sort_unstable();
+                spans
+            },
         }
     }
 
@@ -160,41 +217,190 @@ impl<'a, 'b> Emitter<'a, 'b> {
     // ---- memory ----
 
     /// Loads a `ty` at `state + off` (a vector this block stored or
-    /// loaded there is used as it is: `known`).
+    /// loaded there is used as it is: `known`; a dirty vector that shares
+    /// bytes with it is stored first).
     pub fn load(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Value {
-        if let Some(&(_, _, v)) = self.known.iter().find(|k| k.0 == off && k.1 == ty) {
-            return v;
+        if let Some(k) = self.known.iter().find(|k| k.off == off && k.ty == ty) {
+            return k.v;
+        }
+        let end = off + ty.bytes() as i32;
+        for i in 0..self.known.len() {
+            let k = self.known[i];
+            if k.dirty && k.overlaps(off, end) {
+                self.b.ins().store(mf(), k.v, self.state, k.off);
+                self.known[i].dirty = false;
+            }
         }
         let v = self.b.ins().load(ty, mf(), self.state, off);
         if ty.is_vector() {
-            self.known.push((off, ty, v));
+            self.known.push(Known {
+                off,
+                ty,
+                v,
+                dirty: false,
+            });
         }
         v
     }
 
-    /// Stores `v` at `state + off`.
+    /// Stores `v` at `state + off`; a register's vector written while an
+    /// instruction is lowered waits in `known` ([`Emitter::pc`]).
     pub fn store(&mut self, v: Value, off: i32) {
         let ty = self.b.func.dfg.value_type(v);
         let end = off + ty.bytes() as i32;
-        self.known
-            .retain(|&(o, t, _)| o + t.bytes() as i32 <= off || end <= o);
-        if ty.is_vector() {
-            self.known.push((off, ty, v));
+        // What `v` overlaps is forgotten; a dirty vector of which `v`
+        // covers only part goes to memory first (its other bytes).
+        let mut i = 0;
+        while i < self.known.len() {
+            let k = self.known[i];
+            if !k.overlaps(off, end) {
+                i += 1;
+                continue;
+            }
+            if k.dirty && !(off <= k.off && k.off + k.ty.bytes() as i32 <= end) {
+                self.b.ins().store(mf(), k.v, self.state, k.off);
+            }
+            self.known.swap_remove(i);
         }
-        self.b.ins().store(mf(), v, self.state, off);
+        // A register's vector waits when the register dies before the
+        // state is next needed in memory: its store is then never made.
+        let defer = ty.is_vector()
+            && match (&self.live, self.pc, self.reg_of(off)) {
+                (Some(live), Some(pc), Some(r)) => live.dies_soon(pc, r),
+                _ => false,
+            };
+        if ty.is_vector() {
+            self.known.push(Known {
+                off,
+                ty,
+                v,
+                dirty: defer,
+            });
+        }
+        if !defer {
+            self.b.ins().store(mf(), v, self.state, off);
+        }
+    }
+
+    /// The register whose place in the state holds byte `off`.
+    fn reg_of(&self, off: i32) -> Option<usize> {
+        let i = self.spans.partition_point(|&(start, _, _)| start <= off);
+        let &(_, end, r) = self.spans.get(i.checked_sub(1)?)?;
+        (off < end).then_some(r)
+    }
+
+    /// Whether a flush now stores dirty vector `k`: not when no lane
+    /// reads its register again ([`Emitter::live`]).
+    fn wanted(&self, k: &Known) -> bool {
+        match (&self.live, self.pc, self.reg_of(k.off)) {
+            (Some(live), Some(pc), Some(r)) => live.keeps(pc, r, self.reads_done),
+            _ => true,
+        }
+    }
+
+    /// The stores a flush does now: `(offset, value)` of every dirty
+    /// vector it keeps.
+    fn due(&self) -> Vec<(i32, Value)> {
+        self.known
+            .iter()
+            .filter(|k| k.dirty && self.wanted(k))
+            .map(|k| (k.off, k.v))
+            .collect()
+    }
+
+    /// Stores the dirty vectors here (those whose registers are still
+    /// read: [`Emitter::live`]): the state in memory is then what the
+    /// code after this point reads. The values stay known.
+    pub fn flush(&mut self) {
+        for (off, v) in self.due() {
+            self.b.ins().store(mf(), v, self.state, off);
+        }
+        for k in &mut self.known {
+            k.dirty = false;
+        }
+    }
+
+    /// [`Emitter::flush`] before `term`, the terminator of a filled block.
+    fn flush_before(&mut self, term: Inst) {
+        let due = self.due();
+        let state = self.state;
+        let mut pos = FuncCursor::new(self.b.func).at_inst(term);
+        for (off, v) in due {
+            pos.ins().store(mf(), v, state, off);
+        }
+        for k in &mut self.known {
+            k.dirty = false;
+        }
+    }
+
+    /// The terminator of the current block, when it is filled.
+    fn terminator(&self) -> Option<Inst> {
+        let cur = self.b.current_block()?;
+        let term = self.b.func.layout.last_inst(cur)?;
+        self.b.func.dfg.insts[term]
+            .opcode()
+            .is_terminator()
+            .then_some(term)
+    }
+
+    /// Sets the instruction being lowered ([`Emitter::pc`]).
+    pub fn set_pc(&mut self, pc: Option<usize>) {
+        self.pc = pc;
+        self.reads_done = false;
+    }
+
+    /// The instruction being lowered has read its operands: a flush from
+    /// here on keeps only the registers live after it.
+    pub fn reads_done(&mut self) {
+        self.reads_done = true;
+    }
+
+    /// Ends a segment's lowering: the dirty vectors are stored (before
+    /// the current block's terminator when it has one), and register
+    /// writes no longer wait ([`Emitter::pc`] is `None`).
+    pub fn close_segment(&mut self) {
+        match self.terminator() {
+            Some(term) => self.flush_before(term),
+            None => self.flush(),
+        }
+        self.set_pc(None);
     }
 
     /// Stores `v` at `p + off`, an address computed at run time (it may
-    /// be anywhere in the state: every known vector is forgotten).
+    /// be anywhere in the state: the dirty vectors are stored first, and
+    /// every known vector is forgotten).
     pub fn store_at(&mut self, v: Value, p: Value, off: i32) {
+        self.flush();
         self.known.clear();
         self.b.ins().store(mf(), v, p, off);
     }
 
-    /// Switches to emitting into `blk`; what this block knew of the state
-    /// is forgotten unless `blk` was named by [`Emitter::keep_through`].
+    /// Switches to emitting into `blk`. What this block knew of the state
+    /// is forgotten, and its dirty vectors are stored before its
+    /// terminator, unless `blk` was named by [`Emitter::keep_through`]
+    /// and the terminator goes to `blk` alone (else they are stored, and
+    /// the values stay known).
     pub fn switch_to(&mut self, blk: Block) {
-        if self.keep_for.take() != Some(blk) {
+        let keep = self.keep_for.take() == Some(blk);
+        let trusted = std::mem::take(&mut self.trusted);
+        if let Some(term) = self.terminator() {
+            let only_blk = trusted || {
+                let f = &self.b.func;
+                f.dfg.insts[term]
+                    .branch_destination(&f.dfg.jump_tables, &f.dfg.exception_tables)
+                    .iter()
+                    .all(|c| c.block(&f.dfg.value_lists) == blk)
+            };
+            if !(keep && only_blk) {
+                self.flush_before(term);
+            }
+        } else {
+            debug_assert!(
+                self.known.iter().all(|k| !k.dirty),
+                "a block left unfilled with stores waiting"
+            );
+        }
+        if !keep {
             self.known.clear();
         }
         self.b.switch_to_block(blk);
@@ -207,6 +413,16 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// block that knew it and writes no state).
     pub fn keep_through(&mut self, blk: Block) {
         self.keep_for = Some(blk);
+    }
+
+    /// Switches to `blk` keeping what is known of the state, dirty
+    /// vectors included, with no check: the caller makes sure that every
+    /// path into `blk` starts where it was known and writes no state, and
+    /// leaves those paths only into `blk` ([`Emitter::unless_rare`]).
+    pub fn switch_keeping(&mut self, blk: Block) {
+        self.keep_for = Some(blk);
+        self.trusted = true;
+        self.switch_to(blk);
     }
 
     /// `values`, or what `fix` makes of them where `rare` (an integer
@@ -231,14 +447,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
         let args: Vec<BlockArg> = values.iter().map(|&v| v.into()).collect();
         self.b.ins().brif(rare, cold, &[], join, &args);
         let known = self.known.clone();
-        self.keep_through(cold);
-        self.switch_to(cold);
+        self.switch_keeping(cold);
         let fixed = fix(self, values);
         debug_assert!(self.known == known, "the rare case touched the state");
         let args: Vec<BlockArg> = fixed.iter().map(|&v| v.into()).collect();
         self.b.ins().jump(join, &args);
-        self.keep_through(join);
-        self.switch_to(join);
+        self.switch_keeping(join);
         self.b.block_params(join).to_vec()
     }
 
@@ -751,6 +965,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// Operand `o` on the run-time lane `at` as a scalar of `width` bits.
     pub fn read_at(&mut self, o: Operand, at: At, width: u32) -> Value {
+        self.flush();
         let ty = if width == 64 { I64 } else { I32 };
         match o {
             Operand::Reg(r) => {
@@ -782,6 +997,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// is set.
     pub fn write_at(&mut self, d: Dest, at: At, exec: Value, v: Value) {
         let Dest::Reg(r) = d else { return };
+        self.flush();
         let (p, base) = self.reg_at(r, at);
         if self.is_all(exec) {
             self.store_at(v, p, base);
@@ -860,7 +1076,11 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// immediate or `%laneid` values.
     pub fn lanes_base(&mut self, o: Operand, width: u32, scratch: u32) -> u32 {
         match o {
-            Operand::Reg(r) => self.lay.regs[r.index()],
+            Operand::Reg(r) => {
+                // Read from memory by the caller's code.
+                self.flush();
+                self.lay.regs[r.index()]
+            }
             Operand::NotPred(_) | Operand::Imm(_) | Operand::LaneId => {
                 let base = self.lay.scratch(scratch);
                 let size = width / 8;
@@ -878,6 +1098,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// kernels' run-time calls, `runtime.rs`). The address is a constant:
     /// the code needs no relocation.
     pub fn call_host(&mut self, f: usize, args: &[Value]) -> Value {
+        self.flush();
         let params = vec![I64; args.len()];
         let sr = self.signature(&params, Some(I64));
         let addr = self.b.ins().iconst(I64, f as i64);
@@ -901,6 +1122,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             .map(|&a| self.b.func.dfg.value_type(a))
             .collect();
         let sr = self.signature(&params, ret);
+        self.flush();
         let addr = self.b.ins().iconst(I64, f as i64);
         let call = self.b.ins().call_indirect(sr, addr, args);
         // The callee may write the state.
@@ -934,6 +1156,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
 #[cfg(test)]
 mod tests {
+    use super::Liveness;
     use super::*;
     use cranelift_codegen::ir::types::{I32, I32X4, I64};
     use cranelift_codegen::ir::{Function, Opcode};
@@ -946,6 +1169,84 @@ mod tests {
             .flat_map(|b| f.layout.block_insts(b))
             .filter(|&i| f.dfg.insts[i].opcode() == Opcode::Load)
             .count()
+    }
+
+    /// How many `store` instructions the function has.
+    fn stores(f: &Function) -> usize {
+        f.layout
+            .blocks()
+            .flat_map(|b| f.layout.block_insts(b))
+            .filter(|&i| f.dfg.insts[i].opcode() == Opcode::Store)
+            .count()
+    }
+
+    /// A kernel's register writes: a register that dies before the end of
+    /// the run of vector instructions waits in its SSA value and is stored
+    /// only where something reads it in memory; one live there is stored
+    /// at once; a flush skips a register no lane reads again.
+    #[test]
+    fn dying_registers_wait_and_dead_ones_are_never_stored() {
+        let src = ".version 7.0\n.target sm_80\n.address_size 64\n\
+            .visible .entry k() {\n\
+            .reg .b32 %r<4>;\n\
+            mov.u32 %r1, %tid.x;\n\
+            add.s32 %r2, %r1, 1;\n\
+            mov.u32 %r3, %r1;\n\
+            L:\n\
+            add.s32 %r2, %r2, 1;\n\
+            exit;\n}\n";
+        let module = warp_core::text::parse_module(src).expect("the kernel parses");
+        let prog = &module.kernel("k").expect("the kernel").program;
+        let lay = Layout::new(prog);
+        let mut f = Function::new();
+        let mut fctx = FunctionBuilderContext::new();
+        let mut b = FunctionBuilder::new(&mut f, &mut fctx);
+        let entry = b.create_block();
+        b.append_block_param(entry, I64);
+        b.switch_to_block(entry);
+        let state = b.block_params(entry)[0];
+        let conv = b.declare_var(I32);
+        let mut e = Emitter::new(&mut b, prog, &lay, state, conv);
+        e.live = Some(Liveness::of_kernel(prog, &vec![true; prog.insts.len()]));
+        let off = |name: &str| lay.regs[prog.reg(name).expect("declared").index()] as i32;
+        let (r1, r2, r3) = (off("%r1"), off("%r2"), off("%r3"));
+        let zero = e.b.ins().iconst(I32, 0);
+        let v = e.b.ins().splat(I32X4, zero);
+        // Outside an instruction (the driver's code): stored at once.
+        e.store(v, r3);
+        assert_eq!(stores(e.b.func), 1);
+        // %r1 dies at the label: it waits, and is read from its value.
+        e.set_pc(Some(0));
+        e.store(v, r1);
+        assert_eq!(stores(e.b.func), 1, "%r1 waits");
+        assert_eq!(e.load(I32X4, r1), v, "read from its SSA value");
+        // %r2 is live at the label: stored at once.
+        e.set_pc(Some(1));
+        e.store(v, r2);
+        assert_eq!(stores(e.b.func), 2, "%r2 is stored");
+        // A flush while the add (which names %r1) is lowered stores %r1.
+        e.flush();
+        assert_eq!(stores(e.b.func), 3, "%r1 is read by the add");
+        // Written again by the mov, which reads it last: a block switch
+        // after the mov has read its operands skips it.
+        e.set_pc(Some(2));
+        e.store(v, r1);
+        e.reads_done();
+        let next = e.b.create_block();
+        e.b.ins().jump(next, &[]);
+        e.switch_to(next);
+        assert_eq!(stores(e.b.func), 3, "no lane reads %r1 again");
+        let n = loads(e.b.func);
+        e.load(I32X4, r1);
+        assert_eq!(loads(e.b.func), n + 1, "forgotten at the switch");
+        // Before the switch had it been read (reads not done): stored
+        // before the jump.
+        e.set_pc(Some(2));
+        e.store(v, r1);
+        let last = e.b.create_block();
+        e.b.ins().jump(last, &[]);
+        e.switch_to(last);
+        assert_eq!(stores(e.b.func), 4, "the mov names %r1");
     }
 
     /// The known-vectors cache: a vector loaded or stored at a fixed

@@ -63,6 +63,7 @@ use super::builder::Emitter;
 use super::error::JitError;
 use super::inject::{self, Bug};
 use super::layout::Layout;
+use super::liveness::Liveness;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
 use super::sched_helpers::{self, Helpers};
@@ -558,6 +559,7 @@ pub fn emit_function(
     } else {
         Cell::Var(b.declare_var(I64))
     };
+    let kernel = prog.insts.iter().any(|i| matches!(i.op, Op::LaneOp(_)));
     let mut d = Driver {
         e: Emitter::new(b, prog, lay, state, conv),
         exited,
@@ -573,7 +575,7 @@ pub fn emit_function(
         charge_short: None,
         entries,
         runaway: None,
-        kernel: prog.insts.iter().any(|i| matches!(i.op, Op::LaneOp(_))),
+        kernel,
         outline,
         sites,
         error: None,
@@ -587,6 +589,16 @@ pub fn emit_function(
     };
     if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
+    }
+    // A kernel's registers are no results: the inline tiers skip the
+    // stores of values no lane reads again (`liveness.rs`).
+    if plan.kernel && !outline && !stepped {
+        let keeps: Vec<bool> = prog
+            .insts
+            .iter()
+            .map(|i| keeps_values(&d.e, &i.op))
+            .collect();
+        d.e.live = Some(Liveness::of_kernel(prog, &keeps));
     }
     for &p in &points[mine.clone()] {
         let blk = d.e.b.create_block();
@@ -786,6 +798,7 @@ pub fn emit_function(
         let code = d.e.b.ins().iconst(I32, status::GO as i64);
         d.e.b.ins().return_(&[code]);
     }
+    d.e.close_segment();
     d.e.b.seal_all_blocks();
     if let Some(shared) = shared {
         *shared = std::mem::take(&mut d.parkable);
@@ -793,6 +806,22 @@ pub fn emit_function(
     match d.error {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// Whether `op`'s family lowers it reading its registers through the
+/// emitter's SSA values (`Emitter::load`), with no block of its own: the
+/// vector glue and the four-lane lane ops.
+fn keeps_values(e: &Emitter, op: &Op) -> bool {
+    match op {
+        Op::Glue(g) => !lane_ops::narrow_glue(g),
+        Op::LaneOp(x) => lane_vec::handles(e, x),
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Control(_) => false,
     }
 }
 
@@ -894,6 +923,16 @@ impl Driver<'_, '_> {
 
     /// Emits the segment of instructions `[start, end)`.
     fn segment(&mut self, start: usize, end: usize, sched: Block, out_of_fuel: Block) {
+        self.segment_body(start, end, sched, out_of_fuel);
+        // The registers' vectors this segment's instructions kept in SSA
+        // values go to the state where it ends.
+        self.e.close_segment();
+    }
+
+    /// [`Driver::segment`]'s code: register writes wait in SSA values
+    /// while its ordinary instructions are lowered (`Emitter::pc`), and
+    /// are stored before the instruction that ends it.
+    fn segment_body(&mut self, start: usize, end: usize, sched: Block, out_of_fuel: Block) {
         debug_assert!(
             self.fuel_due.is_none(),
             "the last segment's fuel is charged"
@@ -956,12 +995,16 @@ impl Driver<'_, '_> {
                 e.b.ins().brif(all, whole, &[], any, &[]);
                 for (blk, full) in [(whole, true), (any, false)] {
                     self.e.switch_to(blk);
+                    self.e.set_pc(None);
                     self.e.begin_segment(full);
                     for pc in start..body_end {
                         self.ordinary(&prog.insts[pc], pc);
                     }
                     if collective {
                         let inst = &prog.insts[body_end];
+                        self.e.set_pc(Some(body_end));
+                        self.e.flush();
+                        self.e.set_pc(None);
                         let written = inst.op.written();
                         self.partitions.retain(|r| !written.contains(r));
                         self.twin = true;
@@ -975,6 +1018,7 @@ impl Driver<'_, '_> {
                     return;
                 }
                 self.e.switch_to(join);
+                self.e.set_pc(None);
                 self.e.begin_segment(false);
                 from = body_end;
             }
@@ -998,6 +1042,12 @@ impl Driver<'_, '_> {
             let outlined = self.becomes_pending(&inst.op) || inst.op.rendezvous_key().is_some();
             if !outlined {
                 self.flush();
+            }
+            if ends_segment(&inst.op) {
+                // Its code reads the state in memory.
+                self.e.set_pc(Some(pc));
+                self.e.flush();
+                self.e.set_pc(None);
             }
             match &inst.op {
                 Op::Control(Control::Bra { target }) => {
@@ -1038,6 +1088,12 @@ impl Driver<'_, '_> {
             self.partitions.retain(|r| !written.contains(r));
         }
         let e = &mut self.e;
+        e.set_pc(Some(pc));
+        // The other families may read the state in memory.
+        let memory = matches!(&inst.op, Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)));
+        if !memory && !keeps_values(e, &inst.op) {
+            e.flush();
+        }
         match &inst.op {
             Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
             Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)) => {

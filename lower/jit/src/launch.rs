@@ -93,10 +93,9 @@ impl<'m> CompiledKernel<'m> {
                 names.join(", ")
             )));
         };
-        let jit =
-            JitProgram::compile_in_parts(&k.program, tuning, Limits::default(), false, part_insts)
-                .map_err(|e| LaunchError::Engine(format!("kernel `{}`: {e}", k.name)))?
-                .with_fuel(DEFAULT_FUEL);
+        let jit = JitProgram::compile_kernel(&k.program, tuning, Limits::default(), part_insts)
+            .map_err(|e| LaunchError::Engine(format!("kernel `{}`: {e}", k.name)))?
+            .with_fuel(DEFAULT_FUEL);
         let zeroed = uninit::read_before_written(&k.program)
             .into_iter()
             .map(|r| {

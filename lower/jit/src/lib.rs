@@ -69,7 +69,8 @@
 //! `runtime.rs` (what compiled code calls back: module variables, faulty
 //! accesses, scalar semantics), `launch.rs` (kernel launches: CTAs on
 //! every core, each CTA's warps in turn between barriers), `uninit.rs`
-//! (the registers a kernel's warp may read before writing them) and
+//! (the registers a kernel's warp may read before writing them),
+//! `liveness.rs` (those it may read after each instruction) and
 //! `inject.rs` (bugs planted on purpose).
 //!
 //! # Two tiers
@@ -110,7 +111,7 @@
 //!                      memory_ops.rs: runtime.rs, layout.rs; lane_vec.rs: isa.rs)
 //! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
 //! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
-//! builder.rs       ──> layout.rs
+//! builder.rs       ──> layout.rs, liveness.rs
 //! isa.rs           ──> code.rs, error.rs
 //! layout.rs        ──> code.rs (where the memory words are)
 //! ```
@@ -142,6 +143,7 @@ mod lane_ops;
 mod lane_vec;
 pub mod launch;
 mod layout;
+mod liveness;
 mod matching;
 mod memory_ops;
 pub mod outline;
@@ -336,7 +338,7 @@ impl JitProgram {
         tuning: Tuning,
         limits: Limits,
     ) -> Result<JitProgram, JitError> {
-        Self::build_parts(prog, tuning, limits, false, tuning.part_insts())
+        Self::build_parts(prog, tuning, limits, false, tuning.part_insts(), false)
     }
 
     /// Like [`JitProgram::compile_limited`], for code that charges fuel
@@ -348,7 +350,7 @@ impl JitProgram {
         tuning: Tuning,
         limits: Limits,
     ) -> Result<JitProgram, JitError> {
-        Self::build_parts(prog, tuning, limits, true, tuning.part_insts())
+        Self::build_parts(prog, tuning, limits, true, tuning.part_insts(), false)
     }
 
     /// Like [`JitProgram::compile_limited`] (or with `stepped`,
@@ -364,7 +366,19 @@ impl JitProgram {
         stepped: bool,
         part_insts: usize,
     ) -> Result<JitProgram, JitError> {
-        Self::build_parts(prog, tuning, limits, stepped, part_insts.max(1))
+        Self::build_parts(prog, tuning, limits, stepped, part_insts.max(1), false)
+    }
+
+    /// [`JitProgram::compile_in_parts`] of a kernel's program, not stepped
+    /// (`launch.rs`): its registers are no results, so the code may leave
+    /// in the state values that no lane reads again.
+    pub(crate) fn compile_kernel(
+        prog: &Program,
+        tuning: Tuning,
+        limits: Limits,
+        part_insts: usize,
+    ) -> Result<JitProgram, JitError> {
+        Self::build_parts(prog, tuning, limits, false, part_insts.max(1), true)
     }
 
     fn build_parts(
@@ -373,6 +387,7 @@ impl JitProgram {
         limits: Limits,
         stepped: bool,
         part_insts: usize,
+        kernel: bool,
     ) -> Result<JitProgram, JitError> {
         if prog.insts.len() > limits.max_insts {
             return Err(JitError::TooBig(format!(
@@ -391,7 +406,8 @@ impl JitProgram {
             .any(|i| matches!(i.op, warp_core::ir::Op::LaneOp(_)))
             .then(|| constants::fold(prog))
             .flatten();
-        let plan = rendezvous::Plan::new(folded.as_ref().unwrap_or(prog));
+        let mut plan = rendezvous::Plan::new(folded.as_ref().unwrap_or(prog));
+        plan.kernel = kernel;
         let mut sig = Signature::new(CallConv::triple_default(isa.triple()));
         sig.params.push(AbiParam::new(isa.pointer_type()));
         sig.returns.push(AbiParam::new(types::I32));
@@ -901,8 +917,15 @@ impl EngineProgram<'_> {
         let cell = if stepped { &self.stepped } else { &self.fast };
         cell.get_or_init(|| {
             let parts = self.engine.part_insts.unwrap_or(self.tuning.part_insts());
-            JitProgram::build_parts(self.prog, self.tuning, self.engine.limits, stepped, parts)
-                .map(|j| j.with_fuel(self.fuel))
+            JitProgram::build_parts(
+                self.prog,
+                self.tuning,
+                self.engine.limits,
+                stepped,
+                parts,
+                false,
+            )
+            .map(|j| j.with_fuel(self.fuel))
         })
     }
 }

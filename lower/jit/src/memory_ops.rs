@@ -141,6 +141,9 @@ fn gathers(e: &Emitter, acc: &Access) -> bool {
 fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block) {
     let a = acc.x.addr.expect("an address");
     let base_reg = a.base.expect("a base register");
+    // The addresses before the first check ([`whole_warp`]).
+    let regs = e.lay.regs[base_reg.index()] as i32;
+    let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
     check(e, full, lanes);
     // Lane `l` reads the 4 bytes at `v_l + offset` (`v_l` zero-extended):
@@ -161,8 +164,6 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
     let lo = e.vconst_i32x4([lo as u32; 4]);
     let three = e.vconst_i32x4([3; 4]);
     let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
-    let regs = e.lay.regs[base_reg.index()] as i32;
-    let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
     let ok = all_true(e, &v, |e, v| {
         let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
         let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
@@ -192,6 +193,7 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
         }
         e.store(w.expect("4 lanes"), dst + 16 * j as i32);
     }
+    e.reads_done();
     e.b.ins().jump(done, &[]);
 }
 
@@ -295,11 +297,19 @@ fn once(e: &mut Emitter, acc: &Access, exec: Value, l: &mut super::builder::Lane
 fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: Block) {
     let a = acc.x.addr.expect("an address");
     let base_reg = a.base.expect("a base register");
+    let regs = e.lay.regs[base_reg.index()] as i32;
+    // The addresses before the first check: the instruction before that
+    // computed them usually left them in SSA values (the check's block
+    // switch forgets what is known).
+    let wide_base = wide(e.reg_type(base_reg));
+    let v: Vec<Value> = if wide_base {
+        (0..16).map(|j| e.load(I64X2, regs + 16 * j)).collect()
+    } else {
+        (0..8).map(|j| e.load(I32X4, regs + 16 * j)).collect()
+    };
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
     check(e, full, groups);
-    let regs = e.lay.regs[base_reg.index()] as i32;
-    let (a0, consecutive) = if wide(e.reg_type(base_reg)) {
-        let v: [Value; 16] = std::array::from_fn(|j| e.load(I64X2, regs + 16 * j as i32));
+    let (a0, consecutive) = if wide_base {
         let a0 = e.b.ins().extractlane(v[0], 0);
         let s = e.b.ins().splat(I64X2, a0);
         let mut j = 0;
@@ -311,7 +321,6 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         });
         (a0, eq)
     } else {
-        let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
         let a0 = e.b.ins().extractlane(v[0], 0);
         let s = e.b.ins().splat(I32X4, a0);
         let mut j = 0;
@@ -337,6 +346,9 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
             e.store(v, off + 16 * k);
         }
     }
+    // The address is read: unless it is read again later, it need not
+    // reach the state on this path.
+    e.reads_done();
     e.b.ins().jump(done, &[]);
 }
 

@@ -28,6 +28,11 @@ pub struct Plan {
     pub prog: Program,
     /// The groups of pairing `.sync` collectives, by first pc.
     pub groups: Vec<Group>,
+    /// A kernel's program (`launch.rs`): its registers are no results, so
+    /// a value no lane reads again need not reach the state
+    /// (`liveness.rs`). `false` for a warp program, whose registers are
+    /// its results.
+    pub kernel: bool,
 }
 
 /// The `.sync` collectives of one rendezvous key.
@@ -73,7 +78,11 @@ impl Plan {
                 Group { pcs, mixed }
             })
             .collect();
-        Plan { prog: out, groups }
+        Plan {
+            prog: out,
+            groups,
+            kernel: false,
+        }
     }
 }
 
