@@ -349,8 +349,17 @@ pub(crate) fn exec(w: &mut Warp, s: &Step, x: &Glue) {
                     (v, if cv.v & 1 == 1 { a_open } else { b_open })
                 } else if a_open != b_open {
                     (Val::unknown(), false)
+                } else if a_open {
+                    // Both an open NaN: a NaN whichever is selected, and any
+                    // NaN's bits will do; their canonical bits may differ in
+                    // the sign (`neg` of a NaN), which must not leave the
+                    // sign undefined and the rest compared bit by bit (the
+                    // H200 gave 0xffc00001 for `mul.rz.ftz.f32 0, NaN`
+                    // against `neg.f32 0f7f800001` under an unknown `c`:
+                    // `corpus/cases/selp-two-open-nans-unknown-selector-h200.ptx`).
+                    (av, true)
                 } else {
-                    (select(cv, av, bv), a_open && b_open)
+                    (select(cv, av, bv), false)
                 };
                 w.write_nan(d, l, v, open);
             }

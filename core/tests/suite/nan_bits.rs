@@ -124,3 +124,23 @@ fn copies_carry_the_mark_and_bit_uses_are_undefined() {
         assert_eq!(lane(&case, &out, "%c", l), Some((0x3f80_0000, false)));
     }
 }
+
+#[test]
+fn selp_of_two_open_nans_under_an_unknown_selector_is_an_open_nan() {
+    // `corpus/cases/selp-two-open-nans-unknown-selector-h200.ptx`: the
+    // H200 gave 0xffc00001 (a NaN) where either operand, both NaNs, may
+    // be selected.
+    let src = include_str!("../../../corpus/cases/selp-two-open-nans-unknown-selector-h200.ptx");
+    let (case, out) = run(src);
+    for l in 0..WARP {
+        let (v, open) = lane(&case, &out, "%f0", l).expect("defined on every lane");
+        assert!(open, "lane {l}: marked open");
+        // By hand: exponent all ones and a non-zero fraction.
+        assert_eq!(v as u32 & 0x7f80_0000, 0x7f80_0000, "lane {l}: a NaN");
+        assert_ne!(v as u32 & 0x007f_ffff, 0, "lane {l}: a NaN");
+    }
+    // Any NaN matches, the H200's among them; a number does not.
+    assert!(compare(&out, &with_value(&case, &out, "%f0", 0xffc0_0001)).is_empty());
+    let number = compare(&out, &with_value(&case, &out, "%f0", 0x3f80_0000));
+    assert!(matches!(number.first(), Some(Diff::Lane { .. })));
+}
