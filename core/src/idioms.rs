@@ -19,7 +19,7 @@ use crate::ir::{
 
 mod unwritten;
 
-use unwritten::{source_regs, Lazy, Unwritten};
+use unwritten::Lazy;
 
 /// A known bug's idiom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -407,9 +407,11 @@ pub enum Idiom {
     /// what it reports. A guard read is left out (K2's loops read their
     /// guard before they rewrite it, [`Idiom::GuardFoldedAfterExit`]), as
     /// is a rewrite by a collective, whose result depends on the other
-    /// lanes (K2's `shfl.sync` writing its predicate). Not tried on a GPU
-    /// yet: the loop with an entry value for the register, which
-    /// [`Idiom::find_in_case`] does not count.
+    /// lanes (K2's `shfl.sync` writing its predicate). With an entry
+    /// value for the register (which [`Idiom::find_in_case`] does not
+    /// count) it agrees at every level on an H100, as does the loop with
+    /// the register without a value copied on the back edge instead of
+    /// the entry (N15's side; `docs/log/gpu-2026-11-27-g/exp7-levels-h100.txt`).
     LoopReadBeforeWrite,
     /// N4: an unguarded instruction writes a register `r` from an
     /// expression (an `and`, a `shr` ... of `%laneid` or of registers) on
@@ -1387,17 +1389,11 @@ fn written_in(prog: &Program, from: usize, to: usize, r: Reg) -> bool {
         .any(|x| x.op.written().contains(&r))
 }
 
-/// Whether instruction `i` writes its destinations with a value (no
-/// register source that may lack one).
-fn writes_a_value(prog: &Program, u: &Unwritten, i: usize) -> bool {
-    !u.reads_lacking(prog, i)
-}
-
 fn loop_read_before_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
     let u = Lazy::new(prog, has_entry);
     for (h, b) in loops(prog) {
         for j in h..=b {
-            for r in source_regs(&prog.insts[j].op) {
+            for r in prog.insts[j].op.source_regs() {
                 if written_in(prog, h, j, r) {
                     continue;
                 }
@@ -1411,7 +1407,7 @@ fn loop_read_before_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Op
                         && !matches!(y.op, Op::Activemask(_))
                         && y.op.written().contains(&r)
                 });
-                if rewrites.any(|w| writes_a_value(prog, u.get(), w)) && u.get().may_lack(j, r) {
+                if rewrites.any(|w| !u.get().reads_lacking(prog, w)) && u.get().may_lack(j, r) {
                     return Some(j);
                 }
             }
@@ -1442,7 +1438,7 @@ fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
         if w.guard.is_some() || !matches!(w.op, Op::Glue(_)) || writes[i].is_empty() {
             continue;
         }
-        let srcs = source_regs(&w.op);
+        let srcs = w.op.source_regs();
         let computed =
             w.op.sources()
                 .iter()
@@ -1525,7 +1521,7 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
             });
             // `d`'s entry value a value, `s` maybe none.
-            if leaves && writes_a_value(prog, u.get(), k) && u.get().may_lack(c, s) {
+            if leaves && !u.get().reads_lacking(prog, k) && u.get().may_lack(c, s) {
                 return Some(c);
             }
         }

@@ -20,7 +20,7 @@
 //! interpreter reads only the selected one: an over-approximation, as is
 //! every path being taken as possible whatever the guards hold.
 
-use crate::ir::{Control, Op, Operand, Program, Reg};
+use crate::ir::{Program, Reg};
 
 /// For each instruction (and the end of the program, at index
 /// `insts.len()`), the registers that may lack a value just before it.
@@ -49,7 +49,7 @@ impl Unwritten {
                 continue;
             };
             steps[i].apply(&mut out);
-            for s in successors(prog, i) {
+            for s in prog.successors(i) {
                 let changed = match &mut before[s] {
                     slot @ None => {
                         *slot = Some(out.clone());
@@ -91,7 +91,9 @@ impl Unwritten {
     /// Whether instruction `i` of `prog` reads (as a source; its guard
     /// aside) a register that may lack a value there.
     pub(super) fn reads_lacking(&self, prog: &Program, i: usize) -> bool {
-        source_regs(&prog.insts[i].op)
+        prog.insts[i]
+            .op
+            .source_regs()
             .into_iter()
             .any(|r| self.may_lack(i, r))
     }
@@ -135,7 +137,7 @@ struct Step {
 impl Step {
     fn of(x: &crate::ir::Inst) -> Step {
         Step {
-            sources: source_regs(&x.op),
+            sources: x.op.source_regs(),
             written: x.op.written(),
             guarded: x.guard.is_some(),
         }
@@ -151,49 +153,5 @@ impl Step {
                 lacking[d.index()] = false;
             }
         }
-    }
-}
-
-/// The registers `op` reads as sources (`!p` included; the guard is not
-/// a source).
-pub(super) fn source_regs(op: &Op) -> Vec<Reg> {
-    op.sources()
-        .into_iter()
-        .filter_map(|(o, _, _)| match o {
-            Operand::Reg(r) | Operand::NotPred(r) => Some(r),
-            Operand::Imm(_) | Operand::LaneId => None,
-        })
-        .collect()
-}
-
-/// Where control goes after instruction `i`: the next instruction, a
-/// branch's label, both for a guarded branch, none after an unguarded
-/// `exit` (the end of the program is index `insts.len()`).
-fn successors(prog: &Program, i: usize) -> Vec<usize> {
-    let x = &prog.insts[i];
-    let guarded = x.guard.is_some();
-    match &x.op {
-        Op::Control(Control::Bra { target }) => {
-            let t = prog.labels[target.0 as usize].at;
-            if guarded {
-                vec![i + 1, t]
-            } else {
-                vec![t]
-            }
-        }
-        Op::Control(Control::Exit) => {
-            if guarded {
-                vec![i + 1]
-            } else {
-                Vec::new()
-            }
-        }
-        Op::Shfl(_)
-        | Op::Vote(_)
-        | Op::Match(_)
-        | Op::Redux(_)
-        | Op::Activemask(_)
-        | Op::Glue(_)
-        | Op::LaneOp(_) => vec![i + 1],
     }
 }

@@ -201,6 +201,18 @@ impl Op {
         op.dests_mut().into_iter().map(|(d, t)| (*d, t)).collect()
     }
 
+    /// The registers the instruction reads as sources (`!p` included; a
+    /// guard and a memory operand's base are not sources).
+    pub fn source_regs(&self) -> Vec<Reg> {
+        self.sources()
+            .into_iter()
+            .filter_map(|(o, _, _)| match o {
+                Operand::Reg(r) | Operand::NotPred(r) => Some(r),
+                Operand::Imm(_) | Operand::LaneId => None,
+            })
+            .collect()
+    }
+
     /// The registers the instruction writes (its destinations but the
     /// sinks).
     pub fn written(&self) -> Vec<Reg> {

@@ -2,7 +2,7 @@
 //! body and labels) and the case around it: [`Inputs`], the expected
 //! values ([`Expect`], bit by bit as [`Bits`]), the whole [`Case`].
 
-use super::inst::Inst;
+use super::inst::{Control, Inst, Op};
 use super::regs::{Label, LabelId, Reg, RegDecl};
 use super::types::{Type, WARP};
 use std::fmt;
@@ -95,6 +95,39 @@ impl Program {
     /// The instruction index a label stands before.
     pub fn label_target(&self, l: LabelId) -> usize {
         self.labels[l.0 as usize].at
+    }
+
+    /// Where control may go after instruction `i`, for one lane: the next
+    /// instruction, a branch's label, both for a guarded branch, nowhere
+    /// after an unguarded `exit`. The end of the program is index
+    /// `insts.len()`.
+    pub fn successors(&self, i: usize) -> Vec<usize> {
+        let x = &self.insts[i];
+        let guarded = x.guard.is_some();
+        match &x.op {
+            Op::Control(Control::Bra { target }) => {
+                let t = self.label_target(*target);
+                if guarded {
+                    vec![i + 1, t]
+                } else {
+                    vec![t]
+                }
+            }
+            Op::Control(Control::Exit) => {
+                if guarded {
+                    vec![i + 1]
+                } else {
+                    Vec::new()
+                }
+            }
+            Op::Shfl(_)
+            | Op::Vote(_)
+            | Op::Match(_)
+            | Op::Redux(_)
+            | Op::Activemask(_)
+            | Op::Glue(_)
+            | Op::LaneOp(_) => vec![i + 1],
+        }
     }
 }
 

@@ -13,7 +13,7 @@
 //! (whether the guard lets the lane run it or not: a `.sync` collective
 //! reads its members' sources); only an unguarded write kills.
 
-use warp_core::ir::{Control, Op, Operand, Program, Reg};
+use warp_core::ir::{Op, Program, Reg};
 
 /// Per instruction: the registers live after it, those it names, and
 /// those that die before the state is next needed in memory.
@@ -53,12 +53,7 @@ impl Liveness {
         let mut succ = Vec::with_capacity(n);
         for (pc, inst) in prog.insts.iter().enumerate() {
             let mut read: Vec<Reg> = inst.guard.iter().map(|g| g.reg).collect();
-            for (o, _, _) in inst.op.sources() {
-                match o {
-                    Operand::Reg(r) | Operand::NotPred(r) => read.push(r),
-                    Operand::Imm(_) | Operand::LaneId => {}
-                }
-            }
+            read.extend(inst.op.source_regs());
             if let Op::LaneOp(x) = &inst.op {
                 read.extend(x.addr.and_then(|a| a.base));
             }
@@ -71,19 +66,7 @@ impl Liveness {
             } else {
                 vec![0; words]
             });
-            let next = (pc + 1 < n).then_some(pc + 1);
-            succ.push(match &inst.op {
-                Op::Control(Control::Bra { target }) => {
-                    let to = prog.label_target(*target);
-                    let mut s = vec![to];
-                    if inst.guard.is_some() {
-                        s.extend(next);
-                    }
-                    s
-                }
-                Op::Control(Control::Exit) if inst.guard.is_none() => Vec::new(),
-                _ => next.into_iter().collect(),
-            });
+            succ.push(prog.successors(pc));
         }
         // live_in(pc) = read(pc) | (after(pc) & !kill(pc)); after(pc) = the
         // union of its successors' live_in; to a fixed point, last first.
