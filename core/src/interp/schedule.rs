@@ -293,6 +293,19 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
         Op::Activemask(x) => {
             activemask::exec(w, &s, x);
             w.clobber(pc, maybe);
+            // A guard that parts the group at an `activemask` may be a
+            // branch around it in the compiled code, with nothing after it
+            // that joins the two sides: ptxas -O0 compiled `@%p2
+            // activemask.b32` (the guard a deprecated `shfl`'s predicate)
+            // to `@!P0 BRA` over `VOTE.ANY` with no `BSSY`, and the next
+            // `activemask` gave lane 0 `1` and lanes 1..31 `0xfffffffe` on
+            // an H100 and an H200
+            // (`corpus/cases/activemask-after-guarded-activemask-h100.ptx`).
+            // The ISA promises no reconvergence, so the two sides are not
+            // known to be together from here on.
+            if inst.guard.is_some() {
+                w.conv.split(conv, exec);
+            }
         }
         Op::Shfl(x) if x.membermask.is_none() => {
             shfl::exec_deprecated(w, &s, x);
