@@ -121,6 +121,9 @@ fn class_line(c: &Class) -> String {
             format!("class: compiler; agrees at -O0, lowest failing level -O{lowest}")
         }
         Class::Semantics => "class: semantics; fails at -O0 too".to_string(),
+        Class::OnlyAtO0 => {
+            "class: o0-only; fails at -O0, agrees at every optimising level".to_string()
+        }
         Class::Unknown(why) => format!("class: unknown ({why})"),
     }
 }

@@ -3,7 +3,9 @@
 //! failing at some higher level makes it a **compiler** finding (with the
 //! lowest failing level); failing at -O0 too makes it a **semantics** one
 //! (a question for the reference or about the hardware, not the
-//! optimiser).
+//! optimiser), unless every optimising level agrees: then it is **o0-only**
+//! (-O0's own code: a crash of the compiler at -O0, or a schedule only
+//! -O0's code takes).
 //!
 //! The sweep opens one extra device per level in this process, lazily
 //! (`Gpu::open_device` with that level; contexts are the device's primary
@@ -68,6 +70,12 @@ pub enum Class {
     },
     /// Fails at -O0 too: the reference's semantics or the hardware's.
     Semantics,
+    /// Fails at -O0 and agrees at every optimising level: -O0's own code
+    /// (the driver's JIT died at -O0 on `engine-failed-1613932f` of
+    /// 2026-11-27, session 8, and compiled it from -O1; `ptxas -O0` left a
+    /// branch over a guarded `activemask` that split the warp), not the
+    /// reference's semantics, which every other level shares.
+    OnlyAtO0,
     /// The sweep could not decide (no GPU, or -O0 could not run), with why.
     Unknown(String),
 }
@@ -76,7 +84,15 @@ impl Class {
     /// The class from the results of each level of [`LEVELS`], in order.
     pub fn from_sweep(results: &[(u32, AtLevel)]) -> Class {
         match results.first() {
-            Some((0, r)) if r.fails() => Class::Semantics,
+            Some((0, r)) if r.fails() => {
+                if results.len() == LEVELS.len()
+                    && results[1..].iter().all(|r| r.1 == AtLevel::Agrees)
+                {
+                    Class::OnlyAtO0
+                } else {
+                    Class::Semantics
+                }
+            }
             Some((0, AtLevel::Agrees)) => match results.iter().find(|r| r.1.fails()) {
                 Some(&(lowest, _)) => Class::Compiler { lowest },
                 None if results.iter().all(|r| r.1 == AtLevel::Agrees) => Class::Unknown(
@@ -92,11 +108,12 @@ impl Class {
         }
     }
 
-    /// A short name: `compiler`, `semantics`, `unknown`.
+    /// A short name: `compiler`, `semantics`, `o0-only`, `unknown`.
     pub fn name(&self) -> &'static str {
         match self {
             Class::Compiler { .. } => "compiler",
             Class::Semantics => "semantics",
+            Class::OnlyAtO0 => "o0-only",
             Class::Unknown(_) => "unknown",
         }
     }
@@ -112,6 +129,7 @@ impl Class {
                 format!("compiler (agrees at -O0; lowest failing level -O{lowest})")
             }
             Class::Semantics => "semantics (fails at -O0 too)".to_string(),
+            Class::OnlyAtO0 => "o0-only (fails at -O0 and agrees at every optimising level: -O0's own code, a compiler crash or a schedule only its code takes)".to_string(),
             Class::Unknown(why) => format!("unknown ({why})"),
         };
         format!("class: {what}; {}", per.join(", "))
@@ -214,10 +232,16 @@ mod tests {
             Class::from_sweep(&sweep(&[D, D, D, D, D])),
             Class::Semantics
         );
+        assert_eq!(Class::from_sweep(&sweep(&[D, A, A, A, A])), Class::OnlyAtO0);
         assert_eq!(
-            Class::from_sweep(&sweep(&[D, A, A, A, A])),
+            Class::from_sweep(&sweep(&[D, A, A, D, A])),
             Class::Semantics
         );
+        let crashed = sweep(&[AtLevel::Fails("a compile helper failed".into()), A, A, A, A]);
+        assert_eq!(Class::from_sweep(&crashed), Class::OnlyAtO0);
+        assert!(Class::OnlyAtO0
+            .header(&crashed)
+            .starts_with("class: o0-only (fails at -O0 and agrees at every optimising level"));
         assert!(matches!(
             Class::from_sweep(&sweep(&[A, A, A, A, A])),
             Class::Unknown(_)
