@@ -232,24 +232,39 @@ pub fn run_case_inputs(
 /// (same engine, same instruction form). Returns the case and the seconds
 /// it took.
 pub fn reduce(tc: &TestCase, d: &Divergence, others: &[&dyn Engine], seed: u64) -> (TestCase, f64) {
-    reduce_until(tc, d, others, seed, None)
+    reduce_until(tc, d, others, seed, None, &[])
 }
 
 /// [`reduce`], giving up at `until` (if given): from then on no candidate
 /// counts as interesting, so the smallest case found so far is returned
 /// at once. An engine whose every answer waits for a deadline (a hanging
 /// external engine) cannot hold a run up for long.
+///
+/// No candidate may hold an idiom of `avoid` that `tc` does not hold: a
+/// hunt that keeps the known compiler bugs out of generation (`fuzz
+/// --avoid`) must not have its findings reduced into them either (session
+/// 6's reductions made 107 K5 shapes out of cases that held none; the
+/// unreduced divergence was something else).
 pub fn reduce_until(
     tc: &TestCase,
     d: &Divergence,
     others: &[&dyn Engine],
     seed: u64,
     until: Option<Instant>,
+    avoid: &[Idiom],
 ) -> (TestCase, f64) {
     let t = Instant::now();
     let want = (d.engine, d.form.clone());
+    // As `--avoid` does in generation: either reading of the idiom counts.
+    let holds = |i: &Idiom, c: &TestCase| {
+        i.find(&c.program).is_some() || i.find_in_case(&c.program, &c.inputs).is_some()
+    };
+    let kept_out: Vec<Idiom> = avoid.iter().copied().filter(|i| !holds(i, tc)).collect();
     let pred = |c: &TestCase| {
         if until.is_some_and(|u| Instant::now() >= u) {
+            return false;
+        }
+        if kept_out.iter().any(|i| holds(i, c)) {
             return false;
         }
         match check(&c.program, &c.inputs, others, FUZZ_FUEL) {
@@ -370,6 +385,9 @@ pub(crate) mod tests {
         Length(usize),
         /// Register 1, on inputs other than these.
         OtherInputs(Inputs),
+        /// Register 0, on programs that hold every one of these
+        /// instruction texts (as printed).
+        Holds(Vec<&'static str>),
     }
 
     /// The interpreter with a [`Fault`].
@@ -383,6 +401,7 @@ pub(crate) mod tests {
             let reg = match &self.1 {
                 Fault::Length(n) => (self.2 == *n).then_some(0),
                 Fault::OtherInputs(own) => (inputs != own).then_some(1),
+                Fault::Holds(_) => (self.2 == 1).then_some(0),
             };
             if let Some(r) = reg {
                 out.values[r][0] = out.values[r][0].wrapping_add(1);
@@ -401,7 +420,14 @@ pub(crate) mod tests {
             fuel: u64,
         ) -> Result<Box<dyn Compiled + 'p>, CompileError> {
             let inner = InterpEngine.compile(prog, fuel)?;
-            Ok(Box::new(Run(inner, self.0.clone(), prog.insts.len())))
+            let n = match &self.0 {
+                Fault::Holds(texts) => {
+                    let printed = warp_core::text::print_program(prog);
+                    texts.iter().all(|t| printed.contains(t)) as usize
+                }
+                Fault::Length(_) | Fault::OtherInputs(_) => prog.insts.len(),
+            };
+            Ok(Box::new(Run(inner, self.0.clone(), n)))
         }
     }
 
@@ -450,5 +476,37 @@ pub(crate) mod tests {
         assert!(note.is_none());
         let text = case_text(&kept, &d2, vec![]);
         assert!(text.contains("%z lane 0: interp 7, jit 8"), "{text}");
+    }
+
+    #[test]
+    fn a_reduction_does_not_drift_into_an_avoided_idiom() {
+        // The engine diverges on %p0 wherever the `abs.f32` and the `setp`
+        // below are both there as written. As found, a `mov` between them rewrites %f1, so the
+        // program holds no N17 shape (`abs.f32` straight into an ordered
+        // compare against -2.0); the smallest diverging case drops the `mov`
+        // and is N17's shape. Avoiding N17 keeps the `mov`.
+        let found = case(
+            ".reg .pred %p0;\n.reg .f32 %f0, %f1;\n.lanes %f0 = 0f3f800000;\n    abs.f32 %f1, %f0;\n    mov.f32 %f1, 0f40000000;\n    setp.gt.f32 %p0, %f1, 0fc0000000;\n",
+        );
+        let n17 = Idiom::AbsCompareFoldedIgnoringNan;
+        assert!(n17.find(&found.program).is_none());
+        let engine = Faulty(Fault::Holds(vec![
+            "abs.f32 %f1, %f0;",
+            "setp.gt.f32 %p0, %f1, 0fc0000000;",
+        ]));
+        let others: Vec<&dyn Engine> = vec![&engine];
+        let d = divergence_of(&found, &others).expect("the engine diverges on the case as found");
+        let (free, _) = reduce_until(&found, &d, &others, 1, None, &[]);
+        assert_eq!(free.program.insts.len(), 2, "{free:?}");
+        assert!(
+            n17.find(&free.program).is_some(),
+            "unguarded, it drifts into N17: {}",
+            warp_core::text::print_program(&free.program)
+        );
+        let (kept, _) = reduce_until(&found, &d, &others, 1, None, &[n17]);
+        assert!(n17.find(&kept.program).is_none());
+        assert!(n17.find_in_case(&kept.program, &kept.inputs).is_none());
+        assert_eq!(kept.program.insts.len(), 3, "the `mov` stays: {kept:?}");
+        assert!(divergence_of(&kept, &others).is_some());
     }
 }

@@ -289,7 +289,8 @@ pub fn report(
     // An engine that answers only at its deadline (a hang) makes every
     // candidate slow: the reduction has a deadline of its own.
     let until = r.narrow_until();
-    let (small, secs) = case::reduce_until(tc, &d, others, case_seed, Some(until));
+    let (small, secs) =
+        case::reduce_until(tc, &d, others, case_seed, Some(until), &r.args.avoided());
     let (small, d2, unstable) = case::settle(tc, small, d, others);
     let mut notes = vec![
         format!(
