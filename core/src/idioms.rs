@@ -14,11 +14,13 @@
 
 use crate::ir::{
     Activemask, BinOp, CmpOp, Control, Dest, Glue, Guard, Inputs, IntOp, LaneOp, LaneOpKind, Op,
-    Operand, Program, Reg, Type, UnOp,
+    Operand, Program, Reg, Rounding, Type, UnOp,
 };
 
+mod fall_through;
 mod unwritten;
 
+use fall_through::fixed_on_fall_through;
 use unwritten::Lazy;
 
 /// A known bug's idiom.
@@ -486,6 +488,113 @@ pub enum Idiom {
     /// (`no-max`), which the detector does not ask for: it fires there
     /// (a sufficient shape, wider than the bug).
     PopcOverwritesXorCopy,
+    /// N18: an integer `abs.s16`/`abs.s32` whose source may be the most
+    /// negative value of its type (a register, whose value the detector
+    /// does not track, or that immediate), its result read (directly, or
+    /// through `mov`s of the same width, none rewritten between) by an
+    /// unsigned int-to-float `cvt.f32.u16`/`cvt.f32.u32` of the same width
+    /// or by a signed compare with 0 that no non-negative value passes
+    /// (`setp.lt.sNN x, 0` or `setp.ge.sNN x, 0`, either operand order):
+    /// the compiler takes `abs`'s result as non-negative. The PTX ISA
+    /// (`abs`, docs.nvidia.com/cuda/parallel-thread-execution/
+    /// #integer-arithmetic-instructions-abs): "Take the absolute value of a
+    /// and store it in d", `d = |a|;`, with no exception for the most
+    /// negative value, whose absolute value does not fit: the reference and
+    /// -O0 give the value itself (0x8000 for `.s16`), which `cvt.u16` reads
+    /// as 32,768. Case (`corpus/cvt.rz.f32.u16-18dd0967.ptx`): `abs.s16 %h0,
+    /// %rh2; cvt.rz.f32.u16 %b2, %h0` with `%rh2` = 0x8000 on lane 25 gives
+    /// -32,768.0 (0xc7000000) where the reference gives 32,768.0
+    /// (0x47000000), a value no `.u16` conversion can give for any 16 bits;
+    /// the ptxas 13.0 -O3 SASS converts as signed: `IABS R0, R0; PRMT R13,
+    /// R0, 0x7710, RZ; I2F.S16.RZ R7, R13`. The H100's runs at every level
+    /// of the driver's JIT (2026-11-27, experiment 8): -O0 agrees, -O1 to
+    /// -O4 differ on the case, on `abs.s32` with `cvt.rz.f32.u32` (lane 25
+    /// 0xcf000000 for 0x80000000) and on `abs.s32` then `setp.lt.s32 %p0,
+    /// %r0, 0` (folded to false on lane 25); they agree at every level with
+    /// `cvt.rz.f32.s16` (a signed conversion), `cvt.u32.u16` (an integer
+    /// widening), `shr.u32 %r1, %r0, 31` and `cvt.rn.f64.u32`. The H200's
+    /// (experiment 8b): `abs.s64` with `cvt.rz.f32.u64`, `setp.gt.u32 %p0,
+    /// %r0, 0x7fffffff` (an unsigned compare) and `neg.s32` of the `abs`
+    /// then `setp.gt.s32 ..., 0` agree at every level. So the detector
+    /// takes 16 and 32 bits, an `.f32` destination and a signed compare
+    /// with 0 read straight from the `abs` (or its copies).
+    AbsResultTakenAsNonNegative,
+    /// N19: `setp.ne p, r, K` of a register (or `%laneid`) `r` against an
+    /// immediate `K`, then `@p bra L` (forward): the instructions only the
+    /// fall-through reaches run where `r == K`; among them `mov.b32 {_,
+    /// h}, r` (an unpack writing a part of `r` above the lowest, where that
+    /// part of `K` differs from `K`'s lowest part): the compiler gives `h`
+    /// the low half of `K`. The unpack gives each destination its part of
+    /// `r`, the lowest part to the first (the ISA's `mov` with a vector
+    /// destination; the reference's `LaneOpKind::Unpack`). Case
+    /// (`corpus/mov.b32-a3c20380.ptx`): `setp.ne.u32 %p0, %laneid, 1; @%p0
+    /// bra L0; @!%p0 mov.b32 {_, %rh1}, %laneid; L0:` gives `%rh1` = 1 on
+    /// lane 1, where `%laneid`'s high half is 0; the ptxas 13.0 -O3 SASS
+    /// stores the constant 1 (`@!P0 SEL R5, R0, 0x1, P0`). The H100's runs at
+    /// every level (2026-11-27, experiment 8): -O0 agrees, -O1 to -O4
+    /// differ on the case, with the `mov` unguarded, and with a `.lanes`
+    /// input `%r0` = 0x00050001 compared with 0x00050001 (every lane 1, not
+    /// 5); they agree at every level with no branch (only the guard), with
+    /// the unpack's source computed by `add` before the branch (not the
+    /// compared register), and with the low half. The H200's (experiment
+    /// 8b): the input variant followed by `add.u32 %r0, %r0, 0` differs from
+    /// -O1; `shr.u32 %r1, %laneid, 16` and `bfe.u32 %r1, %laneid, 16, 16`
+    /// for the unpack, and `setp.eq` with `@!%p0 bra` for the guard, agree
+    /// at every level (so the detector asks for `ne` and `@p`).
+    /// [`Idiom::XorAllOnesOfKnownValue`] has the same guard and may be the
+    /// same rule of the compiler (an operation on a value a branch's
+    /// equality fixed, lost); its operation differs, and neither detector
+    /// fires on the other's cases.
+    UnpackHighHalfOfKnownValue,
+    /// N20: [`Idiom::UnpackHighHalfOfKnownValue`]'s guard (`setp.ne p, r,
+    /// K; @p bra L`), then on the fall-through, before `L`, `xor.b32 d, r,
+    /// 0xffffffff` (either operand order; all ones of the `xor`'s width,
+    /// which is the compare's): the compiler gives `d` the value `K`, not
+    /// its complement. The PTX ISA `xor`: `d = a ^ b`. Case
+    /// (`corpus/xor.b32-9d79eba7.ptx`): `setp.ne.u32 %p0, %laneid, 0; @%p0
+    /// bra L4; xor.b32 %f5, %laneid, 0xffffffff; L4:` gives lane 0 `%f5` = 0,
+    /// not 0xffffffff; the ptxas 13.0 -O3 SASS stores zero (`@!P0 MOV R7,
+    /// RZ`). The H100's runs at every level (2026-11-27, experiment 8): -O0
+    /// agrees, -O1 to -O4 differ on the case, with a `.b32` destination,
+    /// and on lane 3 (`setp.ne ..., 3`: 3, not 0xfffffffc); they agree at
+    /// every level with `xor` by 0x0000ffff, with no branch, and with `mov`
+    /// of 0xffffffff. The H200's (experiment 8b): an input register
+    /// compared with 0x00050001 differs from -O1 (0x50001, not
+    /// 0xfffafffe); `not.b32`, `xor` by 0xfffffff0, `add.u32 ..., 5` and
+    /// `neg.s32` of `%laneid` agree at every level.
+    XorAllOnesOfKnownValue,
+    /// N21: `cvt.rpi.ftz.u32.f32` (or `.s32`) of a register (or of a
+    /// positive subnormal immediate), its result the shift amount of a
+    /// 16-bit `shl`/`shr` (unchanged between): the compiler converts the
+    /// amount again for the 16-bit shift without the flush. The PTX ISA
+    /// (`cvt`, docs.nvidia.com/cuda/parallel-thread-execution/
+    /// #data-movement-and-conversion-instructions-cvt): "For
+    /// `cvt.ftz.dtype.f32` float-to-integer conversions and
+    /// `cvt.ftz.f32.f32` float-to-float conversions with integer rounding,
+    /// subnormal inputs are flushed to sign-preserving zero", so a
+    /// subnormal's amount is 0; `shr`: "Shift amounts greater than the
+    /// register width N are clamped to N". Case
+    /// (`corpus/shr.s16-1d8328b8.ptx`): `cvt.rpi.ftz.u32.f32 %b0, %b2;
+    /// shr.s16 %rh1, 1, %b0` with `%b2` the bits 1 (a subnormal) gives 0
+    /// where the reference gives 1 (`1 >> 0`); the ptxas 13.0 -O3 SASS
+    /// converts without the flush for the 16-bit shift (`F2I.S16.CEIL.NTZ R9,
+    /// R5`: ceil of the subnormal, 1) and shifts by it (`SHF.R.S32.HI R9, RZ,
+    /// R9, R0`). The H100's runs at every level (2026-11-27, experiment 8):
+    /// -O0 agrees, -O1 to -O4 differ on the case and on `shr.s16` of a
+    /// register; they agree at every level with the `cvt` alone, without
+    /// `.ftz`, and with a 32-bit `shr.s32`. The H200's (experiment 8b):
+    /// `shr.u16`, `shl.b16`, and the subnormal 0x00400000 with `shr.s16 %rh1,
+    /// 2, %b0` (1, not 2) differ from -O1; `cvt.rpi.u32.f64` (no `.ftz`)
+    /// and `cvt.rmi.ftz.s32.f32` of the negative subnormal 0x80000001 before
+    /// `shl.b16` agree at every level. Only `.rpi` is taken: a lost flush
+    /// changes no `.rni`/`.rzi` result (a subnormal rounds to 0 either way)
+    /// and no `.rmi.u32` one (floor of a negative subnormal, -1, saturates
+    /// to 0); `.rmi.s32` of a negative subnormal could change (-1, not 0)
+    /// but agreed on the H200, and `.rpi.s32` was not tried. S1
+    /// ([`Idiom::ShiftAmountConvertedFromF32`]) is a 64-bit shift whose
+    /// amount an `.f32` instruction wrote; neither detector fires on the
+    /// other's cases.
+    RoundedFtzCvtShift16LosesFlush,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -511,7 +620,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 22] = [
+    pub const ALL: [Idiom; 26] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -536,6 +645,10 @@ impl Idiom {
         Idiom::RepeatAfterOneSidedWrite,
         Idiom::LoopCopyOfNeverWrittenReplacesMerge,
         Idiom::PopcOverwritesXorCopy,
+        Idiom::AbsResultTakenAsNonNegative,
+        Idiom::UnpackHighHalfOfKnownValue,
+        Idiom::XorAllOnesOfKnownValue,
+        Idiom::RoundedFtzCvtShift16LosesFlush,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -563,6 +676,10 @@ impl Idiom {
             Idiom::RepeatAfterOneSidedWrite => "repeat-after-one-sided-write",
             Idiom::LoopCopyOfNeverWrittenReplacesMerge => "merge-replaced-by-never-written",
             Idiom::PopcOverwritesXorCopy => "popc-overwrites-xor-copy",
+            Idiom::AbsResultTakenAsNonNegative => "abs-result-taken-as-non-negative",
+            Idiom::UnpackHighHalfOfKnownValue => "unpack-high-half-of-known-value",
+            Idiom::XorAllOnesOfKnownValue => "xor-all-ones-of-known-value",
+            Idiom::RoundedFtzCvtShift16LosesFlush => "rounded-ftz-cvt-shift16-loses-flush",
         }
     }
 
@@ -585,7 +702,9 @@ impl Idiom {
     /// rewriting `activemask`, the `cvt`, the 16-bit shift or `cvt.sat`,
     /// the 16-bit shift, the `setp`, the read before the rewrite, the
     /// repeat after the join, the copy of the register that may lack a
-    /// value, the copy into the counted register), or `None`.
+    /// value, the copy into the counted register, the `cvt` or `setp` that
+    /// reads the `abs`, the unpack, the `xor`, the 16-bit shift), or
+    /// `None`.
     ///
     /// The last four idioms (N3, N4, N15, N16) need a register that may
     /// have no value on some path (`idioms/unwritten.rs`), and a program
@@ -637,6 +756,10 @@ impl Idiom {
             Idiom::RepeatAfterOneSidedWrite => repeat_after_one_sided_write(prog, has_entry),
             Idiom::LoopCopyOfNeverWrittenReplacesMerge => loop_copy_replaces_merge(prog, has_entry),
             Idiom::PopcOverwritesXorCopy => popc_overwrites_xor_copy(prog, has_entry),
+            Idiom::AbsResultTakenAsNonNegative => abs_read_as_non_negative(prog),
+            Idiom::UnpackHighHalfOfKnownValue => unpack_high_half_of_fixed(prog),
+            Idiom::XorAllOnesOfKnownValue => xor_all_ones_of_fixed(prog),
+            Idiom::RoundedFtzCvtShift16LosesFlush => rpi_ftz_cvt_amount_of_16_bit_shift(prog),
         }
     }
 
@@ -695,7 +818,11 @@ impl Idiom {
             | Idiom::LoopReadBeforeWrite
             | Idiom::RepeatAfterOneSidedWrite
             | Idiom::LoopCopyOfNeverWrittenReplacesMerge
-            | Idiom::PopcOverwritesXorCopy => &[Effect::WrongValue],
+            | Idiom::PopcOverwritesXorCopy
+            | Idiom::AbsResultTakenAsNonNegative
+            | Idiom::UnpackHighHalfOfKnownValue
+            | Idiom::XorAllOnesOfKnownValue
+            | Idiom::RoundedFtzCvtShift16LosesFlush => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas => &[Effect::CompilerCrash],
         }
     }
@@ -1569,6 +1696,222 @@ fn popc_overwrites_xor_copy(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
             });
             if copy.is_some() {
                 return copy;
+            }
+        }
+    }
+    None
+}
+
+/// The integer `abs` of `x`: its destination, source and type.
+fn int_abs(x: &crate::ir::Inst) -> Option<(Reg, Operand, Type)> {
+    let Op::LaneOp(LaneOp {
+        kind: LaneOpKind::Int(IntOp::Abs),
+        dests,
+        srcs,
+        ..
+    }) = &x.op
+    else {
+        return None;
+    };
+    match (dests.first(), srcs.first()) {
+        (Some((Dest::Reg(d), _)), Some((a, ty))) => Some((*d, *a, *ty)),
+        _ => None,
+    }
+}
+
+/// Whether `y` reads one of `holders` (each `bits` wide) as a value that
+/// no non-negative one gives: the source of a `cvt.f32` from an unsigned
+/// integer type of that width, or of `setp.lt/ge` of that signed width
+/// against 0 (`0 > x`, `0 <= x` swapped).
+fn reads_as_non_negative(y: &crate::ir::Inst, holders: &[Reg], bits: u32) -> bool {
+    let held = |o: &Operand| matches!(o, Operand::Reg(r) if holders.contains(r));
+    if let Op::LaneOp(LaneOp {
+        kind: LaneOpKind::Cvt { .. },
+        dests,
+        srcs,
+        ..
+    }) = &y.op
+    {
+        let to_f32 = dests.first().is_some_and(|(_, t)| *t == Type::F32);
+        return to_f32
+            && srcs.first().is_some_and(|(o, t)| {
+                held(o) && matches!(t, Type::U16 | Type::U32) && t.bits() == bits
+            });
+    }
+    let Op::Glue(Glue::Setp { cmp, ty, a, b, .. }) = y.op else {
+        return false;
+    };
+    if !ty.is_signed() || ty.bits() != bits {
+        return false;
+    }
+    (held(&a) && b == Operand::Imm(0) && matches!(cmp, CmpOp::Lt | CmpOp::Ge))
+        || (a == Operand::Imm(0) && held(&b) && matches!(cmp, CmpOp::Gt | CmpOp::Le))
+}
+
+fn abs_read_as_non_negative(prog: &Program) -> Option<usize> {
+    for (i, x) in prog.insts.iter().enumerate() {
+        let Some((d, a, ty)) = int_abs(x) else {
+            continue;
+        };
+        let bits = ty.bits();
+        let most_negative = 1u64 << (bits - 1);
+        let may_be_most_negative = match a {
+            Operand::Reg(_) => true,
+            Operand::Imm(v) => v & ty.mask() == most_negative,
+            Operand::NotPred(_) | Operand::LaneId => false,
+        };
+        if !matches!(bits, 16 | 32) || !may_be_most_negative {
+            continue;
+        }
+        // The registers holding the result: `d` and its copies.
+        let mut holders = vec![d];
+        for (j, y) in prog.insts.iter().enumerate().skip(i + 1) {
+            if reads_as_non_negative(y, &holders, bits) {
+                return Some(j);
+            }
+            let mut copy = None;
+            if let Op::Glue(Glue::Mov {
+                ty: t,
+                d: Dest::Reg(c),
+                a: Operand::Reg(s),
+            }) = y.op
+            {
+                if holders.contains(&s) && t.bits() == bits {
+                    copy = Some(c);
+                }
+            }
+            if y.guard.is_none() {
+                let written = y.op.written();
+                holders.retain(|h| !written.contains(h));
+            }
+            holders.extend(copy);
+            if holders.is_empty() {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// The part `k` (of `bits` bits) of `v`.
+fn part(v: u64, k: usize, bits: u32) -> u64 {
+    let shift = k as u32 * bits;
+    if shift >= 64 {
+        0
+    } else {
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
+        (v >> shift) & mask
+    }
+}
+
+fn unpack_high_half_of_fixed(prog: &Program) -> Option<usize> {
+    for f in fixed_on_fall_through(prog) {
+        for j in f.reach.clone() {
+            let Op::LaneOp(LaneOp {
+                kind: LaneOpKind::Unpack,
+                dests,
+                srcs,
+                ..
+            }) = &prog.insts[j].op
+            else {
+                continue;
+            };
+            let Some(&(whole, t)) = srcs.first() else {
+                continue;
+            };
+            if whole != f.what || t.bits() != f.bits || dests.is_empty() {
+                continue;
+            }
+            let w = f.bits / dests.len() as u32;
+            let low = part(f.value, 0, w);
+            let wrong = dests
+                .iter()
+                .enumerate()
+                .skip(1)
+                .any(|(k, (d, _))| matches!(d, Dest::Reg(_)) && part(f.value, k, w) != low);
+            if wrong {
+                return Some(j);
+            }
+        }
+    }
+    None
+}
+
+fn xor_all_ones_of_fixed(prog: &Program) -> Option<usize> {
+    for f in fixed_on_fall_through(prog) {
+        for j in f.reach.clone() {
+            let Op::Glue(Glue::Bin {
+                op: BinOp::Xor,
+                ty,
+                a,
+                b,
+                ..
+            }) = prog.insts[j].op
+            else {
+                continue;
+            };
+            let ones = Operand::Imm(ty.mask());
+            let of_fixed = (a == f.what && b == ones) || (a == ones && b == f.what);
+            if ty.bits() == 32 && ty.bits() == f.bits && of_fixed {
+                return Some(j);
+            }
+        }
+    }
+    None
+}
+
+/// Whether `x` is `cvt.rpi.ftz.{u32,s32}.f32` of a register or of a
+/// positive subnormal: its destination register.
+fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
+    let Op::LaneOp(LaneOp {
+        kind:
+            LaneOpKind::Cvt {
+                rnd: Some(Rounding::Rp),
+                int_round: true,
+                ftz: true,
+                ..
+            },
+        dests,
+        srcs,
+        ..
+    }) = &x.op
+    else {
+        return None;
+    };
+    let source = match srcs.first() {
+        Some((Operand::Reg(_), Type::F32)) => true,
+        Some((Operand::Imm(v), Type::F32)) => (1..=0x007f_ffff).contains(&(v & 0xffff_ffff)),
+        _ => false,
+    };
+    match dests.first() {
+        Some((Dest::Reg(c), Type::U32 | Type::S32)) if source => Some(*c),
+        _ => None,
+    }
+}
+
+fn rpi_ftz_cvt_amount_of_16_bit_shift(prog: &Program) -> Option<usize> {
+    for (i, x) in prog.insts.iter().enumerate() {
+        let Some(c) = rpi_ftz_cvt_to_int32(x) else {
+            continue;
+        };
+        for (j, y) in prog.insts.iter().enumerate().skip(i + 1) {
+            if let Op::Glue(Glue::Bin {
+                op: BinOp::Shl | BinOp::Shr,
+                ty,
+                b: Operand::Reg(amount),
+                ..
+            }) = y.op
+            {
+                if amount == c && ty.bits() == 16 {
+                    return Some(j);
+                }
+            }
+            if y.op.written().contains(&c) {
+                break;
             }
         }
     }

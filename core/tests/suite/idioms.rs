@@ -301,6 +301,28 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             "../docs/log/gpu-2026-11-27-f/experiments/n17-neg-abs.ptx.txt",
         ],
     ),
+    // Experiment 8 (2026-11-27): each reduced finding wrong from -O1 on the
+    // H100; its variants are in `the_idioms_of_experiment_8_*` below.
+    (
+        "N18",
+        Some(Idiom::AbsResultTakenAsNonNegative),
+        &["cvt.rz.f32.u16-18dd0967.ptx"],
+    ),
+    (
+        "N19",
+        Some(Idiom::UnpackHighHalfOfKnownValue),
+        &["mov.b32-a3c20380.ptx"],
+    ),
+    (
+        "N20",
+        Some(Idiom::XorAllOnesOfKnownValue),
+        &["xor.b32-9d79eba7.ptx"],
+    ),
+    (
+        "N21",
+        Some(Idiom::RoundedFtzCvtShift16LosesFlush),
+        &["shr.s16-1d8328b8.ptx"],
+    ),
 ];
 
 /// The cases that hold a second bug's idiom as well, each with why: the
@@ -406,8 +428,8 @@ fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // 22 detectors, 96 cases.
-    assert_eq!(pairs, 22 * 96);
+    // 26 detectors, 100 cases.
+    assert_eq!(pairs, 26 * 100);
     // Every detector is someone's: none is left out of the matrix.
     for idiom in Idiom::ALL {
         assert!(
@@ -1072,7 +1094,8 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
         // `abs.f32` against a constant that makes it true for every number:
         // 2 of the H100's 147,548 programs at -O1 of 2026-11-27-f),
         // and two of the four that need a register without a value (N15
-        // and N16: 0 of these seeds; N3 is in 9, N4 in 9);
+        // and N16: 0 of these seeds; N3 is in 9, N4 in 9), and the four of
+        // experiment 8 (N18 to N21: 0 of these seeds each);
         // the others are common.
         let rare = matches!(
             idiom,
@@ -1089,6 +1112,10 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
                 | Idiom::AbsCompareFoldedIgnoringNan
                 | Idiom::LoopCopyOfNeverWrittenReplacesMerge
                 | Idiom::PopcOverwritesXorCopy
+                | Idiom::AbsResultTakenAsNonNegative
+                | Idiom::UnpackHighHalfOfKnownValue
+                | Idiom::XorAllOnesOfKnownValue
+                | Idiom::RoundedFtzCvtShift16LosesFlush
         );
         assert!(
             rare || n >= 5,
@@ -1538,4 +1565,433 @@ fn triage_of_the_found_cases_of_2026_11_27_f() {
         .map(|(_, n)| n)
         .sum();
     assert_eq!(total, files.len());
+}
+
+/// The variants of experiment 8 (2026-11-27), run on an H100 at every
+/// level of the driver's JIT (`exp8`) and on an H200 (`exp8b`, marked):
+/// the program text of each (its `.version 9.1` and `.target sm_90` lines
+/// left out), whether it diverged (at -O1 to -O4, agreeing at -O0) or
+/// agreed at every level, and what the GPU gave or what the variant
+/// changed. The expected answers are those hardware results.
+mod experiment_8 {
+    /// N18's variants: (file, diverged, what the GPU gave or what changed).
+    pub const N18_VARIANTS: &[(&str, bool, &str, &str)] = &[
+        (
+            "a0-abs16-cvt-u16",
+            true,
+            "the case: lane 25 gpu 0xc7000000, interp 0x47000000",
+            ".reg .b32 %b2;\n.reg .b16 %h0;\n.reg .u16 %rh2;\n.lanes %rh2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x8000 23 0xb892 0 0 0 0;\n    abs.s16 %h0, %rh2;\n    cvt.rz.f32.u16 %b2, %h0;\n",
+        ),
+        (
+            "a1-abs32-cvt-u32",
+            true,
+            "lane 25 gpu 0xcf000000, interp 0x4f000000",
+            ".reg .b32 %b2, %r0;\n.reg .u32 %r2;\n.lanes %r2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x80000000 23 0xb8920000 0 0 0 0;\n    abs.s32 %r0, %r2;\n    cvt.rz.f32.u32 %b2, %r0;\n",
+        ),
+        (
+            "a4-abs32-setp-lt",
+            true,
+            "lane 25 gpu 0, interp 1",
+            ".reg .b32 %r0;\n.reg .u32 %r2;\n.reg .pred %p0;\n.lanes %r2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x80000000 23 0xb8920000 0 0 0 0;\n    abs.s32 %r0, %r2;\n    setp.lt.s32 %p0, %r0, 0;\n",
+        ),
+        (
+            "a2-abs16-cvt-s16",
+            false,
+            "a signed conversion",
+            ".reg .b32 %b2;\n.reg .b16 %h0;\n.reg .u16 %rh2;\n.lanes %rh2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x8000 23 0xb892 0 0 0 0;\n    abs.s16 %h0, %rh2;\n    cvt.rz.f32.s16 %b2, %h0;\n",
+        ),
+        (
+            "a3-abs16-cvt-u32-u16",
+            false,
+            "an integer widening",
+            ".reg .b32 %b2;\n.reg .b16 %h0;\n.reg .u16 %rh2;\n.lanes %rh2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x8000 23 0xb892 0 0 0 0;\n    abs.s16 %h0, %rh2;\n    cvt.u32.u16 %b2, %h0;\n",
+        ),
+        (
+            "a5-abs32-shr",
+            false,
+            "the sign bit by a shift",
+            ".reg .b32 %r0, %r1;\n.reg .u32 %r2;\n.lanes %r2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x80000000 23 0xb8920000 0 0 0 0;\n    abs.s32 %r0, %r2;\n    shr.u32 %r1, %r0, 31;\n",
+        ),
+        (
+            "a6-abs32-cvt-f64-u32",
+            false,
+            "an .f64 destination",
+            ".reg .b64 %d2;\n.reg .b32 %r0;\n.reg .u32 %r2;\n.lanes %r2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x80000000 23 0xb8920000 0 0 0 0;\n    abs.s32 %r0, %r2;\n    cvt.rn.f64.u32 %d2, %r0;\n",
+        ),
+        (
+            "f1-abs-s64-cvt-u64",
+            false,
+            "64 bits (H200)",
+            ".reg .b32 %b2;\n.reg .b64 %d0;\n.reg .u64 %rd2;\n.lanes %rd2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x8000000000000000 23 0xb892 0 0 0 0;\n    abs.s64 %d0, %rd2;\n    cvt.rz.f32.u64 %b2, %d0;\n",
+        ),
+        (
+            "f2-abs32-setp-lt-u",
+            false,
+            "an unsigned compare (H200)",
+            ".reg .b32 %r0;\n.reg .u32 %r2;\n.reg .pred %p0;\n.lanes %r2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x80000000 23 0xb8920000 0 0 0 0;\n    abs.s32 %r0, %r2;\n    setp.gt.u32 %p0, %r0, 0x7fffffff;\n",
+        ),
+        (
+            "f3-neg-abs-setp",
+            false,
+            "neg of the abs before the compare (H200)",
+            ".reg .b32 %r0, %r1;\n.reg .u32 %r2;\n.reg .pred %p0;\n.lanes %r2 = 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 38 0x80000000 23 0xb8920000 0 0 0 0;\n    abs.s32 %r0, %r2;\n    neg.s32 %r1, %r0;\n    setp.gt.s32 %p0, %r1, 0;\n",
+        ),
+    ];
+
+    /// N19's variants: (file, diverged, what the GPU gave or what changed).
+    pub const N19_VARIANTS: &[(&str, bool, &str, &str)] = &[
+        (
+            "b0-unpack-hi-branch",
+            true,
+            "the case: lane 1 gpu 1, interp 0",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n    setp.ne.u32 %p0, %laneid, 1;\n    @%p0 bra L0;\n    @!%p0 mov.b32 {_, %rh1}, %laneid;\nL0:\n",
+        ),
+        (
+            "b1-unpack-hi-branch-unguarded",
+            true,
+            "lane 1 gpu 1, interp 0",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.lanes %rh1 = 7;\n    setp.ne.u32 %p0, %laneid, 1;\n    @%p0 bra L0;\n    mov.b32 {_, %rh1}, %laneid;\nL0:\n",
+        ),
+        (
+            "b5-unpack-hi-input",
+            true,
+            "every lane gpu 1, interp 5",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.reg .b32 %r0;\n.lanes %rh1 = 7;\n.lanes %r0 = 0x00050001;\n    setp.ne.u32 %p0, %r0, 0x00050001;\n    @%p0 bra L0;\n    mov.b32 {_, %rh1}, %r0;\nL0:\n",
+        ),
+        (
+            "e9-unpack-hi-known-nonconst",
+            true,
+            "every lane gpu 1, interp 5 (H200)",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.reg .b32 %r0;\n.lanes %rh1 = 7;\n.lanes %r0 = 0x00050001;\n    setp.ne.u32 %p0, %r0, 0x00050001;\n    @%p0 bra L0;\n    mov.b32 {_, %rh1}, %r0;\n    add.u32 %r0, %r0, 0;\nL0:\n",
+        ),
+        (
+            "b2-unpack-hi-guard-only",
+            false,
+            "no branch, the guard only",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.lanes %rh1 = 7;\n    setp.ne.u32 %p0, %laneid, 1;\n    @!%p0 mov.b32 {_, %rh1}, %laneid;\n",
+        ),
+        (
+            "b3-unpack-hi-branch-0x30000",
+            false,
+            "the source computed before the branch",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.reg .b32 %r0;\n.lanes %rh1 = 7;\n    add.u32 %r0, %laneid, 0x30000;\n    setp.ne.u32 %p0, %laneid, 1;\n    @%p0 bra L0;\n    mov.b32 {_, %rh1}, %r0;\nL0:\n",
+        ),
+        (
+            "b4-unpack-lo-branch",
+            false,
+            "the low half",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.lanes %rh1 = 7;\n    setp.ne.u32 %p0, %laneid, 1;\n    @%p0 bra L0;\n    mov.b32 {%rh1, _}, %laneid;\nL0:\n",
+        ),
+        (
+            "e1-shr16-known-lane",
+            false,
+            "shr.u32 16 for the unpack (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r1;\n.lanes %r1 = 7;\n    setp.ne.u32 %p0, %laneid, 1;\n    @%p0 bra L0;\n    shr.u32 %r1, %laneid, 16;\nL0:\n",
+        ),
+        (
+            "e8-bfe-hi-known-lane",
+            false,
+            "bfe.u32 16, 16 for the unpack (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r1;\n.lanes %r1 = 7;\n    setp.ne.u32 %p0, %laneid, 1;\n    @%p0 bra L0;\n    bfe.u32 %r1, %laneid, 16, 16;\nL0:\n",
+        ),
+        (
+            "e6-unpack-hi-seteq",
+            false,
+            "setp.eq and @!p bra (H200)",
+            ".reg .pred %p0;\n.reg .u16 %rh1;\n.lanes %rh1 = 7;\n    setp.eq.u32 %p0, %laneid, 1;\n    @!%p0 bra L0;\n    mov.b32 {_, %rh1}, %laneid;\nL0:\n",
+        ),
+    ];
+
+    /// N20's variants: (file, diverged, what the GPU gave or what changed).
+    pub const N20_VARIANTS: &[(&str, bool, &str, &str)] = &[
+        (
+            "c0-xor-lane0",
+            true,
+            "the case: lane 0 gpu 0, interp 0xffffffff",
+            ".reg .f32 %f5;\n.reg .pred %p0;\n.lanes %f5 = 0f00000000;\n    setp.ne.u32 %p0, %laneid, 0;\n    @%p0 bra L4;\n    xor.b32 %f5, %laneid, 0xffffffff;\nL4:\n",
+        ),
+        (
+            "c1-xor-lane0-b32",
+            true,
+            "lane 0 gpu 0, interp 0xffffffff",
+            ".reg .b32 %f5;\n.reg .pred %p0;\n.lanes %f5 = 0;\n    setp.ne.u32 %p0, %laneid, 0;\n    @%p0 bra L4;\n    xor.b32 %f5, %laneid, 0xffffffff;\nL4:\n",
+        ),
+        (
+            "c3-xor-lane3",
+            true,
+            "lane 3 gpu 3, interp 0xfffffffc",
+            ".reg .f32 %f5;\n.reg .pred %p0;\n.lanes %f5 = 0f00000000;\n    setp.ne.u32 %p0, %laneid, 3;\n    @%p0 bra L4;\n    xor.b32 %f5, %laneid, 0xffffffff;\nL4:\n",
+        ),
+        (
+            "e5-xor-known-input",
+            true,
+            "every lane gpu 0x50001, interp 0xfffafffe (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r0, %r1;\n.lanes %r1 = 7;\n.lanes %r0 = 0x00050001;\n    setp.ne.u32 %p0, %r0, 0x00050001;\n    @%p0 bra L0;\n    xor.b32 %r1, %r0, 0xffffffff;\nL0:\n",
+        ),
+        (
+            "c2-xor-lane0-0xffff",
+            false,
+            "xor with 0x0000ffff",
+            ".reg .f32 %f5;\n.reg .pred %p0;\n.lanes %f5 = 0f00000000;\n    setp.ne.u32 %p0, %laneid, 0;\n    @%p0 bra L4;\n    xor.b32 %f5, %laneid, 0x0000ffff;\nL4:\n",
+        ),
+        (
+            "c4-xor-nobranch",
+            false,
+            "no branch",
+            ".reg .f32 %f5;\n    xor.b32 %f5, %laneid, 0xffffffff;\n",
+        ),
+        (
+            "c5-mov-nan-lane0",
+            false,
+            "mov of 0xffffffff",
+            ".reg .f32 %f5;\n.reg .pred %p0;\n.lanes %f5 = 0f00000000;\n    setp.ne.u32 %p0, %laneid, 0;\n    @%p0 bra L4;\n    mov.b32 %f5, 0xffffffff;\nL4:\n",
+        ),
+        (
+            "e2-not-known-lane",
+            false,
+            "not.b32 (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r1;\n.lanes %r1 = 7;\n    setp.ne.u32 %p0, %laneid, 3;\n    @%p0 bra L0;\n    not.b32 %r1, %laneid;\nL0:\n",
+        ),
+        (
+            "e3-xor-fff0-known-lane",
+            false,
+            "xor with 0xfffffff0 (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r1;\n.lanes %r1 = 7;\n    setp.ne.u32 %p0, %laneid, 3;\n    @%p0 bra L0;\n    xor.b32 %r1, %laneid, 0xfffffff0;\nL0:\n",
+        ),
+        (
+            "e4-add-known-lane",
+            false,
+            "add (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r1;\n.lanes %r1 = 7;\n    setp.ne.u32 %p0, %laneid, 3;\n    @%p0 bra L0;\n    add.u32 %r1, %laneid, 5;\nL0:\n",
+        ),
+        (
+            "e7-neg-known-lane",
+            false,
+            "neg (H200)",
+            ".reg .pred %p0;\n.reg .b32 %r1;\n.lanes %r1 = 7;\n    setp.ne.u32 %p0, %laneid, 3;\n    @%p0 bra L0;\n    neg.s32 %r1, %laneid;\nL0:\n",
+        ),
+    ];
+
+    /// N21's variants: (file, diverged, what the GPU gave or what changed).
+    pub const N21_VARIANTS: &[(&str, bool, &str, &str)] = &[
+        (
+            "d0-cvt-rpi-ftz-shr16",
+            true,
+            "the case: every lane gpu 0, interp 1",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n.lanes %b2 = 1;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n    shr.s16 %rh1, 1, %b0;\n",
+        ),
+        (
+            "d4-cvt-rpi-ftz-shr16-reg",
+            true,
+            "every lane gpu 0, interp 1",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1, %rh2;\n.lanes %b2 = 1;\n.lanes %rh2 = 1;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n    shr.s16 %rh1, %rh2, %b0;\n",
+        ),
+        (
+            "g1-rpi-ftz-shr16-u16",
+            true,
+            "every lane gpu 0, interp 1 (H200)",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n.lanes %b2 = 1;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n    shr.u16 %rh1, 1, %b0;\n",
+        ),
+        (
+            "g4-rni-ftz-shr16",
+            true,
+            "the subnormal 0x00400000: every lane gpu 1, interp 2 (H200)",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n.lanes %b2 = 0x00400000;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n    shr.s16 %rh1, 2, %b0;\n",
+        ),
+        (
+            "g5-rpi-ftz-shl16",
+            true,
+            "every lane gpu 2, interp 1 (H200)",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n.lanes %b2 = 1;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n    shl.b16 %rh1, 1, %b0;\n",
+        ),
+        (
+            "d1-cvt-rpi-ftz-alone",
+            false,
+            "no shift",
+            ".reg .b32 %b0, %b2;\n.lanes %b2 = 1;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n",
+        ),
+        (
+            "d2-cvt-rpi-shr16",
+            false,
+            "no .ftz",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n.lanes %b2 = 1;\n    cvt.rpi.u32.f32 %b0, %b2;\n    shr.s16 %rh1, 1, %b0;\n",
+        ),
+        (
+            "d3-cvt-rpi-ftz-shr32",
+            false,
+            "a 32-bit shift",
+            ".reg .b32 %b0, %b2, %r1;\n.lanes %b2 = 1;\n    cvt.rpi.ftz.u32.f32 %b0, %b2;\n    shr.s32 %r1, 1, %b0;\n",
+        ),
+        (
+            "g2-rmi-ftz-shl16",
+            false,
+            ".rmi.s32 of the negative subnormal 0x80000001 (H200)",
+            ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n.lanes %b2 = 0x80000001;\n    cvt.rmi.ftz.s32.f32 %b0, %b2;\n    shl.b16 %rh1, 1, %b0;\n",
+        ),
+        (
+            "g3-rpi-ftz-f64-shr16",
+            false,
+            "cvt.rpi.u32.f64, no .ftz (H200)",
+            ".reg .b32 %b0;\n.reg .b64 %d2;\n.reg .u16 %rh1;\n.lanes %d2 = 1;\n    cvt.rpi.u32.f64 %b0, %d2;\n    shr.s16 %rh1, 1, %b0;\n",
+        ),
+    ];
+}
+
+/// Each new detector fires on every variant of its bug that diverged, and
+/// on none that agreed; on a variant that diverged no other detector
+/// fires, and on one that agreed none at all.
+#[test]
+fn the_idioms_of_experiment_8_fire_on_the_variants_that_diverged() {
+    let mut wrong = Vec::new();
+    for (idiom, variants) in [
+        (
+            Idiom::AbsResultTakenAsNonNegative,
+            experiment_8::N18_VARIANTS,
+        ),
+        (
+            Idiom::UnpackHighHalfOfKnownValue,
+            experiment_8::N19_VARIANTS,
+        ),
+        (Idiom::XorAllOnesOfKnownValue, experiment_8::N20_VARIANTS),
+        (
+            Idiom::RoundedFtzCvtShift16LosesFlush,
+            experiment_8::N21_VARIANTS,
+        ),
+    ] {
+        assert!(variants.iter().any(|v| v.1) && variants.iter().any(|v| !v.1));
+        for &(name, diverged, what, text) in variants {
+            let case = parse(text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let found = idioms(&case.program);
+            let in_case = idioms_in_case(&case.program, &case.inputs);
+            let want = if diverged { vec![idiom] } else { vec![] };
+            if found != want || in_case != want {
+                wrong.push(format!(
+                    "{name} ({}: {what}): {} expected {:?}, find {:?}, find_in_case {:?}",
+                    if diverged { "diverged" } else { "agreed" },
+                    idiom.name(),
+                    want,
+                    found,
+                    in_case
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Where each new idiom is (the instruction whose removal takes it away),
+/// and the edges of each shape by hand.
+#[test]
+fn the_idioms_of_experiment_8_need_their_whole_shape() {
+    let prog = |src: &str| {
+        parse(src)
+            .unwrap_or_else(|e| panic!("{src}: {e:?}"))
+            .program
+    };
+    // The reader of the abs, the unpack, the xor, the 16-bit shift.
+    for (file, idiom, at) in [
+        (
+            "cvt.rz.f32.u16-18dd0967.ptx",
+            Idiom::AbsResultTakenAsNonNegative,
+            1,
+        ),
+        ("mov.b32-a3c20380.ptx", Idiom::UnpackHighHalfOfKnownValue, 2),
+        ("xor.b32-9d79eba7.ptx", Idiom::XorAllOnesOfKnownValue, 2),
+        (
+            "shr.s16-1d8328b8.ptx",
+            Idiom::RoundedFtzCvtShift16LosesFlush,
+            1,
+        ),
+    ] {
+        assert_eq!(idiom.find(&corpus_file(file)), Some(at), "{file}");
+    }
+    // N18: through a copy, with the compare's operands swapped (0 > x is
+    // x < 0); an immediate source that is not the most negative value, a
+    // copy rewritten before the read, and a compare with 1 are no idiom.
+    let n18 = |body: &str| {
+        Idiom::AbsResultTakenAsNonNegative
+            .find(&prog(&format!(
+                ".reg .s32 %r0, %r1, %r2;\n.reg .b32 %f0;\n.reg .pred %p0;\n{body}"
+            )))
+            .is_some()
+    };
+    assert!(n18(
+        "    abs.s32 %r0, %r2;\n    mov.b32 %r1, %r0;\n    setp.gt.s32 %p0, 0, %r1;\n"
+    ));
+    assert!(n18(
+        "    abs.s32 %r0, %r2;\n    mov.b32 %r1, %r0;\n    cvt.rn.f32.u32 %f0, %r1;\n"
+    ));
+    assert!(n18(
+        "    abs.s32 %r0, 0x80000000;\n    setp.ge.s32 %p0, %r0, 0;\n"
+    ));
+    assert!(!n18(
+        "    abs.s32 %r0, 0x7fffffff;\n    setp.ge.s32 %p0, %r0, 0;\n"
+    ));
+    assert!(!n18(
+        "    abs.s32 %r0, %r2;\n    mov.b32 %r1, %r0;\n    mov.b32 %r1, 5;\n    setp.lt.s32 %p0, %r1, 0;\n"
+    ));
+    assert!(!n18(
+        "    abs.s32 %r0, %r2;\n    setp.lt.s32 %p0, %r0, 1;\n"
+    ));
+    assert!(!n18(
+        "    abs.s32 %r0, %r2;\n    setp.gt.s32 %p0, %r0, 0;\n"
+    ));
+    // N19: a K whose halves are equal leaves the high half right; a label
+    // between the branch and the unpack (another path joins) and `@!p`
+    // are no idiom; a wider unpack's upper parts count.
+    let n19 = |k: &str, tail: &str| {
+        Idiom::UnpackHighHalfOfKnownValue
+            .find(&prog(&format!(
+                ".reg .pred %p0;\n.reg .u16 %rh1;\n.reg .b32 %r0;\n.reg .b16 %h0, %h1, %h2, %h3;\n.reg .b64 %d0;\n    setp.ne.u32 %p0, %r0, {k};\n{tail}"
+            )))
+            .is_some()
+    };
+    let unpack = "    @%p0 bra L0;\n    mov.b32 {_, %rh1}, %r0;\nL0:\n";
+    assert!(n19("0x00050001", unpack));
+    assert!(!n19("0x00050005", unpack));
+    assert!(!n19("1", &unpack.replace("@%p0", "@!%p0")));
+    assert!(!n19(
+        "1",
+        "    @%p0 bra L0;\nL1:\n    mov.b32 {_, %rh1}, %r0;\nL0:\n"
+    ));
+    let wide = |k: &str| {
+        Idiom::UnpackHighHalfOfKnownValue
+            .find(&prog(&format!(
+                ".reg .pred %p0;\n.reg .b16 %h0;\n.reg .b64 %d0;\n    setp.ne.u64 %p0, %d0, {k};\n    @%p0 bra L0;\n    mov.b64 {{_, _, %h0, _}}, %d0;\nL0:\n"
+            )))
+            .is_some()
+    };
+    assert!(wide("0x0000000100000000"));
+    assert!(!wide("0x0000000000000000"));
+    // N20: all ones in either operand order; another value is no idiom.
+    let n20 = |xor: &str| {
+        Idiom::XorAllOnesOfKnownValue
+            .find(&prog(&format!(
+                ".reg .pred %p0;\n.reg .b32 %r0, %r1;\n    setp.ne.u32 %p0, %r0, 7;\n    @%p0 bra L0;\n    {xor}\nL0:\n"
+            )))
+            .is_some()
+    };
+    assert!(n20("xor.b32 %r1, %r0, 0xffffffff;"));
+    assert!(n20("xor.b32 %r1, 0xffffffff, %r0;"));
+    assert!(!n20("xor.b32 %r1, %r0, 0xfffffffe;"));
+    assert!(!n20("xor.b32 %r1, %r1, 0xffffffff;"));
+    // N21: `.rpi` with `.u32` or `.s32`, of a register or a positive
+    // subnormal; a normal immediate, `.rzi`, and an amount rewritten
+    // before the shift are no idiom.
+    let n21 = |cvt: &str, tail: &str| {
+        Idiom::RoundedFtzCvtShift16LosesFlush
+            .find(&prog(&format!(
+                ".reg .b32 %b0, %b2;\n.reg .u16 %rh1;\n    {cvt}\n{tail}    shr.u16 %rh1, 1, %b0;\n"
+            )))
+            .is_some()
+    };
+    assert!(n21("cvt.rpi.ftz.s32.f32 %b0, %b2;", ""));
+    assert!(n21("cvt.rpi.ftz.u32.f32 %b0, 0f00000001;", ""));
+    assert!(!n21("cvt.rpi.ftz.u32.f32 %b0, 0f3f800000;", ""));
+    assert!(!n21("cvt.rpi.ftz.u32.f32 %b0, 0f80000001;", ""));
+    assert!(!n21("cvt.rzi.ftz.u32.f32 %b0, %b2;", ""));
+    assert!(!n21(
+        "cvt.rpi.ftz.u32.f32 %b0, %b2;",
+        "    mov.b32 %b0, 1;\n"
+    ));
 }
