@@ -13,8 +13,8 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    Activemask, BinOp, CmpOp, Control, Dest, Glue, Guard, Inputs, IntOp, LaneOp, LaneOpKind, Op,
-    Operand, Program, Reg, Rounding, Type, UnOp,
+    Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
+    LaneOpKind, Op, Operand, Program, Reg, Rounding, Type, UnOp,
 };
 
 mod fall_through;
@@ -335,6 +335,12 @@ pub enum Idiom {
     /// value of a later write of the same register (2 where `and.b32 %b1,
     /// %laneid, 2` follows). `cvt.u16.u32` (no `.sat`) of the `cnot`, and
     /// the `cvt.sat` of `and.b32 %b1, %laneid, 1`, agree at every level.
+    /// An 8-bit `cvt.sat` too (H200, 2026-11-27, session 8,
+    /// `docs/log/gpu-2026-11-27-h/exp8c-levels-h200.txt`: `cnot.b32 %b0,
+    /// %laneid; cvt.sat.u8.u32 %b1, %b0` gives 192 on every lane from -O1,
+    /// from session 6's `cvt.rn.f32.u32-e1549039`; the same with `setp` and
+    /// `selp` in the `cnot`'s place, or `cvt.rn.f32.u32` of the `cnot`
+    /// directly, agree).
     CnotAmountOf16BitShift,
     /// N14, a compiler crash: [`Idiom::CnotAmountOf16BitShift`]'s shape
     /// with two or more `.sync` collectives before the shift: ptxas dies
@@ -595,6 +601,36 @@ pub enum Idiom {
     /// amount an `.f32` instruction wrote; neither detector fires on the
     /// other's cases.
     RoundedFtzCvtShift16LosesFlush,
+    /// N22 (a compiler crash): a `vote` (any mode, `.sync` or not) in a
+    /// loop with two back edges to its header and a guarded branch in the
+    /// body to a point between them, the loop entered by a branch from
+    /// inside another loop: the driver's PTX JIT dies with SIGSEGV at -O0
+    /// and compiles the program at -O1 to -O4, on an H100 and an H200
+    /// (2026-11-27, session 8: `corpus/engine-failed-1613932f.ptx`, found by
+    /// `warpdiff fuzz --gpu-opt-level 0` as a compile helper that died;
+    /// `corpus/repro/n22-vote-loop-crashes-jit-O0/`). Standalone `ptxas
+    /// -O0` compiles the reproducer's kernel. The H100's variants
+    /// (`docs/log/gpu-2026-11-27-h/crash-variants-h100.txt`):
+    /// `vote.sync.ballot` and `vote.any.pred` in place of the deprecated
+    /// `vote.ballot` crash too; a `mov` in the `vote`'s place, one back edge
+    /// (the second removed), no guarded branch between the back edges, and
+    /// no back edge of the outer loop all compile and agree.
+    VoteLoopTwoBackEdgesCrashesJitO0,
+    /// N23: `abs.f32` (or `abs.ftz.f32`) of a register that holds -0.0 or
+    /// another `.f32` immediate, chosen by a guarded `mov` over an
+    /// unguarded one or by a `selp` of two immediates: the compiler pushes
+    /// the `abs` into the choice and folds it keeping -0.0's sign, where
+    /// the ISA's `abs` clears the sign bit (2026-11-27, session 8: found
+    /// by the H200's -O2 hunt of session 6,
+    /// `corpus/abs.f32-09057ed4.ptx`: `mov.f32 %f3, 0f00000001; @%p2 mov.f32
+    /// %f3, 0f80000000; abs.f32 %f3, %f3` gives 0x80000000 from -O1 where
+    /// `%p2` holds). ptxas -O3 SASS: `FSEL R7, -RZ, 1.4e-45, P0`. The
+    /// H200's variants (`docs/log/gpu-2026-11-27-h/exp8c-levels-h200.txt`):
+    /// 1.0 in place of the subnormal, `%p2` on every other lane, a `selp`
+    /// in place of the guarded `mov` and `abs.ftz` differ from -O1; `abs`
+    /// of -0.0 with no choice, -1.0 in place of -0.0 and `neg.f32` in place
+    /// of `abs` agree at every level.
+    AbsOfChoiceKeepsNegativeZero,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -620,7 +656,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 26] = [
+    pub const ALL: [Idiom; 28] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -649,6 +685,8 @@ impl Idiom {
         Idiom::UnpackHighHalfOfKnownValue,
         Idiom::XorAllOnesOfKnownValue,
         Idiom::RoundedFtzCvtShift16LosesFlush,
+        Idiom::VoteLoopTwoBackEdgesCrashesJitO0,
+        Idiom::AbsOfChoiceKeepsNegativeZero,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -680,6 +718,8 @@ impl Idiom {
             Idiom::UnpackHighHalfOfKnownValue => "unpack-high-half-of-known-value",
             Idiom::XorAllOnesOfKnownValue => "xor-all-ones-of-known-value",
             Idiom::RoundedFtzCvtShift16LosesFlush => "rounded-ftz-cvt-shift16-loses-flush",
+            Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => "vote-loop-two-back-edges-crashes-jit-o0",
+            Idiom::AbsOfChoiceKeepsNegativeZero => "abs-of-choice-keeps-negative-zero",
         }
     }
 
@@ -760,6 +800,10 @@ impl Idiom {
             Idiom::UnpackHighHalfOfKnownValue => unpack_high_half_of_fixed(prog),
             Idiom::XorAllOnesOfKnownValue => xor_all_ones_of_fixed(prog),
             Idiom::RoundedFtzCvtShift16LosesFlush => rpi_ftz_cvt_amount_of_16_bit_shift(prog),
+            Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => {
+                vote_loop_two_back_edges_entered_from_loop(prog)
+            }
+            Idiom::AbsOfChoiceKeepsNegativeZero => abs_of_choice_with_negative_zero(prog),
         }
     }
 
@@ -822,8 +866,11 @@ impl Idiom {
             | Idiom::AbsResultTakenAsNonNegative
             | Idiom::UnpackHighHalfOfKnownValue
             | Idiom::XorAllOnesOfKnownValue
-            | Idiom::RoundedFtzCvtShift16LosesFlush => &[Effect::WrongValue],
-            Idiom::CnotShift16CrashesPtxas => &[Effect::CompilerCrash],
+            | Idiom::RoundedFtzCvtShift16LosesFlush
+            | Idiom::AbsOfChoiceKeepsNegativeZero => &[Effect::WrongValue],
+            Idiom::CnotShift16CrashesPtxas | Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => {
+                &[Effect::CompilerCrash]
+            }
         }
     }
 
@@ -1400,7 +1447,7 @@ fn cnot_amounts_of_16_bit_shifts(prog: &Program, cvt_sat: bool) -> Vec<(usize, u
     found
 }
 
-/// Whether `y` is a `cvt.sat` to a 16-bit integer type reading `c`.
+/// Whether `y` is a `cvt.sat` to an 8- or 16-bit integer type reading `c`.
 fn sat_cvt_to_16_bits_of(y: &crate::ir::Inst, c: Reg) -> bool {
     let Op::LaneOp(LaneOp {
         kind: LaneOpKind::Cvt { sat: true, .. },
@@ -1413,7 +1460,7 @@ fn sat_cvt_to_16_bits_of(y: &crate::ir::Inst, c: Reg) -> bool {
     };
     let to16 = dests
         .first()
-        .is_some_and(|(_, t)| !t.is_float() && t.bits() == 16);
+        .is_some_and(|(_, t)| !t.is_float() && t.bits() <= 16);
     to16 && srcs.first().is_some_and(|(o, _)| *o == Operand::Reg(c))
 }
 
@@ -1912,6 +1959,121 @@ fn rpi_ftz_cvt_amount_of_16_bit_shift(prog: &Program) -> Option<usize> {
             }
             if y.op.written().contains(&c) {
                 break;
+            }
+        }
+    }
+    None
+}
+
+/// The register an `abs.f32` (or `abs.ftz.f32`) reads, if `x` is one.
+fn abs_f32_source(x: &crate::ir::Inst) -> Option<Reg> {
+    match &x.op {
+        Op::Glue(Glue::Un {
+            op: UnOp::Abs,
+            ty: Type::F32,
+            a: Operand::Reg(r),
+            ..
+        }) => Some(*r),
+        Op::LaneOp(LaneOp {
+            kind: LaneOpKind::Float {
+                op: FloatOp::Abs, ..
+            },
+            dests,
+            srcs,
+            ..
+        }) if dests.first().is_some_and(|(_, t)| *t == Type::F32) => match srcs.first() {
+            Some((Operand::Reg(r), _)) => Some(*r),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// -0.0 as an `.f32` immediate.
+const NEGATIVE_ZERO_F32: u64 = 0x8000_0000;
+
+/// Whether `o` is an `.f32` immediate, and -0.0 when `neg_zero`.
+fn f32_imm(o: &Operand, neg_zero: bool) -> bool {
+    matches!(o, Operand::Imm(c) if !neg_zero || (*c & 0xffff_ffff) == NEGATIVE_ZERO_F32)
+}
+
+fn abs_of_choice_with_negative_zero(prog: &Program) -> Option<usize> {
+    prog.insts.iter().enumerate().find_map(|(j, x)| {
+        let r = abs_f32_source(x)?;
+        // The last write of `r` before the `abs`, with no label between.
+        let k = (0..j)
+            .rev()
+            .find(|&k| prog.insts[k].op.written().contains(&r))?;
+        if (k + 1..=j).any(|i| labelled(prog, i)) {
+            return None;
+        }
+        let w = &prog.insts[k];
+        let chosen = match &w.op {
+            // `selp.f32 r, a, b, c` of two immediates, one -0.0.
+            Op::Glue(Glue::Selp {
+                ty: Type::F32 | Type::B32,
+                a,
+                b,
+                ..
+            }) if w.guard.is_none() => {
+                f32_imm(a, false) && f32_imm(b, false) && (f32_imm(a, true) || f32_imm(b, true))
+            }
+            // `@p mov.f32 r, c` over an unguarded `mov.f32 r, c'`, one of
+            // the two -0.0.
+            Op::Glue(Glue::Mov {
+                ty: Type::F32 | Type::B32,
+                a,
+                ..
+            }) if w.guard.is_some() && f32_imm(a, false) => {
+                let earlier = (0..k)
+                    .rev()
+                    .find(|&e| prog.insts[e].op.written().contains(&r))
+                    .filter(|&e| !(e + 1..=k).any(|i| labelled(prog, i)));
+                earlier.is_some_and(|e| {
+                    let y = &prog.insts[e];
+                    matches!(&y.op, Op::Glue(Glue::Mov { ty: Type::F32 | Type::B32, a: b, .. })
+                        if y.guard.is_none() && f32_imm(b, false)
+                            && (f32_imm(a, true) || f32_imm(b, true)))
+                })
+            }
+            _ => false,
+        };
+        chosen.then_some(j)
+    })
+}
+
+fn vote_loop_two_back_edges_entered_from_loop(prog: &Program) -> Option<usize> {
+    let ls = loops(prog);
+    let at = |x: &crate::ir::Inst| x.op.branch_target().map(|t| prog.labels[t.0 as usize].at);
+    for (i, inst) in prog.insts.iter().enumerate() {
+        if !matches!(inst.op, Op::Vote(_)) {
+            continue;
+        }
+        for &(h, b1) in &ls {
+            if !(h <= i && i < b1) {
+                continue;
+            }
+            // A second back edge to the same header after the first.
+            let Some(b2) = ls
+                .iter()
+                .filter(|&&(h2, b)| h2 == h && b > b1)
+                .map(|&(_, b)| b)
+                .min()
+            else {
+                continue;
+            };
+            // A guarded branch in the body past the first back edge, at or
+            // before the second.
+            let forward = (i + 1..b1).any(|k| {
+                let x = &prog.insts[k];
+                x.guard.is_some() && at(x).is_some_and(|t| b1 < t && t <= b2)
+            });
+            // The loop entered by a branch from inside another loop.
+            let entered = prog.insts.iter().enumerate().any(|(k, x)| {
+                at(x) == Some(h) && k < h && ls.iter().any(|&(oh, ob)| oh <= k && k < ob && ob < h)
+            });
+            if forward && entered {
+                return Some(i);
             }
         }
     }
