@@ -106,6 +106,12 @@ pub struct Emitter<'a, 'b> {
     /// and [`Emitter::write_all`] store the word alone, and
     /// [`Emitter::load`] broadcasts it, whatever the running group.
     pub scalar: Vec<bool>,
+    /// Every register write waits in its SSA value ([`Emitter::pc`]), not
+    /// only those of registers that die soon: set by the driver for a
+    /// kernel's whole-warp code that ends in a `shfl` completing at once,
+    /// whose values go on in SSA values into the next segment (its
+    /// `chain`); until the next segment starts.
+    pub defer_all: bool,
 }
 
 /// A vector of the state held in an SSA value: at byte `off`, of type
@@ -187,6 +193,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             live: None,
             uniform: Vec::new(),
             scalar: Vec::new(),
+            defer_all: false,
             spans: {
                 let mut spans: Vec<(i32, i32, usize)> = prog
                     .regs
@@ -209,6 +216,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn begin_segment(&mut self, full: bool) {
         self.conv_vecs = None;
         self.full = full;
+        self.defer_all = false;
     }
 
     /// Whether `mask` (an i32 lane mask) is the constant with every lane:
@@ -286,7 +294,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         // state is next needed in memory: its store is then never made.
         let defer = ty.is_vector()
             && match (&self.live, self.pc, self.reg_of(off)) {
-                (Some(live), Some(pc), Some(r)) => live.dies_soon(pc, r),
+                (Some(live), Some(pc), Some(r)) => self.defer_all || live.dies_soon(pc, r),
                 _ => false,
             };
         if ty.is_vector() {
@@ -375,6 +383,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// register `r`, kept as one word ([`Emitter::scalar`]): every
     /// non-exited lane runs each write of it, with the same value.
     fn write_scalar(&mut self, r: Reg, w: Value) {
+        // Lane 0 of a broadcast is what was broadcast.
+        let w = self.unsplat(w);
         let (word, lanes) = self.word_types(r.index());
         let w = if self.b.func.dfg.value_type(w) != word {
             self.b.ins().ireduce(word, w)
@@ -392,6 +402,35 @@ impl<'a, 'b> Emitter<'a, 'b> {
             v,
             dirty: false,
         });
+    }
+
+    /// `x` where `w` is `extractlane(splat(x), 0)`, else `w`.
+    fn unsplat(&self, w: Value) -> Value {
+        let dfg = &self.b.func.dfg;
+        let Some(i) = dfg.value_def(w).inst() else {
+            return w;
+        };
+        let InstructionData::BinaryImm8 {
+            opcode: Opcode::Extractlane,
+            arg,
+            imm,
+        } = dfg.insts[i]
+        else {
+            return w;
+        };
+        if imm != 0 {
+            return w;
+        }
+        let Some(j) = dfg.value_def(arg).inst() else {
+            return w;
+        };
+        match dfg.insts[j] {
+            InstructionData::Unary {
+                opcode: Opcode::Splat,
+                arg: x,
+            } => x,
+            _ => w,
+        }
     }
 
     /// A vector of lanes of a uniform register ([`Emitter::uniform`])
@@ -607,6 +646,27 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().jump(join, &args);
         self.switch_keeping(join);
         self.b.block_params(join).to_vec()
+    }
+
+    /// Goes to `target` with `args` where `rare` (an integer scalar) is
+    /// not 0, through a cold block that stores the vectors waiting here
+    /// (those still read: [`Emitter::flush`]) first; the hot path goes on
+    /// in a block only this one enters, with them still waiting (a run
+    /// out of fuel leaves the state in memory, the usual path does not
+    /// pay for it).
+    pub fn rare_exit(&mut self, rare: Value, target: Block, args: &[BlockArg]) {
+        let cold = self.b.create_block();
+        let hot = self.b.create_block();
+        self.b.set_cold_block(cold);
+        self.b.ins().brif(rare, cold, &[], hot, &[]);
+        let known = self.known.clone();
+        self.switch_keeping(cold);
+        for (off, v) in self.due() {
+            self.b.ins().store(mf(), v, self.state, off);
+        }
+        self.b.ins().jump(target, args);
+        self.known = known;
+        self.switch_keeping(hot);
     }
 
     /// `state + base + (lane & 31) * size` for a run-time lane.

@@ -1040,14 +1040,18 @@ impl Driver<'_, '_> {
                     self.e.switch_to(blk);
                     self.e.set_pc(None);
                     self.e.begin_segment(full);
+                    self.e.defer_all =
+                        collective && self.reads_values_at_once(&prog.insts[body_end]);
                     for pc in start..body_end {
                         self.ordinary(&prog.insts[pc], pc);
                     }
                     if collective {
                         let inst = &prog.insts[body_end];
-                        self.e.set_pc(Some(body_end));
-                        self.e.flush();
-                        self.e.set_pc(None);
+                        if !self.reads_values_at_once(inst) {
+                            self.e.set_pc(Some(body_end));
+                            self.e.flush();
+                            self.e.set_pc(None);
+                        }
                         let written = inst.op.written();
                         self.partitions.retain(|r| !written.contains(r));
                         self.twin = true;
@@ -1094,7 +1098,7 @@ impl Driver<'_, '_> {
             if !outlined {
                 self.flush();
             }
-            if ends_segment(&inst.op) {
+            if ends_segment(&inst.op) && !self.reads_values_at_once(inst) {
                 // Its code reads the state in memory.
                 self.e.set_pc(Some(pc));
                 self.e.flush();
@@ -1437,12 +1441,7 @@ impl Driver<'_, '_> {
     /// else jumps there (no label; in a program in parts, not across a
     /// cut). Returns whether it applied.
     fn arrive_full(&mut self, inst: &Inst, mm: Operand, end: usize) -> bool {
-        let all = match mm {
-            Operand::Imm(v) => v as u32 == u32::MAX,
-            Operand::Reg(r) => self.partitions.contains(&r),
-            Operand::NotPred(_) | Operand::LaneId => false,
-        };
-        if !(self.e.is_full() && inst.guard.is_none() && all) {
+        if !self.completes_at_once(inst, mm) {
             return false;
         }
         if let Op::Match(Match {
@@ -1495,6 +1494,34 @@ impl Driver<'_, '_> {
         true
     }
 
+    /// Whether `.sync` collective `inst` with membermask `mm` completes at
+    /// once for the whole warp ([`Driver::arrive_full`]).
+    fn completes_at_once(&self, inst: &Inst, mm: Operand) -> bool {
+        let all = match mm {
+            Operand::Imm(v) => v as u32 == u32::MAX,
+            Operand::Reg(r) => self.partitions.contains(&r),
+            Operand::NotPred(_) | Operand::LaneId => false,
+        };
+        self.e.is_full() && inst.guard.is_none() && all
+    }
+
+    /// Whether `inst` is a `shfl.sync` that completes at once for the
+    /// whole warp (unguarded, with an immediate membermask of every lane,
+    /// in a segment that runs with the whole warp: [`Driver::arrive_full`]
+    /// takes it), in the inline tiers of a kernel: its lowering reads its
+    /// registers through the emitter (constant shuffles), or from memory
+    /// only after a block switch has stored what waits (`shfl.rs`'s
+    /// four-lane loop), so the values written before it may wait in SSA
+    /// values through it.
+    fn reads_values_at_once(&self, inst: &Inst) -> bool {
+        self.e.live.is_some()
+            && !self.outline
+            && matches!(inst.op, Op::Shfl(_))
+            && matches!(inst.op.membermask(), Some(Operand::Imm(v)) if v as u32 == u32::MAX)
+            && self.e.is_full()
+            && inst.guard.is_none()
+    }
+
     /// In a kernel's copy of a segment for the whole warp
     /// ([`Driver::segment_body`]), after a `.sync` collective that
     /// completed at once for it ([`Driver::arrive_full`]): the segment
@@ -1523,10 +1550,20 @@ impl Driver<'_, '_> {
             self.fuel_due.is_none(),
             "the last segment's fuel is charged"
         );
-        self.fuel_due = Some((start, end - start));
-        self.charge_fuel(out_of_fuel);
+        // The segment's fuel (as `charge_fuel`), the values waiting in SSA
+        // values stored only on the way out.
+        let n = (end - start) as i64;
+        let e = &mut self.e;
+        let fuel = self.fuel.get(e);
+        let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
+        let at = e.b.ins().iadd_imm_s(fuel, start as i64);
+        e.rare_exit(short, out_of_fuel, &[at.into()]);
+        let fuel = e.b.ins().iadd_imm_s(fuel, -n);
+        self.fuel.set(e, fuel);
         self.e.set_pc(None);
         self.e.begin_segment(true);
+        let prog = self.e.prog;
+        self.e.defer_all = self.reads_values_at_once(&prog.insts[end - 1]);
         // What the chain learns of `match.any` partitions holds on its
         // path only.
         let partitions = self.partitions.clone();
