@@ -116,6 +116,14 @@ fn vector64(e: &mut Emitter, x: &Glue, l: &mut Lanes) {
     }
 }
 
+/// Whether `g` runs as vectors (eight i32x4 or sixteen i64x2 operations
+/// that read and write through `Emitter::read_vec`/`write_vec` and their
+/// 64-bit forms) rather than a loop over the lanes; 16-bit glue is
+/// `lane_ops.rs`'s.
+pub fn vector_form(e: &Emitter, g: &Glue) -> bool {
+    g.ty().bits() != 16 && (vectorizable(g) || pairs(e, g))
+}
+
 /// Emits a glue instruction, on the converged lanes that `guard` leaves on.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &Glue) {
     let mut l = e.lanes(guard);

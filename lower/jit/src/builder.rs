@@ -94,6 +94,24 @@ pub struct Emitter<'a, 'b> {
     /// The registers' places in the state, `(start, end, register)`,
     /// sorted: which register a cached vector belongs to.
     spans: Vec<(i32, i32, usize)>,
+    /// A kernel's uniform registers (`uniform.rs`), per register; empty
+    /// where none is known. Where the running group is the whole warp
+    /// ([`Emitter::is_full`]) every lane of one holds its value, so
+    /// [`Emitter::load`] reads it as lane 0's word broadcast to the lanes.
+    pub uniform: Vec<bool>,
+    /// A kernel's uniform registers kept as one word (`uniform.rs`:
+    /// `scalar_regs`), per register; empty where none is. Lane 0's place
+    /// in the state holds the value, the other lanes' places are never
+    /// written nor read: [`Emitter::write_vec`], [`Emitter::write_vec64`]
+    /// and [`Emitter::write_all`] store the word alone, and
+    /// [`Emitter::load`] broadcasts it, whatever the running group.
+    pub scalar: Vec<bool>,
+    /// Every register write waits in its SSA value ([`Emitter::pc`]), not
+    /// only those of registers that die soon: set by the driver for a
+    /// kernel's whole-warp code that ends in a `shfl` completing at once,
+    /// whose values go on in SSA values into the next segment (its
+    /// `chain`); until the next segment starts.
+    pub defer_all: bool,
 }
 
 /// A vector of the state held in an SSA value: at byte `off`, of type
@@ -173,6 +191,9 @@ impl<'a, 'b> Emitter<'a, 'b> {
             pc: None,
             reads_done: false,
             live: None,
+            uniform: Vec::new(),
+            scalar: Vec::new(),
+            defer_all: false,
             spans: {
                 let mut spans: Vec<(i32, i32, usize)> = prog
                     .regs
@@ -195,6 +216,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn begin_segment(&mut self, full: bool) {
         self.conv_vecs = None;
         self.full = full;
+        self.defer_all = false;
     }
 
     /// Whether `mask` (an i32 lane mask) is the constant with every lane:
@@ -222,6 +244,12 @@ impl<'a, 'b> Emitter<'a, 'b> {
     pub fn load(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Value {
         if let Some(k) = self.known.iter().find(|k| k.off == off && k.ty == ty) {
             return k.v;
+        }
+        if let Some(v) = self.scalar_read(ty, off) {
+            return v;
+        }
+        if let Some(v) = self.uniform_vec(ty, off) {
+            return v;
         }
         let end = off + ty.bytes() as i32;
         for i in 0..self.known.len() {
@@ -266,7 +294,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         // state is next needed in memory: its store is then never made.
         let defer = ty.is_vector()
             && match (&self.live, self.pc, self.reg_of(off)) {
-                (Some(live), Some(pc), Some(r)) => live.dies_soon(pc, r),
+                (Some(live), Some(pc), Some(r)) => self.defer_all || live.dies_soon(pc, r),
                 _ => false,
             };
         if ty.is_vector() {
@@ -284,9 +312,173 @@ impl<'a, 'b> Emitter<'a, 'b> {
 
     /// The register whose place in the state holds byte `off`.
     fn reg_of(&self, off: i32) -> Option<usize> {
+        self.span_of(off).map(|(_, _, r)| r)
+    }
+
+    /// The place `(start, end, register)` of the register whose place in
+    /// the state holds byte `off`.
+    fn span_of(&self, off: i32) -> Option<(i32, i32, usize)> {
         let i = self.spans.partition_point(|&(start, _, _)| start <= off);
-        let &(_, end, r) = self.spans.get(i.checked_sub(1)?)?;
-        (off < end).then_some(r)
+        let &(start, end, r) = self.spans.get(i.checked_sub(1)?)?;
+        (off < end).then_some((start, end, r))
+    }
+
+    /// Whether register `r` is kept as one word ([`Emitter::scalar`]).
+    fn is_scalar(&self, r: usize) -> bool {
+        self.scalar.get(r).copied().unwrap_or(false)
+    }
+
+    /// The word type and the lanes' vector type of register `r`.
+    fn word_types(&self, r: usize) -> (cranelift_codegen::ir::Type, cranelift_codegen::ir::Type) {
+        if wide(self.prog.regs[r].ty) {
+            (I64, I64X2)
+        } else {
+            (I32, I32X4)
+        }
+    }
+
+    /// A read of a register kept as one word ([`Emitter::scalar`]) at
+    /// `off`, inside its place: its lanes' vector type gives the word
+    /// broadcast (known in the block after a write or a read, else one
+    /// scalar load), its word type the word. `None` for any other
+    /// register.
+    fn scalar_read(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Option<Value> {
+        if self.scalar.is_empty() {
+            return None;
+        }
+        let (start, _, r) = self.span_of(off)?;
+        if !self.is_scalar(r) {
+            return None;
+        }
+        let (word, lanes) = self.word_types(r);
+        let known = (self.known.iter()).find(|k| k.off == start && k.ty == lanes);
+        if ty == lanes {
+            if let Some(k) = known {
+                return Some(k.v);
+            }
+            let w = self.b.ins().load(word, mf(), self.state, start);
+            let v = self.b.ins().splat(lanes, w);
+            self.known.push(Known {
+                off: start,
+                ty: lanes,
+                v,
+                dirty: false,
+            });
+            return Some(v);
+        }
+        assert!(
+            ty == word,
+            "a register kept as one word is read as its word or its lanes"
+        );
+        Some(match known {
+            Some(k) => {
+                let v = k.v;
+                self.b.ins().extractlane(v, 0)
+            }
+            None => self.b.ins().load(word, mf(), self.state, start),
+        })
+    }
+
+    /// Writes `w` (of its word type, or an i64 for a 32-bit register) to
+    /// register `r`, kept as one word ([`Emitter::scalar`]): every
+    /// non-exited lane runs each write of it, with the same value.
+    fn write_scalar(&mut self, r: Reg, w: Value) {
+        // Lane 0 of a broadcast is what was broadcast.
+        let w = self.unsplat(w);
+        let (word, lanes) = self.word_types(r.index());
+        let w = if self.b.func.dfg.value_type(w) != word {
+            self.b.ins().ireduce(word, w)
+        } else {
+            w
+        };
+        let start = self.lay.regs[r.index()] as i32;
+        // Stored at once (a scalar store never waits), which forgets the
+        // broadcast this block knew.
+        self.store(w, start);
+        let v = self.b.ins().splat(lanes, w);
+        self.known.push(Known {
+            off: start,
+            ty: lanes,
+            v,
+            dirty: false,
+        });
+    }
+
+    /// `x` where `w` is `extractlane(splat(x), 0)`, else `w`.
+    fn unsplat(&self, w: Value) -> Value {
+        let dfg = &self.b.func.dfg;
+        let Some(i) = dfg.value_def(w).inst() else {
+            return w;
+        };
+        let InstructionData::BinaryImm8 {
+            opcode: Opcode::Extractlane,
+            arg,
+            imm,
+        } = dfg.insts[i]
+        else {
+            return w;
+        };
+        if imm != 0 {
+            return w;
+        }
+        let Some(j) = dfg.value_def(arg).inst() else {
+            return w;
+        };
+        match dfg.insts[j] {
+            InstructionData::Unary {
+                opcode: Opcode::Splat,
+                arg: x,
+            } => x,
+            _ => w,
+        }
+    }
+
+    /// A vector of lanes of a uniform register ([`Emitter::uniform`])
+    /// while the running group is the whole warp, where each lane holds
+    /// its value: any vector of it this block knows (they are all equal),
+    /// or lane 0's word broadcast (one scalar load instead of a vector
+    /// load per four or two lanes; the computations on it are then the
+    /// same for every group of lanes, and Cranelift keeps one). `None`
+    /// for anything else: another type, or a place that is not a
+    /// uniform register's group of lanes.
+    fn uniform_vec(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Option<Value> {
+        if !self.full || !ty.is_vector() {
+            return None;
+        }
+        let (start, end, r) = self.span_of(off)?;
+        if !self.uniform.get(r).copied().unwrap_or(false) {
+            return None;
+        }
+        let lanes = if wide(self.prog.regs[r].ty) {
+            I64X2
+        } else {
+            I32X4
+        };
+        if ty != lanes || (off - start) % 16 != 0 {
+            return None;
+        }
+        if let Some(k) = (self.known.iter()).find(|k| k.ty == ty && start <= k.off && k.off < end) {
+            return Some(k.v);
+        }
+        // Lane 0's word, after any waiting store that covers it.
+        let word = ty.lane_type();
+        let word_end = start + word.bytes() as i32;
+        for i in 0..self.known.len() {
+            let k = self.known[i];
+            if k.dirty && k.overlaps(start, word_end) {
+                self.b.ins().store(mf(), k.v, self.state, k.off);
+                self.known[i].dirty = false;
+            }
+        }
+        let s = self.b.ins().load(word, mf(), self.state, start);
+        let v = self.b.ins().splat(ty, s);
+        self.known.push(Known {
+            off,
+            ty,
+            v,
+            dirty: false,
+        });
+        Some(v)
     }
 
     /// Whether a flush now stores dirty vector `k`: not when no lane
@@ -454,6 +646,27 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.b.ins().jump(join, &args);
         self.switch_keeping(join);
         self.b.block_params(join).to_vec()
+    }
+
+    /// Goes to `target` with `args` where `rare` (an integer scalar) is
+    /// not 0, through a cold block that stores the vectors waiting here
+    /// (those still read: [`Emitter::flush`]) first; the hot path goes on
+    /// in a block only this one enters, with them still waiting (a run
+    /// out of fuel leaves the state in memory, the usual path does not
+    /// pay for it).
+    pub fn rare_exit(&mut self, rare: Value, target: Block, args: &[BlockArg]) {
+        let cold = self.b.create_block();
+        let hot = self.b.create_block();
+        self.b.set_cold_block(cold);
+        self.b.ins().brif(rare, cold, &[], hot, &[]);
+        let known = self.known.clone();
+        self.switch_keeping(cold);
+        for (off, v) in self.due() {
+            self.b.ins().store(mf(), v, self.state, off);
+        }
+        self.b.ins().jump(target, args);
+        self.known = known;
+        self.switch_keeping(hot);
     }
 
     /// `state + base + (lane & 31) * size` for a run-time lane.
@@ -819,6 +1032,14 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// lanes are executing.
     pub fn write_vec64(&mut self, d: Dest, j: usize, l: &mut Lanes, v: Value) {
         let Dest::Reg(r) = d else { return };
+        if self.is_scalar(r.index()) {
+            // Every lane's value is lane 0's.
+            if j == 0 {
+                let w = self.b.ins().extractlane(v, 0);
+                self.write_scalar(r, w);
+            }
+            return;
+        }
         let off = self.reg_off(r, 2 * j);
         let v = match self.vecs(l) {
             None => v,
@@ -1023,6 +1244,10 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// executing lane of `d`.
     pub fn write_all(&mut self, d: Dest, l: &mut Lanes, v: Value) {
         let Dest::Reg(r) = d else { return };
+        if self.is_scalar(r.index()) {
+            self.write_scalar(r, v);
+            return;
+        }
         if wide(self.reg_type(r)) {
             let s = self.b.ins().splat(I64X2, v);
             for j in 0..WARP / 2 {
@@ -1045,6 +1270,19 @@ impl<'a, 'b> Emitter<'a, 'b> {
     /// lanes are executing.
     pub fn write_vec(&mut self, d: Dest, k: usize, l: &mut Lanes, v: Value) {
         let Dest::Reg(r) = d else { return };
+        if self.is_scalar(r.index()) {
+            // Every lane's value is lane 0's.
+            if k == 0 {
+                let v = if self.b.func.dfg.value_type(v) == I32X4 {
+                    v
+                } else {
+                    self.as_words(v)
+                };
+                let w = self.b.ins().extractlane(v, 0);
+                self.write_scalar(r, w);
+            }
+            return;
+        }
         let off = self.reg_off(r, 4 * k);
         self.blend_store(l, k, v, off);
     }

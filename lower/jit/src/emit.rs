@@ -67,7 +67,10 @@ use super::liveness::Liveness;
 use super::outline::{self, Sites};
 use super::rendezvous::{Group, Plan};
 use super::sched_helpers::{self, Helpers};
-use super::{activemask, alu, atomic, lane_ops, lane_vec, matching, memory_ops, redux, shfl, vote};
+use super::{
+    activemask, alu, atomic, lane_ops, lane_vec, matching, memory_ops, redux, shfl, uniform,
+    uninit, vote,
+};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
 use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
@@ -165,6 +168,11 @@ struct Driver<'a, 'b> {
     /// of the whole warp, and for any): the other copy also jumps to the
     /// next segment, which is then no statically full chain.
     twin: bool,
+    /// Per park point, whether a kernel's chain of whole-warp code
+    /// already runs its segment ([`Driver::chain`]).
+    chained_into: Vec<bool>,
+    /// The scheduler's block.
+    sched: Option<Block>,
 }
 
 /// A value of the run (the exited lanes, the fuel left): a Cranelift
@@ -586,6 +594,8 @@ pub fn emit_function(
         partitions: Vec::new(),
         merge_due: None,
         twin: false,
+        chained_into: vec![false; len + 1],
+        sched: None,
     };
     if d.outline {
         d.e.pred_mask = Some(helpers.pred_mask);
@@ -599,6 +609,21 @@ pub fn emit_function(
             .map(|i| keeps_values(&d.e, &i.op))
             .collect();
         d.e.live = Some(Liveness::of_kernel(prog, &keeps));
+        // Where the whole warp runs, a register that holds one value on
+        // every lane is read as one word (`uniform.rs`).
+        d.e.uniform = uniform::uniform_regs(prog);
+        // And those only the vector forms read and write are one word.
+        let e = &d.e;
+        d.e.scalar = uniform::scalar_regs(
+            prog,
+            &e.uniform,
+            &uninit::read_before_written(prog),
+            |op| vector_form(e, op),
+            |op| {
+                vector_form(e, op)
+                    || matches!(op, Op::LaneOp(x) if memory_ops::once_for_the_warp(x))
+            },
+        );
     }
     for &p in &points[mine.clone()] {
         let blk = d.e.b.create_block();
@@ -615,6 +640,7 @@ pub fn emit_function(
     let runaway = d.e.b.create_block();
     d.runaway = Some(runaway);
     let sched = d.e.b.create_block();
+    d.sched = Some(sched);
     match &shared {
         None if completion_only => {
             let complete = d.complete.expect("a program with rendezvous");
@@ -825,6 +851,23 @@ fn keeps_values(e: &Emitter, op: &Op) -> bool {
     }
 }
 
+/// Whether `op`'s family reads its register sources through the emitter's
+/// vector reads and writes its destinations through its vector writes
+/// (`Emitter::read_vec`, `Emitter::write_vec` and their 64-bit forms):
+/// the glue's vector forms and the four-lane lane ops.
+fn vector_form(e: &Emitter, op: &Op) -> bool {
+    match op {
+        Op::Glue(g) => alu::vector_form(e, g),
+        Op::LaneOp(x) => lane_vec::handles(e, x),
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Control(_) => false,
+    }
+}
+
 /// Jumps to `targets[index]`, or to `default` past the end; where either
 /// is `None`, the code returns [`status::LOST`] (a run that lost its way:
 /// a bug).
@@ -997,14 +1040,18 @@ impl Driver<'_, '_> {
                     self.e.switch_to(blk);
                     self.e.set_pc(None);
                     self.e.begin_segment(full);
+                    self.e.defer_all =
+                        collective && self.reads_values_at_once(&prog.insts[body_end]);
                     for pc in start..body_end {
                         self.ordinary(&prog.insts[pc], pc);
                     }
                     if collective {
                         let inst = &prog.insts[body_end];
-                        self.e.set_pc(Some(body_end));
-                        self.e.flush();
-                        self.e.set_pc(None);
+                        if !self.reads_values_at_once(inst) {
+                            self.e.set_pc(Some(body_end));
+                            self.e.flush();
+                            self.e.set_pc(None);
+                        }
                         let written = inst.op.written();
                         self.partitions.retain(|r| !written.contains(r));
                         self.twin = true;
@@ -1023,6 +1070,14 @@ impl Driver<'_, '_> {
                 from = body_end;
             }
         }
+        self.run(from, end, sched);
+    }
+
+    /// Emits instructions `[from, end)`, the rest of the segment that
+    /// ends at `end`, for the running group, with the instruction that
+    /// ends it (or the jump to the next segment).
+    fn run(&mut self, from: usize, end: usize, sched: Block) {
+        let prog = self.e.prog;
         for pc in from..end {
             let inst = &prog.insts[pc];
             if self.stepped {
@@ -1043,7 +1098,7 @@ impl Driver<'_, '_> {
             if !outlined {
                 self.flush();
             }
-            if ends_segment(&inst.op) {
+            if ends_segment(&inst.op) && !self.reads_values_at_once(inst) {
                 // Its code reads the state in memory.
                 self.e.set_pc(Some(pc));
                 self.e.flush();
@@ -1386,12 +1441,7 @@ impl Driver<'_, '_> {
     /// else jumps there (no label; in a program in parts, not across a
     /// cut). Returns whether it applied.
     fn arrive_full(&mut self, inst: &Inst, mm: Operand, end: usize) -> bool {
-        let all = match mm {
-            Operand::Imm(v) => v as u32 == u32::MAX,
-            Operand::Reg(r) => self.partitions.contains(&r),
-            Operand::NotPred(_) | Operand::LaneId => false,
-        };
-        if !(self.e.is_full() && inst.guard.is_none() && all) {
+        if !self.completes_at_once(inst, mm) {
             return false;
         }
         if let Op::Match(Match {
@@ -1405,10 +1455,24 @@ impl Driver<'_, '_> {
                 self.partitions.push(d);
             }
         }
+        // Its writes wait in SSA values like an ordinary instruction's
+        // (a kernel's: `Emitter::pc`), and those no lane reads again (a
+        // `shfl`'s `|p` that nothing reads) are never stored: no
+        // rendezvous code reads them here.
+        self.e.set_pc(Some(end - 1));
         self.lower(None, &inst.op);
+        self.e.reads_done();
         let e = &mut self.e;
         let whole = e.b.ins().iconst(I32, -1);
         e.b.def_var(e.conv, whole);
+        // A kernel's whole-warp copy goes on into the next segment's
+        // whole-warp code, once.
+        let len = e.prog.insts.len();
+        if self.twin && self.stubs.is_none() && end < len && !self.chained_into[end] {
+            self.chain(end);
+            return true;
+        }
+        let e = &mut self.e;
         // A label there is a jump target. (A cut of a program in parts
         // there needs no check: the segment after it is another part's, so
         // it is not the next one this driver emits.)
@@ -1428,6 +1492,83 @@ impl Driver<'_, '_> {
         }
         self.e.b.ins().jump(next, &[]);
         true
+    }
+
+    /// Whether `.sync` collective `inst` with membermask `mm` completes at
+    /// once for the whole warp ([`Driver::arrive_full`]).
+    fn completes_at_once(&self, inst: &Inst, mm: Operand) -> bool {
+        let all = match mm {
+            Operand::Imm(v) => v as u32 == u32::MAX,
+            Operand::Reg(r) => self.partitions.contains(&r),
+            Operand::NotPred(_) | Operand::LaneId => false,
+        };
+        self.e.is_full() && inst.guard.is_none() && all
+    }
+
+    /// Whether `inst` is a `shfl.sync` that completes at once for the
+    /// whole warp (unguarded, with an immediate membermask of every lane,
+    /// in a segment that runs with the whole warp: [`Driver::arrive_full`]
+    /// takes it), in the inline tiers of a kernel: its lowering reads its
+    /// registers through the emitter (constant shuffles), or from memory
+    /// only after a block switch has stored what waits (`shfl.rs`'s
+    /// four-lane loop), so the values written before it may wait in SSA
+    /// values through it.
+    fn reads_values_at_once(&self, inst: &Inst) -> bool {
+        self.e.live.is_some()
+            && !self.outline
+            && matches!(inst.op, Op::Shfl(_))
+            && matches!(inst.op.membermask(), Some(Operand::Imm(v)) if v as u32 == u32::MAX)
+            && self.e.is_full()
+            && inst.guard.is_none()
+    }
+
+    /// In a kernel's copy of a segment for the whole warp
+    /// ([`Driver::segment_body`]), after a `.sync` collective that
+    /// completed at once for it ([`Driver::arrive_full`]): the segment
+    /// that starts at `start` follows in a block that only this one
+    /// enters, lowered for the whole warp, so the registers' values stay
+    /// in SSA values from one segment to the next (rather than through
+    /// the state, and the next segment's entry: its merge of parked lanes
+    /// and its test for the whole warp). Every lane runs here, so none is
+    /// parked at `start` (its segment's merge would find none); its fuel
+    /// is charged as its own entry does. When it ends in such a
+    /// collective too, the chain goes on. Each segment is chained into
+    /// once, so the code grows at most by one copy of each; the
+    /// segment's own code stays for the other ways in.
+    fn chain(&mut self, start: usize) {
+        let sched = self.sched.expect("set before the segments");
+        let out_of_fuel = self.out_of_fuel.expect("set before the segments");
+        let i = self.masks.index(start);
+        let end = self.masks.points[i + 1];
+        self.chained_into[start] = true;
+        let e = &mut self.e;
+        let blk = e.b.create_block();
+        e.b.ins().jump(blk, &[]);
+        e.keep_through(blk);
+        e.switch_to(blk);
+        debug_assert!(
+            self.fuel_due.is_none(),
+            "the last segment's fuel is charged"
+        );
+        // The segment's fuel (as `charge_fuel`), the values waiting in SSA
+        // values stored only on the way out.
+        let n = (end - start) as i64;
+        let e = &mut self.e;
+        let fuel = self.fuel.get(e);
+        let short = e.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, fuel, n);
+        let at = e.b.ins().iadd_imm_s(fuel, start as i64);
+        e.rare_exit(short, out_of_fuel, &[at.into()]);
+        let fuel = e.b.ins().iadd_imm_s(fuel, -n);
+        self.fuel.set(e, fuel);
+        self.e.set_pc(None);
+        self.e.begin_segment(true);
+        let prog = self.e.prog;
+        self.e.defer_all = self.reads_values_at_once(&prog.insts[end - 1]);
+        // What the chain learns of `match.any` partitions holds on its
+        // path only.
+        let partitions = self.partitions.clone();
+        self.run(start, end, sched);
+        self.partitions = partitions;
     }
 
     /// The fast path of an arrival (fast-code tier): when the executing

@@ -12,6 +12,7 @@
 
 use super::builder::{Emitter, Lanes};
 use super::runtime;
+use super::uniform::same_on_every_lane;
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::types::{F32X4, I32, I32X4, I64, I64X2};
 use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Value};
@@ -116,9 +117,19 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
         LaneOpKind::Special(s) => {
             let idx = Special::ALL.iter().position(|t| *t == s).expect("listed");
             let base = e.lay.specials.expect("laid out when read") + (idx * 128) as u32;
-            for k in 0..WARP / 4 {
-                let v = e.load(I32X4, (base + 16 * k as u32) as i32);
-                e.write_vec(d, k, &mut l, v);
+            if same_on_every_lane(s) {
+                // The host writes the warp's value to every lane: lane
+                // 0's word broadcast is every lane's.
+                let w = e.load(I32, base as i32);
+                let v = e.b.ins().splat(I32X4, w);
+                for k in 0..WARP / 4 {
+                    e.write_vec(d, k, &mut l, v);
+                }
+            } else {
+                for k in 0..WARP / 4 {
+                    let v = e.load(I32X4, (base + 16 * k as u32) as i32);
+                    e.write_vec(d, k, &mut l, v);
+                }
             }
         }
         LaneOpKind::Cvta { space, to } => {

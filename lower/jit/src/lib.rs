@@ -70,7 +70,8 @@
 //! accesses, scalar semantics), `launch.rs` (kernel launches: CTAs on
 //! every core, each CTA's warps in turn between barriers), `uninit.rs`
 //! (the registers a kernel's warp may read before writing them),
-//! `liveness.rs` (those it may read after each instruction) and
+//! `liveness.rs` (those it may read after each instruction), `uniform.rs`
+//! (those that hold one value on every lane of the warp) and
 //! `inject.rs` (bugs planted on purpose).
 //!
 //! # Two tiers
@@ -106,9 +107,10 @@
 //!                      code.rs
 //! parts.rs         ──> emit.rs (its return codes), layout.rs, code.rs
 //! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
-//!                      inject.rs, builder.rs, layout.rs, error.rs
+//!                      inject.rs, builder.rs, layout.rs, error.rs, uniform.rs
 //! the families     ──> builder.rs, inject.rs (lane_ops.rs, lane_vec.rs,
-//!                      memory_ops.rs: runtime.rs, layout.rs; lane_vec.rs: isa.rs)
+//!                      memory_ops.rs: runtime.rs, layout.rs; lane_vec.rs: isa.rs,
+//!                      uniform.rs)
 //! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
 //! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
 //! builder.rs       ──> layout.rs, liveness.rs
@@ -155,6 +157,7 @@ mod rendezvous;
 pub mod runtime;
 mod sched_helpers;
 mod shfl;
+mod uniform;
 mod uninit;
 mod vote;
 

@@ -77,16 +77,9 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
         size: (ty.bits() as u64).div_ceil(8),
         n: if store { x.srcs.len() } else { x.dests.len() },
     };
-    let a = x.addr.expect("ld/st have an address");
     let mut l = e.lanes(guard);
     let exec = e.exec(&mut l);
-    let uniform = a.base.is_none()
-        && !store
-        && matches!(
-            space,
-            Space::Param | Space::Global | Space::Const | Space::Shared
-        );
-    if uniform {
+    if once_for_the_warp(x) {
         once(e, &acc, exec, &mut l);
     } else if four_at_a_time(e, &acc) {
         let (groups, done) = (e.b.create_block(), e.b.create_block());
@@ -112,6 +105,20 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     } else {
         e.lane_loop_over(exec, |e, at| lane(e, &acc, at));
     }
+}
+
+/// Whether lane op `x` is an `ld` loaded once for the warp ([`once`]: an `ld`
+/// of an address without a register, outside local memory), its
+/// destinations written through `Emitter::write_all`.
+pub fn once_for_the_warp(x: &LaneOp) -> bool {
+    let Some((space, load)) = x.access() else {
+        return false;
+    };
+    load && x.addr.is_some_and(|a| a.base.is_none())
+        && matches!(
+            space,
+            Space::Param | Space::Global | Space::Const | Space::Shared
+        )
 }
 
 /// Whether `acc` has the gather path ([`gather`]): a 32-bit `ld.shared`
