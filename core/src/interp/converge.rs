@@ -402,7 +402,9 @@ impl Convergence {
     /// machine code branches per lane ([`branches_per_lane`]): from it on
     /// each of them is certainly with no other lane of the group (as after
     /// an undefined guard, [`Convergence::isolate`]); the lanes that did not
-    /// run it stay together.
+    /// run it stay together. A guarded instruction with no side effect
+    /// passes the whole group as `exec`: its code may run speculatively on
+    /// the lanes whose guard is false.
     pub fn scatter(&mut self, conv: u32, exec: u32) {
         self.isolate(conv, exec);
     }

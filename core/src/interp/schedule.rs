@@ -286,7 +286,15 @@ fn step(w: &mut Warp, pc: usize, conv: u32) -> Result<(), Ub> {
                 lane_ops::exec(w, &s, x);
                 w.clobber(pc, maybe);
                 if converge::branches_per_lane(x) {
-                    w.conv.scatter(conv, exec);
+                    // With no side effect, its code may run on the lanes
+                    // whose guard is false too (speculated, its result
+                    // dropped), branching on their values: an H100 gave
+                    // `activemask` 0xf9ffffff after `@%p2 sqrt.rn.f32 _,
+                    // %f3` with `%p2` false on every lane, at -O0 and -O1
+                    // (-O2 removes the dead `sqrt`;
+                    // `corpus/cases/activemask-after-guarded-off-sqrt-h100.ptx`).
+                    w.conv
+                        .scatter(conv, if inst.guard.is_some() { conv } else { exec });
                 }
             }
         },

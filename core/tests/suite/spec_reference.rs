@@ -86,25 +86,24 @@ fn the_perturbed_h200_activemask_lies_on_both_models_defined_bits() {
 
 /// `corpus/cases/activemask-schedule-in-batch-h200.ptx`: an H200 at -O0,
 /// unperturbed, in a batch on a busy host, gave `%s4` on lanes 27 and 31
-/// values (its header) that break the observed model's defined bits and
-/// keep the spec model's; run alone it agreed.
+/// values (its header) that broke the observed model of that day and kept
+/// the spec model's; run alone it agreed. Since a guarded instruction
+/// whose code branches per lane scatters its whole group (session 8, the
+/// H100's `corpus/cases/activemask-after-guarded-off-sqrt-h100.ptx`), the
+/// observed model leaves those bits open too.
 const SCHEDULE: &str = include_str!("../../../corpus/cases/activemask-schedule-in-batch-h200.ptx");
 
 #[test]
-fn the_h200s_schedule_in_a_busy_batch_breaks_only_the_observed_model() {
+fn the_h200s_schedule_in_a_busy_batch_lies_on_both_models() {
     let (case, spec, observed) = both_models(SCHEDULE);
     let s4 = case.program.reg("%s4").expect("%s4").index();
     // The H200's values, from the case's header.
     for (lane, h) in [(27usize, 0x7dfb_0000u64), (31, 0x8204_0000)] {
         let (ov, ob) = (observed.values[s4][lane], observed.defined_bits[s4][lane]);
         let (sv, sb) = (spec.values[s4][lane], spec.defined_bits[s4][lane]);
-        assert_ne!(
-            (ov ^ h) & ob,
-            0,
-            "lane {lane}: the observed model is broken"
-        );
+        assert_eq!((ov ^ h) & ob, 0, "lane {lane}: the observed model is kept");
         assert_eq!((sv ^ h) & sb, 0, "lane {lane}: the spec model is kept");
-        assert_eq!(sb & !ob, 0, "lane {lane}: the spec model defines less");
+        assert_eq!(sb & !ob, 0, "lane {lane}: the spec model defines no more");
     }
 }
 
@@ -129,8 +128,10 @@ impl Engine for Perturbed {
 
 #[test]
 fn the_oracle_compares_a_perturbed_engine_in_the_spec_model() {
-    let case = parse(SCHEDULE).expect("parses");
-    let s4 = case.program.reg("%s4").expect("%s4").index();
+    // A whole warp's first `activemask`: the observed model has every lane
+    // together (0xffffffff, all defined); the spec model, with no `.sync`
+    // rendezvous before it, only each lane's own bit.
+    let case = parse(".reg .b32 %r;\n    activemask.b32 %r;\n").expect("parses");
     let fuel = 1 << 20;
     let spec = reference_interp(&case.program, &[&Perturbed], fuel)
         .run(&case.inputs)
@@ -139,9 +140,7 @@ fn the_oracle_compares_a_perturbed_engine_in_the_spec_model() {
         .run(&case.inputs)
         .expect("runs");
     // The oracle's reference is the spec model's run for an engine that
-    // asks for it and the observed model's otherwise, and the two differ
-    // on lane 27 of `%s4` (the bits that rest on lanes staying together:
-    // the test above checks them against the H200).
+    // asks for it and the observed model's otherwise.
     let by_hand_spec = Interp::new(&case.program)
         .spec_model()
         .run(&case.inputs)
@@ -149,5 +148,6 @@ fn the_oracle_compares_a_perturbed_engine_in_the_spec_model() {
     let by_hand_observed = Interp::new(&case.program).run(&case.inputs).expect("runs");
     assert_eq!(spec.defined_bits, by_hand_spec.defined_bits);
     assert_eq!(plain.defined_bits, by_hand_observed.defined_bits);
-    assert_ne!(spec.defined_bits[s4][27], plain.defined_bits[s4][27]);
+    assert_eq!(plain.defined_bits[0][5], 0xffff_ffff);
+    assert_eq!(spec.defined_bits[0][5], 1 << 5);
 }
