@@ -1768,8 +1768,10 @@ fn int_abs(x: &crate::ir::Inst) -> Option<(Reg, Operand, Type)> {
 
 /// Whether `y` reads one of `holders` (each `bits` wide) as a value that
 /// no non-negative one gives: the source of a `cvt.f32` from an unsigned
-/// integer type of that width, or of `setp.lt/ge` of that signed width
-/// against 0 (`0 > x`, `0 <= x` swapped).
+/// integer type of that width, or of an ordered `setp` of that signed
+/// width against 0, on either side (`x < 0`, `x >= 0`; `0 < x`: session
+/// 8's H200 -O2 hunt, `setp.lt.and.s16 %p0, 0, |0x8000|, %p0` gave 1 from
+/// -O1, docs/log/gpu-2026-11-27-h/found-O2/setp.lt.and.s16-f9d590ad).
 fn reads_as_non_negative(y: &crate::ir::Inst, holders: &[Reg], bits: u32) -> bool {
     let held = |o: &Operand| matches!(o, Operand::Reg(r) if holders.contains(r));
     if let Op::LaneOp(LaneOp {
@@ -1791,8 +1793,8 @@ fn reads_as_non_negative(y: &crate::ir::Inst, holders: &[Reg], bits: u32) -> boo
     if !ty.is_signed() || ty.bits() != bits {
         return false;
     }
-    (held(&a) && b == Operand::Imm(0) && matches!(cmp, CmpOp::Lt | CmpOp::Ge))
-        || (a == Operand::Imm(0) && held(&b) && matches!(cmp, CmpOp::Gt | CmpOp::Le))
+    let ordered = matches!(cmp, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge);
+    ordered && ((held(&a) && b == Operand::Imm(0)) || (a == Operand::Imm(0) && held(&b)))
 }
 
 fn abs_read_as_non_negative(prog: &Program) -> Option<usize> {
