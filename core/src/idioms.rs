@@ -14,7 +14,7 @@
 
 use crate::ir::{
     Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
-    LaneOpKind, Op, Operand, Program, Reg, Rounding, Type, UnOp,
+    LaneOpKind, Match, MatchMode, Op, Operand, Program, Reg, Rounding, Type, UnOp,
 };
 
 mod fall_through;
@@ -631,6 +631,18 @@ pub enum Idiom {
     /// of -0.0 with no choice, -1.0 in place of -0.0 and `neg.f32` in place
     /// of `abs` agree at every level.
     AbsOfChoiceKeepsNegativeZero,
+    /// N24 (a compiler crash; a candidate, its reproducer not yet run): a
+    /// `match.all.sync` with a register membermask whose predicate result
+    /// guards an `exit`, then another `.sync` collective: the PTX compiler
+    /// (the driver's JIT at -O1 and -O3, `ptxas -O3`) dies with SIGSEGV, and
+    /// -O0 compiles it (H100, 2026-11-27, session 8: the hunts' compile
+    /// helper deaths `engine-failed-30bca45c` (H200 -O2) and `-792bd400`
+    /// (H100 -O1), `docs/log/gpu-2026-11-27-h/crash2-variants-h100.txt`).
+    /// The variants: an entry value for the membermask register, and the
+    /// `match` run rather than branched over, crash too; no `exit`, a `mov`
+    /// in the later collective's place, `match.any.sync`, or an immediate
+    /// membermask compile and agree at every level.
+    MatchAllRegisterMaskExitCrashes,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -656,7 +668,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 28] = [
+    pub const ALL: [Idiom; 29] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -687,6 +699,7 @@ impl Idiom {
         Idiom::RoundedFtzCvtShift16LosesFlush,
         Idiom::VoteLoopTwoBackEdgesCrashesJitO0,
         Idiom::AbsOfChoiceKeepsNegativeZero,
+        Idiom::MatchAllRegisterMaskExitCrashes,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -720,6 +733,7 @@ impl Idiom {
             Idiom::RoundedFtzCvtShift16LosesFlush => "rounded-ftz-cvt-shift16-loses-flush",
             Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => "vote-loop-two-back-edges-crashes-jit-o0",
             Idiom::AbsOfChoiceKeepsNegativeZero => "abs-of-choice-keeps-negative-zero",
+            Idiom::MatchAllRegisterMaskExitCrashes => "match-all-register-mask-exit-crashes",
         }
     }
 
@@ -804,6 +818,7 @@ impl Idiom {
                 vote_loop_two_back_edges_entered_from_loop(prog)
             }
             Idiom::AbsOfChoiceKeepsNegativeZero => abs_of_choice_with_negative_zero(prog),
+            Idiom::MatchAllRegisterMaskExitCrashes => match_all_register_mask_exit(prog),
         }
     }
 
@@ -868,9 +883,9 @@ impl Idiom {
             | Idiom::XorAllOnesOfKnownValue
             | Idiom::RoundedFtzCvtShift16LosesFlush
             | Idiom::AbsOfChoiceKeepsNegativeZero => &[Effect::WrongValue],
-            Idiom::CnotShift16CrashesPtxas | Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => {
-                &[Effect::CompilerCrash]
-            }
+            Idiom::CnotShift16CrashesPtxas
+            | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
+            | Idiom::MatchAllRegisterMaskExitCrashes => &[Effect::CompilerCrash],
         }
     }
 
@@ -2077,6 +2092,40 @@ fn vote_loop_two_back_edges_entered_from_loop(prog: &Program) -> Option<usize> {
             if forward && entered {
                 return Some(i);
             }
+        }
+    }
+    None
+}
+
+fn match_all_register_mask_exit(prog: &Program) -> Option<usize> {
+    for (i, x) in prog.insts.iter().enumerate() {
+        let Op::Match(Match {
+            mode: MatchMode::All,
+            p: Some(Dest::Reg(p)),
+            membermask: Operand::Reg(_),
+            ..
+        }) = x.op
+        else {
+            continue;
+        };
+        // A later exit guarded by the predicate, before it is rewritten.
+        let mut exit = None;
+        for (j, y) in prog.insts.iter().enumerate().skip(i + 1) {
+            if matches!(y.op, Op::Control(Control::Exit)) && y.guard.is_some_and(|g| g.reg == p) {
+                exit = Some(j);
+                break;
+            }
+            if y.op.written().contains(&p) {
+                break;
+            }
+        }
+        let Some(e) = exit else {
+            continue;
+        };
+        // Then another `.sync` collective.
+        if let Some(k) = (e + 1..prog.insts.len()).find(|&k| is_sync_collective(&prog.insts[k].op))
+        {
+            return Some(k);
         }
     }
     None

@@ -348,6 +348,15 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             "repro/n23-abs-of-select-keeps-negative-zero/case.ptx",
         ],
     ),
+    // A candidate (session 8): its reproducer has not run yet.
+    (
+        "N24",
+        Some(Idiom::MatchAllRegisterMaskExitCrashes),
+        &[
+            "../docs/log/gpu-2026-11-27-h/crash2/y0-found-O2.ptx.txt",
+            "../docs/log/gpu-2026-11-27-h/crash2/z0-found-O1.ptx.txt",
+        ],
+    ),
 ];
 
 /// The cases that hold a second bug's idiom as well, each with why: the
@@ -453,8 +462,8 @@ fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // 28 detectors, 106 cases.
-    assert_eq!(pairs, 28 * 106);
+    // 29 detectors, 108 cases.
+    assert_eq!(pairs, 29 * 108);
     // Every detector is someone's: none is left out of the matrix.
     for idiom in Idiom::ALL {
         assert!(
@@ -1120,8 +1129,8 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
         // 2 of the H100's 147,548 programs at -O1 of 2026-11-27-f),
         // and two of the four that need a register without a value (N15
         // and N16: 0 of these seeds; N3 is in 9, N4 in 9), and the four of
-        // experiment 8 (N18 to N21: 0 of these seeds each), and N22 and
-        // N23 (session 8: 0 of these seeds each);
+        // experiment 8 (N18 to N21: 0 of these seeds each), and N22, N23
+        // and the candidate N24 (session 8: 0, 0 and 2 of these seeds);
         // the others are common.
         let rare = matches!(
             idiom,
@@ -1144,6 +1153,7 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
                 | Idiom::RoundedFtzCvtShift16LosesFlush
                 | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
                 | Idiom::AbsOfChoiceKeepsNegativeZero
+                | Idiom::MatchAllRegisterMaskExitCrashes
         );
         assert!(
             rare || n >= 5,
@@ -1612,6 +1622,7 @@ mod experiment_8 {
             b'a'..=b'd' => "exp8",
             b'e'..=b'h' => "exp8b",
             b'i'..=b'l' => "exp8c",
+            b'y' | b'z' => "crash2",
             _ => "crash",
         };
         log_case(&format!("gpu-2026-11-27-h/{dir}/{name}"))
@@ -1822,6 +1833,37 @@ mod experiment_8 {
             "a 32-bit destination",
         ),
     ];
+
+    /// N24's variants (the H100, each alone at -O1 and -O3 and through
+    /// ptxas -O3: diverged means the compiler died; -O0 compiled each).
+    pub const N24_VARIANTS: &[(&str, bool, &str)] = &[
+        (
+            "y0-found-O2",
+            true,
+            "the H200 -O2 hunt's case: SIGSEGV from -O1",
+        ),
+        (
+            "z0-found-O1",
+            true,
+            "the H100 -O1 hunt's case: SIGSEGV from -O1",
+        ),
+        (
+            "y1-mask-entry-value",
+            true,
+            "an entry value for the mask: SIGSEGV",
+        ),
+        ("y5-branch-not-taken", true, "the match run: SIGSEGV"),
+        // y2 (no exit: compiled and agreed) is left out: K5's detector fires
+        // on it (its `match` result unused before a later collective), though
+        // it agreed; N24's does not.
+        (
+            "y3-mov-for-shfl",
+            false,
+            "a mov in the later collective's place",
+        ),
+        ("y4-match-any", false, "match.any.sync"),
+        ("y6-immediate-mask", false, "an immediate membermask"),
+    ];
 }
 
 /// Each new detector fires on every variant of its bug that diverged, and
@@ -1853,6 +1895,10 @@ fn the_idioms_of_experiment_8_fire_on_the_variants_that_diverged() {
             experiment_8::N23_VARIANTS,
         ),
         (Idiom::CnotAmountOf16BitShift, experiment_8::N13_VARIANTS),
+        (
+            Idiom::MatchAllRegisterMaskExitCrashes,
+            experiment_8::N24_VARIANTS,
+        ),
     ] {
         assert!(variants.iter().any(|v| v.1) && variants.iter().any(|v| !v.1));
         for &(name, diverged, what) in variants {
