@@ -20,7 +20,9 @@ impl Build<'_> {
                  do not exist here yet)"
             ));
         }
-        let middle = &parts[1..parts.len().saturating_sub(1)];
+        // The modifiers between the name and the type (none for a bare
+        // `rcp`: then `last` is the name itself).
+        let middle = parts.get(1..parts.len().saturating_sub(1)).unwrap_or(&[]);
         let Some(kind) = middle.iter().find(|m| matches!(**m, "approx" | "full")) else {
             if parts[0] == "rcp" && middle.iter().any(|m| parse_rounding(m).is_some()) {
                 return self.fail(format!(

@@ -522,3 +522,18 @@ fn a_multi_line_engine_message_stays_in_comments() {
     let again = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(again.program, case.program);
 }
+
+/// An approximate function's name with no modifiers and no type (`rcp`,
+/// `ex2` alone) is an error at the opcode, not a panic: the `parse` fuzz
+/// target of `.ci/run` found `rcp` slicing its modifiers out of range
+/// (2026-11-28).
+#[test]
+fn a_bare_approximate_function_name_is_an_error() {
+    for op in ["rcp", "ex2", "lg2", "rsqrt", "sin", "cos", "tanh"] {
+        assert_error(&format!("{HEAD}    {op} Ry, Rx;\n"), 4, 5, ".approx");
+    }
+    // `div` and `sqrt` alone are read as the IEEE forms: an error too.
+    for op in ["div", "sqrt"] {
+        assert_eq!(error_of(&format!("{HEAD}    {op} Ry, Rx;\n")).line, 4);
+    }
+}
