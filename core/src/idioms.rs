@@ -1984,24 +1984,33 @@ fn rpi_ftz_cvt_amount_of_16_bit_shift(prog: &Program) -> Option<usize> {
 
 /// The register an `abs.f32` (or `abs.ftz.f32`) reads, if `x` is one.
 fn abs_f32_source(x: &crate::ir::Inst) -> Option<Reg> {
-    match &x.op {
-        Op::Glue(Glue::Un {
-            op: UnOp::Abs,
-            ty: Type::F32,
-            a: Operand::Reg(r),
-            ..
-        }) => Some(*r),
-        Op::LaneOp(LaneOp {
-            kind: LaneOpKind::Float {
-                op: FloatOp::Abs, ..
-            },
-            dests,
-            srcs,
-            ..
-        }) if dests.first().is_some_and(|(_, t)| *t == Type::F32) => match srcs.first() {
-            Some((Operand::Reg(r), _)) => Some(*r),
-            _ => None,
+    if let Op::Glue(Glue::Un {
+        op: UnOp::Abs,
+        ty: Type::F32,
+        a,
+        ..
+    }) = &x.op
+    {
+        return if let Operand::Reg(r) = a {
+            Some(*r)
+        } else {
+            None
+        };
+    }
+    let Op::LaneOp(LaneOp {
+        kind: LaneOpKind::Float {
+            op: FloatOp::Abs, ..
         },
+        dests,
+        srcs,
+        ..
+    }) = &x.op
+    else {
+        return None;
+    };
+    let to_f32 = dests.first().is_some_and(|(_, t)| *t == Type::F32);
+    match srcs.first() {
+        Some((Operand::Reg(r), _)) if to_f32 => Some(*r),
         _ => None,
     }
 }
@@ -2025,35 +2034,40 @@ fn abs_of_choice_with_negative_zero(prog: &Program) -> Option<usize> {
             return None;
         }
         let w = &prog.insts[k];
-        let chosen = match &w.op {
+        let chosen = if let Op::Glue(Glue::Selp {
+            ty: Type::F32 | Type::B32,
+            a,
+            b,
+            ..
+        }) = &w.op
+        {
             // `selp.f32 r, a, b, c` of two immediates, one -0.0.
-            Op::Glue(Glue::Selp {
-                ty: Type::F32 | Type::B32,
-                a,
-                b,
-                ..
-            }) if w.guard.is_none() => {
-                f32_imm(a, false) && f32_imm(b, false) && (f32_imm(a, true) || f32_imm(b, true))
-            }
+            w.guard.is_none()
+                && f32_imm(a, false)
+                && f32_imm(b, false)
+                && (f32_imm(a, true) || f32_imm(b, true))
+        } else if let Op::Glue(Glue::Mov {
+            ty: Type::F32 | Type::B32,
+            a,
+            ..
+        }) = &w.op
+        {
             // `@p mov.f32 r, c` over an unguarded `mov.f32 r, c'`, one of
             // the two -0.0.
-            Op::Glue(Glue::Mov {
-                ty: Type::F32 | Type::B32,
-                a,
-                ..
-            }) if w.guard.is_some() && f32_imm(a, false) => {
-                let earlier = (0..k)
-                    .rev()
-                    .find(|&e| prog.insts[e].op.written().contains(&r))
-                    .filter(|&e| !(e + 1..=k).any(|i| labelled(prog, i)));
-                earlier.is_some_and(|e| {
+            let earlier = (0..k)
+                .rev()
+                .find(|&e| prog.insts[e].op.written().contains(&r))
+                .filter(|&e| !(e + 1..=k).any(|i| labelled(prog, i)));
+            w.guard.is_some()
+                && f32_imm(a, false)
+                && earlier.is_some_and(|e| {
                     let y = &prog.insts[e];
                     matches!(&y.op, Op::Glue(Glue::Mov { ty: Type::F32 | Type::B32, a: b, .. })
                         if y.guard.is_none() && f32_imm(b, false)
                             && (f32_imm(a, true) || f32_imm(b, true)))
                 })
-            }
-            _ => false,
+        } else {
+            false
         };
         chosen.then_some(j)
     })
