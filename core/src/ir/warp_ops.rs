@@ -177,6 +177,18 @@ pub struct Vote {
     pub membermask: Option<Operand>,
 }
 
+impl Vote {
+    /// The membermask when this is how `bar.warp.sync membermask;` is read
+    /// (`vote.sync.any.pred _, 1, membermask`: the wait of a `.sync`
+    /// collective with no result; the parser's `warp_sync` says why), so
+    /// that printers and the GPU emitter write `bar.warp.sync` back: PTX
+    /// has no predicate immediates, so the `vote` form is not PTX.
+    pub fn warp_sync_mask(&self) -> Option<Operand> {
+        let wait = self.mode == VoteMode::Any && self.d == Dest::Sink && self.a == Operand::Imm(1);
+        self.membermask.filter(|_| wait)
+    }
+}
+
 /// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask;`
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Match {

@@ -138,6 +138,13 @@ pub fn inst_text(prog: &Program, inst: &Inst) -> String {
         None => String::new(),
     };
     let op = &inst.op;
+    // `bar.warp.sync`, which the parser reads as a `vote` no PTX spells.
+    if let Op::Vote(v) = op {
+        if let Some(m) = v.warp_sync_mask() {
+            let _ = write!(t, "bar.warp.sync {};", src(prog, m, Type::B32));
+            return t;
+        }
+    }
     if let Op::LaneOp(x) = op {
         t.push_str(&lane_op_text(prog, x));
         return t;

@@ -537,3 +537,34 @@ fn a_bare_approximate_function_name_is_an_error() {
         assert_eq!(error_of(&format!("{HEAD}    {op} Ry, Rx;\n")).line, 4);
     }
 }
+
+/// `bar.warp.sync membermask;` is read as `vote.sync.any.pred _, 1,
+/// membermask` (the parser's `warp_sync` says why) and printed back as
+/// `bar.warp.sync`, so a reduced case holding it stays PTX that ptxas
+/// takes: the GPU engine failed on it before (session 9, N24's variant
+/// `y11`: "an immediate where PTX needs a .pred register").
+#[test]
+fn bar_warp_sync_prints_back_as_bar_warp_sync() {
+    let src = ".reg .b32 m;\n.reg .pred p;\n.lanes m = 0xffffffff;\nbar.warp.sync 0xffffffff;\n@!p bar.warp.sync m;\n";
+    let case = roundtrip("bar.warp.sync", src);
+    let printed = print(&case);
+    assert!(
+        printed.contains("\n    bar.warp.sync 0xffffffff;\n"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("\n    @!p bar.warp.sync m;\n"),
+        "{printed}"
+    );
+    assert!(!printed.contains("vote"), "{printed}");
+    // A `vote` a program spells out stays a `vote`.
+    let v = roundtrip(
+        "vote with a predicate immediate",
+        ".reg .pred q;\nvote.sync.any.pred q, 1, 0xffffffff;\n",
+    );
+    assert!(
+        print(&v).contains("vote.sync.any.pred q, 1, 0xffffffff;"),
+        "{}",
+        print(&v)
+    );
+}

@@ -138,8 +138,9 @@ pub enum EmitError {
         /// What the module was asked to be.
         module: (Version, Target),
     },
-    /// An immediate where PTX needs a `.pred` register (the parser never
-    /// makes one; a program built in memory can).
+    /// An immediate where PTX needs a `.pred` register (the parser takes
+    /// `vote ..., 1, ...`, which no PTX compiler does; `bar.warp.sync`'s
+    /// reading as such a `vote` is emitted as `bar.warp.sync`).
     PredImmediate {
         /// Index of the job in the batch.
         job: usize,
@@ -455,6 +456,16 @@ impl Scratch {
 /// %p, 1` is PTX, as LLVM writes it: kept).
 fn map_op(op: &Op, s: Scratch) -> Result<Op, ()> {
     let mut op = op.clone();
+    // `bar.warp.sync membermask`, read as a `vote` with the predicate 1 and
+    // no result: `inst_text` prints it back as `bar.warp.sync` (its sink
+    // and predicate kept), so only its mask is mapped (`%laneid` becomes
+    // `%lane`).
+    if let Op::Vote(v) = &mut op {
+        if let Some(m) = v.warp_sync_mask() {
+            v.membermask = Some(s.src(m, Type::B32)?);
+            return Ok(op);
+        }
+    }
     match &mut op {
         // An unpacking `mov` keeps its sinks: the ISA allows `_` there ("the
         // sink symbol `_` may be used for one or more elements provided that

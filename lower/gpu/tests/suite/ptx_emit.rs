@@ -605,6 +605,28 @@ fn errors() {
         "{}",
         m.ptx
     );
+    // `bar.warp.sync`, which the parser reads as a `vote` with the
+    // predicate 1 and no result, is emitted as `bar.warp.sync` (it was
+    // refused as a predicate immediate, session 9), its register mask
+    // renamed as every register is.
+    let p = parse(".reg .b32 m;\nbar.warp.sync 0xffffffff;\nbar.warp.sync m;\n").unwrap();
+    let jobs = [Job {
+        program: &p.program,
+        inputs: &p.inputs,
+    }];
+    let m = emit_module(&jobs, VERSION, TARGET).unwrap();
+    let body = kernel_body(&m.ptx, "k0");
+    let syncs: Vec<&str> = body
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| l.starts_with("bar.warp.sync"))
+        .collect();
+    assert_eq!(
+        syncs,
+        ["bar.warp.sync 0xffffffff;", "bar.warp.sync %w0;"],
+        "{}",
+        m.ptx
+    );
     // A predicate immediate where PTX needs a register (`selp`'s `c`),
     // built in memory (the parser refuses it).
     let mut p = parse(".reg .b32 a;\n.reg .pred p;\nselp.b32 a, 1, 2, p;\n").unwrap();
