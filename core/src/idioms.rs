@@ -631,18 +631,48 @@ pub enum Idiom {
     /// of -0.0 with no choice, -1.0 in place of -0.0 and `neg.f32` in place
     /// of `abs` agree at every level.
     AbsOfChoiceKeepsNegativeZero,
-    /// N24 (a compiler crash; a candidate, its reproducer not yet run): a
-    /// `match.all.sync` with a register membermask whose predicate result
-    /// guards an `exit`, then another `.sync` collective: the PTX compiler
-    /// (the driver's JIT at -O1 and -O3, `ptxas -O3`) dies with SIGSEGV, and
-    /// -O0 compiles it (H100, 2026-11-27, session 8: the hunts' compile
-    /// helper deaths `engine-failed-30bca45c` (H200 -O2) and `-792bd400`
-    /// (H100 -O1), `docs/log/gpu-2026-11-27-h/crash2-variants-h100.txt`).
-    /// The variants: an entry value for the membermask register, and the
-    /// `match` run rather than branched over, crash too; no `exit`, a `mov`
-    /// in the later collective's place, `match.any.sync`, or an immediate
-    /// membermask compile and agree at every level.
+    /// N24 (a compiler crash): a `match.all.sync` whose membermask is a
+    /// register no instruction wrote before it (data), whose result is
+    /// unused and whose predicate guards an `exit`, with a branch from
+    /// before the `exit` to a label after it, then a `shfl.sync` or
+    /// `match.sync` with an immediate membermask at or after that label:
+    /// `ptxas` -O1 to -O3 and the driver's JIT at -O1 to -O4 die with
+    /// SIGSEGV, and -O0 compiles it, on an H100 and an H200 (found by
+    /// session 8's hunts as compile helpers that died:
+    /// `corpus/engine-failed-30bca45c.ptx` (H200 -O2) and
+    /// `engine-failed-792bd400` (H100 -O1); reproducer
+    /// `corpus/repro/n24-match-all-register-mask-exit-crashes/`). The
+    /// variants (`docs/log/gpu-2026-11-27-h/crash2-variants-h100.txt`,
+    /// `docs/log/gpu-2026-11-28-i/n24-variants-h100.txt`): the `match`
+    /// branched over or run, the mask given a value or not, crash; no
+    /// `exit`, no branch at all, `@!p exit`, a `mov`, a `vote.sync` or a
+    /// `bar.warp.sync` in the later collective's place, a register mask on
+    /// it, `match.any.sync`, an immediate mask on the `match`, its mask
+    /// from `activemask`, or its result read all compile and agree. One
+    /// variant the detector takes and the H100 compiled: the branch over a
+    /// `match.all.sync.b64` (`y9`), where the other found case's `.b64`
+    /// `match` with the branch after it crashes.
     MatchAllRegisterMaskExitCrashes,
+    /// N25: `cnot.b64` of a `cnot.b64` result (its bits 0 or 1), converted
+    /// by `cvt.{rni,rzi,rmi,rpi}` to an 8- or 16-bit integer from `.f64`:
+    /// the compiler rewrites the conversion as `x != 0.0 ? 1 : 0`, taking the
+    /// integer range {0, 1} of the bits for the float's, where the bits 1
+    /// are the subnormal 4.9e-324 as an `.f64` (a `.b64` register read as
+    /// `.f64` gives its bits), which every such rounding but `.rpi` takes
+    /// to 0 (with `.rpi` both give 1, so the detector's `.rpi` cases are
+    /// right by chance). ptxas -O3 SASS: `DSETP.NEU.AND
+    /// P0, PT, R6, RZ, PT` then `SEL R9, RZ, 0x1, !P0` where -O0 has
+    /// `F2I.U8.F64.FLOOR`. Wrong from -O1 on an H100 and an H200
+    /// (2026-11-28, session 9: session 6's H200 -O2 lead `j4`,
+    /// `corpus/cvt.rmi.u8.f64-cnot64-twice.ptx`,
+    /// `corpus/repro/n25-cnot64-twice-narrow-cvt-from-f64/`). The variants
+    /// (`docs/log/gpu-2026-11-28-i/j4-levels-h100.txt`, `-h200.txt`):
+    /// `.rzi`, `.rni`, `.u16` and `.s8` destinations differ too; one
+    /// `cnot`, a 32-bit destination, the 32-bit version (`cnot.b32` twice
+    /// into `cvt.rmi.u8.f32`), `setp` + `selp` or `and.b64 x, 1` in place
+    /// of the two `cnot`s agree at every level. Not N13: N13's consumer
+    /// reads the `cnot.b32` register before it is written.
+    CnotPairNarrowCvtFromF64,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -668,7 +698,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 29] = [
+    pub const ALL: [Idiom; 30] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -700,6 +730,7 @@ impl Idiom {
         Idiom::VoteLoopTwoBackEdgesCrashesJitO0,
         Idiom::AbsOfChoiceKeepsNegativeZero,
         Idiom::MatchAllRegisterMaskExitCrashes,
+        Idiom::CnotPairNarrowCvtFromF64,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -734,6 +765,7 @@ impl Idiom {
             Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => "vote-loop-two-back-edges-crashes-jit-o0",
             Idiom::AbsOfChoiceKeepsNegativeZero => "abs-of-choice-keeps-negative-zero",
             Idiom::MatchAllRegisterMaskExitCrashes => "match-all-register-mask-exit-crashes",
+            Idiom::CnotPairNarrowCvtFromF64 => "cnot-pair-narrow-cvt-from-f64",
         }
     }
 
@@ -819,6 +851,7 @@ impl Idiom {
             }
             Idiom::AbsOfChoiceKeepsNegativeZero => abs_of_choice_with_negative_zero(prog),
             Idiom::MatchAllRegisterMaskExitCrashes => match_all_register_mask_exit(prog),
+            Idiom::CnotPairNarrowCvtFromF64 => cnot_pair_narrow_cvt_from_f64(prog),
         }
     }
 
@@ -882,7 +915,8 @@ impl Idiom {
             | Idiom::UnpackHighHalfOfKnownValue
             | Idiom::XorAllOnesOfKnownValue
             | Idiom::RoundedFtzCvtShift16LosesFlush
-            | Idiom::AbsOfChoiceKeepsNegativeZero => &[Effect::WrongValue],
+            | Idiom::AbsOfChoiceKeepsNegativeZero
+            | Idiom::CnotPairNarrowCvtFromF64 => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllRegisterMaskExitCrashes => &[Effect::CompilerCrash],
@@ -2115,17 +2149,26 @@ fn match_all_register_mask_exit(prog: &Program) -> Option<usize> {
     for (i, x) in prog.insts.iter().enumerate() {
         let Op::Match(Match {
             mode: MatchMode::All,
+            d: Dest::Sink,
             p: Some(Dest::Reg(p)),
-            membermask: Operand::Reg(_),
+            membermask: Operand::Reg(m),
             ..
         }) = x.op
         else {
             continue;
         };
-        // A later exit guarded by the predicate, before it is rewritten.
+        // The mask as data: no instruction before the `match` writes it
+        // (with `activemask` writing it, the H100 compiled it).
+        if prog.insts[..i].iter().any(|y| y.op.written().contains(&m)) {
+            continue;
+        }
+        // A later `exit` guarded by the predicate (not negated), before it
+        // is rewritten.
         let mut exit = None;
         for (j, y) in prog.insts.iter().enumerate().skip(i + 1) {
-            if matches!(y.op, Op::Control(Control::Exit)) && y.guard.is_some_and(|g| g.reg == p) {
+            if matches!(y.op, Op::Control(Control::Exit))
+                && y.guard.is_some_and(|g| g.reg == p && !g.negated)
+            {
                 exit = Some(j);
                 break;
             }
@@ -2136,11 +2179,77 @@ fn match_all_register_mask_exit(prog: &Program) -> Option<usize> {
         let Some(e) = exit else {
             continue;
         };
-        // Then another `.sync` collective.
-        if let Some(k) = (e + 1..prog.insts.len()).find(|&k| is_sync_collective(&prog.insts[k].op))
-        {
+        // Then a `shfl.sync` or `match.sync` with an immediate membermask,
+        // at or after a label that a branch from before the `exit` jumps
+        // to (the join of a path around the `exit`).
+        let Some(k) = (e + 1..prog.insts.len()).find(|&k| is_sync_collective(&prog.insts[k].op))
+        else {
+            continue;
+        };
+        let later = &prog.insts[k].op;
+        let shfl_or_match = matches!(later, Op::Shfl(_) | Op::Match(_));
+        let immediate = matches!(later.membermask(), Some(Operand::Imm(_)));
+        let joined = prog.labels.iter().enumerate().any(|(l, label)| {
+            e < label.at
+                && label.at <= k
+                && prog.insts[..e]
+                    .iter()
+                    .any(|b| b.op.branch_target().is_some_and(|t| t.0 as usize == l))
+        });
+        if shfl_or_match && immediate && joined {
             return Some(k);
         }
     }
     None
+}
+
+/// The last write of `r` before instruction `at`, when no label lies
+/// between them (straight-line code).
+fn straight_writer(prog: &Program, r: Reg, at: usize) -> Option<usize> {
+    let k = (0..at)
+        .rev()
+        .find(|&k| prog.insts[k].op.written().contains(&r))?;
+    (!(k + 1..=at).any(|i| labelled(prog, i))).then_some(k)
+}
+
+/// The source register of an unguarded `cnot.b64` written at `k`.
+fn cnot64_source(prog: &Program, k: usize) -> Option<Reg> {
+    let x = &prog.insts[k];
+    let Op::Glue(Glue::Un {
+        op: UnOp::Cnot,
+        ty: Type::B64,
+        a: Operand::Reg(a),
+        ..
+    }) = x.op
+    else {
+        return None;
+    };
+    x.guard.is_none().then_some(a)
+}
+
+fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
+    prog.insts.iter().enumerate().find_map(|(j, y)| {
+        let Op::LaneOp(LaneOp {
+            kind: LaneOpKind::Cvt {
+                int_round: true, ..
+            },
+            dests,
+            srcs,
+            ..
+        }) = &y.op
+        else {
+            return None;
+        };
+        let narrow = dests
+            .first()
+            .is_some_and(|(_, t)| !t.is_float() && t.bits() <= 16);
+        let Some(&(Operand::Reg(x), Type::F64)) = srcs.first() else {
+            return None;
+        };
+        let second = straight_writer(prog, x, j)?;
+        let inner = cnot64_source(prog, second)?;
+        let first = straight_writer(prog, inner, second)?;
+        cnot64_source(prog, first)?;
+        narrow.then_some(j)
+    })
 }
