@@ -181,8 +181,11 @@ impl Vote {
     /// The membermask when this is how `bar.warp.sync membermask;` is read
     /// (`vote.sync.any.pred _, 1, membermask`: the wait of a `.sync`
     /// collective with no result; the parser's `warp_sync` says why), so
-    /// that printers and the GPU emitter write `bar.warp.sync` back: PTX
-    /// has no predicate immediates, so the `vote` form is not PTX.
+    /// that printers and the GPU emitter write `bar.warp.sync` back, what
+    /// the program said (a PTX compiler may treat the two differently, and
+    /// whether `ptxas` takes a predicate immediate in a `vote` is not
+    /// established here, though LLVM writes `vote.sync.ballot.b32 %r, 1,
+    /// -1`).
     pub fn warp_sync_mask(&self) -> Option<Operand> {
         let wait = self.mode == VoteMode::Any && self.d == Dest::Sink && self.a == Operand::Imm(1);
         self.membermask.filter(|_| wait)

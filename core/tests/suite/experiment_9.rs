@@ -22,14 +22,30 @@ fn variant(dir: &str, name: &str) -> Case {
 /// branch over a `match.all.sync.b64`) compiled, and the detector takes it:
 /// left out, said in the idiom's documentation.
 const N24: &[(&str, bool, &str)] = &[
-    ("y5-branch-not-taken", true, "the reproducer: SIGSEGV from -O1"),
+    (
+        "y5-branch-not-taken",
+        true,
+        "the reproducer: SIGSEGV from -O1",
+    ),
     ("y7-no-branch", false, "no branch around the exit"),
     ("y8-vote-after", false, "a vote.sync after the exit"),
     ("y10-negated-exit", false, "@!p exit"),
-    ("y11-bar-warp-sync-after", false, "bar.warp.sync after the exit (H200)"),
-    ("y12-mask-from-activemask", false, "the mask from activemask"),
+    (
+        "y11-bar-warp-sync-after",
+        false,
+        "bar.warp.sync after the exit (H200)",
+    ),
+    (
+        "y12-mask-from-activemask",
+        false,
+        "the mask from activemask",
+    ),
     ("y13-branch-not-exit", false, "a branch in the exit's place"),
-    ("y14-register-mask-after", false, "a register mask on the shfl.sync"),
+    (
+        "y14-register-mask-after",
+        false,
+        "a register mask on the shfl.sync",
+    ),
     ("y15-result-used", false, "the match's result read"),
     ("y16-nothing-after", false, "a mov after the exit"),
 ];
@@ -37,7 +53,11 @@ const N24: &[(&str, bool, &str)] = &[
 /// N25's variants (`j4-levels-h100.txt`, `j4-levels-h200.txt`, the same on
 /// both): (file, wrong from -O1, what changed).
 const N25: &[(&str, bool, &str)] = &[
-    ("j4-cnot64-twice-cvt-rmi-u8-f64", true, "the lead: 1 where 0 is right"),
+    (
+        "j4-cnot64-twice-cvt-rmi-u8-f64",
+        true,
+        "the lead: 1 where 0 is right",
+    ),
     ("j8-rzi", true, ".rzi"),
     ("j9-u16", true, "a .u16 destination"),
     ("j10-s8", true, "an .s8 destination"),
@@ -48,7 +68,11 @@ const N25: &[(&str, bool, &str)] = &[
     ("j13-and-1", false, "and.b64 x, 1 for the cnots"),
     ("j14-u32", false, "a 32-bit destination"),
     ("j17-cnot-once-from-lanes", false, "one cnot"),
-    ("j18-setp-selp-s32-into-u8", false, "setp + selp.b32, cvt from .f32"),
+    (
+        "j18-setp-selp-s32-into-u8",
+        false,
+        "setp + selp.b32, cvt from .f32",
+    ),
 ];
 
 #[test]

@@ -138,9 +138,11 @@ pub enum EmitError {
         /// What the module was asked to be.
         module: (Version, Target),
     },
-    /// An immediate where PTX needs a `.pred` register (the parser takes
-    /// `vote ..., 1, ...`, which no PTX compiler does; `bar.warp.sync`'s
-    /// reading as such a `vote` is emitted as `bar.warp.sync`).
+    /// An immediate where PTX needs a `.pred` register: a `vote` with a
+    /// predicate immediate (LLVM writes `vote.sync.ballot.b32 %r, 1, -1`;
+    /// the parser takes it, the emitter does not, as `ptxas` taking it is
+    /// not established here), or one built in memory. `bar.warp.sync`,
+    /// read as such a `vote`, is emitted as `bar.warp.sync`.
     PredImmediate {
         /// Index of the job in the batch.
         job: usize,
