@@ -72,6 +72,41 @@ impl Drop for Worker {
     }
 }
 
+impl Worker {
+    /// How the helper ended, for the message of a request it did not
+    /// answer: a signal (SIGSEGV: the PTX compiler crashed in it), an exit
+    /// status, or still running (the pipe broke another way). Waits up to
+    /// half a second for a helper whose pipe just closed to be reaped.
+    fn death(&mut self) -> String {
+        #[cfg(unix)]
+        use std::os::unix::process::ExitStatusExt;
+        let start = std::time::Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    #[cfg(unix)]
+                    let signal = status.signal();
+                    #[cfg(not(unix))]
+                    let signal: Option<i32> = None;
+                    return match (signal, status.code()) {
+                        (Some(11), _) => "the helper died of SIGSEGV".to_string(),
+                        (Some(6), _) => "the helper died of SIGABRT".to_string(),
+                        (Some(9), _) => "the helper was killed (SIGKILL)".to_string(),
+                        (Some(sig), _) => format!("the helper died of signal {sig}"),
+                        (None, Some(code)) => format!("the helper exited with status {code}"),
+                        (None, None) => format!("the helper ended: {status}"),
+                    };
+                }
+                Ok(None) if start.elapsed() < Duration::from_millis(500) => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Ok(None) => return "the helper was still running".to_string(),
+                Err(e) => return format!("its status is unknown: {e}"),
+            }
+        }
+    }
+}
+
 fn read_u64(r: &mut impl Read) -> io::Result<u64> {
     let mut b = [0u8; 8];
     r.read_exact(&mut b)?;
@@ -256,12 +291,15 @@ impl Farm {
                 r.map_err(CompileFailure::Refused)
             }
             Err(e) => {
-                drop(w); // kills it
                 let why = if e.kind() == io::ErrorKind::TimedOut {
                     CompileFailure::TimedOut(deadline)
                 } else {
-                    CompileFailure::NoHelper(format!("a compile helper failed: {e}"))
+                    CompileFailure::NoHelper(format!(
+                        "a compile helper failed: {e} ({})",
+                        w.death()
+                    ))
                 };
+                drop(w); // kills it
                 match self.start() {
                     Ok(fresh) => self.pool().idle.push(fresh),
                     Err(_) => self.pool().alive -= 1,
@@ -420,5 +458,55 @@ pub fn worker_main(compiler: Compiler, device: usize) -> u8 {
         {
             return 2;
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::Worker;
+    use std::process::{Command, Stdio};
+    use std::sync::mpsc::channel;
+
+    /// A worker around a shell that runs `script` (its pipes unused).
+    fn worker(script: &str) -> Worker {
+        let mut child = Command::new("sh")
+            .args(["-c", script])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("sh starts");
+        let stdin = child.stdin.take().expect("a pipe");
+        let (_tx, replies) = channel();
+        Worker {
+            child,
+            stdin,
+            replies,
+        }
+    }
+
+    /// The message of a helper that did not answer says how it ended: a
+    /// compiler crash (SIGSEGV) is told from an exit and from a helper
+    /// still running.
+    #[test]
+    fn a_dead_helper_says_how_it_ended() {
+        assert_eq!(
+            worker("kill -SEGV $$").death(),
+            "the helper died of SIGSEGV"
+        );
+        assert_eq!(
+            worker("kill -ABRT $$").death(),
+            "the helper died of SIGABRT"
+        );
+        assert_eq!(
+            worker("kill -KILL $$").death(),
+            "the helper was killed (SIGKILL)"
+        );
+        assert_eq!(
+            worker("kill -TERM $$").death(),
+            "the helper died of signal 15"
+        );
+        assert_eq!(worker("exit 3").death(), "the helper exited with status 3");
+        let mut alive = worker("sleep 5");
+        assert_eq!(alive.death(), "the helper was still running");
     }
 }
