@@ -631,28 +631,37 @@ pub enum Idiom {
     /// of -0.0 with no choice, -1.0 in place of -0.0 and `neg.f32` in place
     /// of `abs` agree at every level.
     AbsOfChoiceKeepsNegativeZero,
-    /// N24 (a compiler crash): a `match.all.sync` whose membermask is a
-    /// register no instruction wrote before it (data), whose result is
-    /// unused and whose predicate guards an `exit`, with a branch from
-    /// before the `exit` to a label after it, then a `shfl.sync` or
-    /// `match.sync` with an immediate membermask at or after that label:
+    /// N24 (a compiler crash): a `match.all.sync` with an unused result
+    /// whose predicate guards an `exit`, a branch from before the `exit` to
+    /// a label after it, and a `.sync` collective at or after that label:
     /// `ptxas` -O1 to -O3 and the driver's JIT at -O1 to -O4 die with
-    /// SIGSEGV, and -O0 compiles it, on an H100 and an H200 (found by
-    /// session 8's hunts as compile helpers that died:
-    /// `corpus/engine-failed-30bca45c.ptx` (H200 -O2) and
-    /// `engine-failed-792bd400` (H100 -O1); reproducer
-    /// `corpus/repro/n24-match-all-register-mask-exit-crashes/`). The
-    /// variants (`docs/log/gpu-2026-11-27-h/crash2-variants-h100.txt`,
-    /// `docs/log/gpu-2026-11-28-i/n24-variants-h100.txt`): the `match`
-    /// branched over or run, the mask given a value or not, crash; no
-    /// `exit`, no branch at all, `@!p exit`, a `mov`, a `vote.sync` or a
-    /// `bar.warp.sync` in the later collective's place, a register mask on
-    /// it, `match.any.sync`, an immediate mask on the `match`, its mask
-    /// from `activemask`, or its result read all compile and agree. One
-    /// variant the detector takes and the H100 compiled: the branch over a
-    /// `match.all.sync.b64` (`y9`), where the other found case's `.b64`
-    /// `match` with the branch after it crashes.
-    MatchAllRegisterMaskExitCrashes,
+    /// SIGSEGV, and -O0 compiles it, on an H100 and an H200. Two forms, as
+    /// the hardware showed them:
+    /// - the `match` not a branch target (found by session 8's hunts as
+    ///   compile helpers that died: `corpus/engine-failed-30bca45c.ptx`, H200
+    ///   -O2, and `engine-failed-792bd400`, H100 -O1; reproducer
+    ///   `corpus/repro/n24-match-all-register-mask-exit-crashes/`): it
+    ///   crashes only with a register membermask no instruction wrote before
+    ///   (data) and a `shfl.sync` or `match.sync` with an immediate mask
+    ///   after the join (`docs/log/gpu-2026-11-27-h/crash2-variants-h100.txt`,
+    ///   `docs/log/gpu-2026-11-28-i/n24-variants-h100.txt`: the mask
+    ///   immediate or from `activemask`, a `vote.sync`, `bar.warp.sync` or
+    ///   `mov` after, a register mask after, no branch, `@!p exit`, the
+    ///   result read, no `exit` all compile). One variant the detector takes
+    ///   and the H100 compiled: the branch over a `match.all.sync.b64`
+    ///   (`y9`), where the other found case's `.b64` `match` crashes;
+    /// - the `match` itself a branch target, reached from two paths (session
+    ///   9's -O3 hunt: `corpus/engine-failed-a4706223.ptx`, the immediate
+    ///   mask 0 on a `match` no lane runs): any mask crashes (0, 1, 0xffff,
+    ///   the full mask, a register), and so does a `vote.sync` or
+    ///   `shfl.sync` after the join; without the `exit` it compiles
+    ///   (`docs/log/gpu-2026-11-28-i/n26-variants-h100.txt`).
+    ///
+    /// One bug, not two: both need the same four parts (the `match.all`
+    /// predicate, the `exit` it guards, the join past it, a collective
+    /// after), and without the `exit` both compile; the second form needs
+    /// less of the mask and of the later collective.
+    MatchAllExitJoinCrashes,
     /// N25: `cnot.b64` of a `cnot.b64` result (its bits 0 or 1), converted
     /// by `cvt.{rni,rzi,rmi,rpi}` to an 8- or 16-bit integer from `.f64`:
     /// the compiler rewrites the conversion as `x != 0.0 ? 1 : 0`, taking the
@@ -729,7 +738,7 @@ impl Idiom {
         Idiom::RoundedFtzCvtShift16LosesFlush,
         Idiom::VoteLoopTwoBackEdgesCrashesJitO0,
         Idiom::AbsOfChoiceKeepsNegativeZero,
-        Idiom::MatchAllRegisterMaskExitCrashes,
+        Idiom::MatchAllExitJoinCrashes,
         Idiom::CnotPairNarrowCvtFromF64,
     ];
 
@@ -764,7 +773,7 @@ impl Idiom {
             Idiom::RoundedFtzCvtShift16LosesFlush => "rounded-ftz-cvt-shift16-loses-flush",
             Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => "vote-loop-two-back-edges-crashes-jit-o0",
             Idiom::AbsOfChoiceKeepsNegativeZero => "abs-of-choice-keeps-negative-zero",
-            Idiom::MatchAllRegisterMaskExitCrashes => "match-all-register-mask-exit-crashes",
+            Idiom::MatchAllExitJoinCrashes => "match-all-exit-join-crashes",
             Idiom::CnotPairNarrowCvtFromF64 => "cnot-pair-narrow-cvt-from-f64",
         }
     }
@@ -850,7 +859,7 @@ impl Idiom {
                 vote_loop_two_back_edges_entered_from_loop(prog)
             }
             Idiom::AbsOfChoiceKeepsNegativeZero => abs_of_choice_with_negative_zero(prog),
-            Idiom::MatchAllRegisterMaskExitCrashes => match_all_register_mask_exit(prog),
+            Idiom::MatchAllExitJoinCrashes => match_all_exit_join(prog),
             Idiom::CnotPairNarrowCvtFromF64 => cnot_pair_narrow_cvt_from_f64(prog),
         }
     }
@@ -919,7 +928,7 @@ impl Idiom {
             | Idiom::CnotPairNarrowCvtFromF64 => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
-            | Idiom::MatchAllRegisterMaskExitCrashes => &[Effect::CompilerCrash],
+            | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],
         }
     }
 
@@ -2145,23 +2154,27 @@ fn vote_loop_two_back_edges_entered_from_loop(prog: &Program) -> Option<usize> {
     None
 }
 
-fn match_all_register_mask_exit(prog: &Program) -> Option<usize> {
+fn match_all_exit_join(prog: &Program) -> Option<usize> {
+    // Whether a branch among `insts[..before]` jumps to a label at `at`.
+    let branched_to = |at: usize, before: usize| {
+        prog.labels.iter().enumerate().any(|(l, label)| {
+            label.at == at
+                && prog.insts[..before]
+                    .iter()
+                    .any(|b| b.op.branch_target().is_some_and(|t| t.0 as usize == l))
+        })
+    };
     for (i, x) in prog.insts.iter().enumerate() {
         let Op::Match(Match {
             mode: MatchMode::All,
             d: Dest::Sink,
             p: Some(Dest::Reg(p)),
-            membermask: Operand::Reg(m),
+            membermask,
             ..
         }) = x.op
         else {
             continue;
         };
-        // The mask as data: no instruction before the `match` writes it
-        // (with `activemask` writing it, the H100 compiled it).
-        if prog.insts[..i].iter().any(|y| y.op.written().contains(&m)) {
-            continue;
-        }
         // A later `exit` guarded by the predicate (not negated), before it
         // is rewritten.
         let mut exit = None;
@@ -2179,24 +2192,33 @@ fn match_all_register_mask_exit(prog: &Program) -> Option<usize> {
         let Some(e) = exit else {
             continue;
         };
-        // Then a `shfl.sync` or `match.sync` with an immediate membermask,
-        // at or after a label that a branch from before the `exit` jumps
-        // to (the join of a path around the `exit`).
+        // Then a `.sync` collective at or after a label past the `exit`
+        // that a branch from before the `exit` jumps to (the join of a path
+        // around it).
         let Some(k) = (e + 1..prog.insts.len()).find(|&k| is_sync_collective(&prog.insts[k].op))
         else {
             continue;
         };
+        if !(e + 1..=k).any(|at| branched_to(at, e)) {
+            continue;
+        }
+        // The `match` itself a branch target: any mask, any collective.
+        if branched_to(i, i) {
+            return Some(k);
+        }
+        // Else: the mask a register no instruction before wrote (data; with
+        // `activemask` writing it, or an immediate, it compiled), and the
+        // later collective a `shfl.sync` or `match.sync` with an immediate
+        // mask (a `vote.sync` or a register mask compiled).
+        let Operand::Reg(m) = membermask else {
+            continue;
+        };
+        if prog.insts[..i].iter().any(|y| y.op.written().contains(&m)) {
+            continue;
+        }
         let later = &prog.insts[k].op;
         let shfl_or_match = matches!(later, Op::Shfl(_) | Op::Match(_));
-        let immediate = matches!(later.membermask(), Some(Operand::Imm(_)));
-        let joined = prog.labels.iter().enumerate().any(|(l, label)| {
-            e < label.at
-                && label.at <= k
-                && prog.insts[..e]
-                    .iter()
-                    .any(|b| b.op.branch_target().is_some_and(|t| t.0 as usize == l))
-        });
-        if shfl_or_match && immediate && joined {
+        if shfl_or_match && matches!(later.membermask(), Some(Operand::Imm(_))) {
             return Some(k);
         }
     }

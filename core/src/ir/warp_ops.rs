@@ -182,10 +182,7 @@ impl Vote {
     /// (`vote.sync.any.pred _, 1, membermask`: the wait of a `.sync`
     /// collective with no result; the parser's `warp_sync` says why), so
     /// that printers and the GPU emitter write `bar.warp.sync` back, what
-    /// the program said (a PTX compiler may treat the two differently, and
-    /// whether `ptxas` takes a predicate immediate in a `vote` is not
-    /// established here, though LLVM writes `vote.sync.ballot.b32 %r, 1,
-    /// -1`).
+    /// the program said (a PTX compiler may treat the two differently).
     pub fn warp_sync_mask(&self) -> Option<Operand> {
         let wait = self.mode == VoteMode::Any && self.d == Dest::Sink && self.a == Operand::Imm(1);
         self.membermask.filter(|_| wait)

@@ -138,11 +138,9 @@ pub enum EmitError {
         /// What the module was asked to be.
         module: (Version, Target),
     },
-    /// An immediate where PTX needs a `.pred` register: a `vote` with a
-    /// predicate immediate (LLVM writes `vote.sync.ballot.b32 %r, 1, -1`;
-    /// the parser takes it, the emitter does not, as `ptxas` taking it is
-    /// not established here), or one built in memory. `bar.warp.sync`,
-    /// read as such a `vote`, is emitted as `bar.warp.sync`.
+    /// An immediate where PTX needs a `.pred` register (the parser takes
+    /// one only where PTX does: `mov.pred`, and the predicate a `vote`
+    /// votes on; a program built in memory can put one elsewhere).
     PredImmediate {
         /// Index of the job in the batch.
         job: usize,
@@ -465,6 +463,14 @@ fn map_op(op: &Op, s: Scratch) -> Result<Op, ()> {
     if let Op::Vote(v) = &mut op {
         if let Some(m) = v.warp_sync_mask() {
             v.membermask = Some(s.src(m, Type::B32)?);
+            return Ok(op);
+        }
+        // A predicate immediate voted on (LLVM writes `vote.sync.ballot.b32
+        // %r, 1, -1`): ptxas 13.0 takes it (H100, 2026-11-28,
+        // docs/log/gpu-2026-11-28-i/llvm-vote-imm-h100.txt), so it stays.
+        if let Operand::Imm(_) = v.a {
+            v.d = s.dest(v.d, v.mode.ty());
+            v.membermask = v.membermask.map(|m| s.src(m, Type::B32)).transpose()?;
             return Ok(op);
         }
     }

@@ -627,6 +627,31 @@ fn errors() {
         "{}",
         m.ptx
     );
+    // A predicate immediate voted on, as LLVM writes it, is kept: ptxas
+    // 13.0 takes it (H100, docs/log/gpu-2026-11-28-i/llvm-vote-imm-h100.txt).
+    let p = parse(
+        ".reg .b32 r;\nvote.sync.ballot.b32 r, 1, -1;\nvote.sync.any.pred _, 0, 0xffffffff;\n",
+    )
+    .unwrap();
+    let jobs = [Job {
+        program: &p.program,
+        inputs: &p.inputs,
+    }];
+    let m = emit_module(&jobs, VERSION, TARGET).unwrap();
+    let votes: Vec<&str> = kernel_body(&m.ptx, "k0")
+        .into_iter()
+        .map(|l| l.trim())
+        .filter(|l| l.starts_with("vote"))
+        .collect();
+    assert_eq!(
+        votes,
+        [
+            "vote.sync.ballot.b32 %w0, 1, 0xffffffff;",
+            "vote.sync.any.pred %sinkp, 0, 0xffffffff;"
+        ],
+        "{}",
+        m.ptx
+    );
     // A predicate immediate where PTX needs a register (`selp`'s `c`),
     // built in memory (the parser refuses it).
     let mut p = parse(".reg .b32 a;\n.reg .pred p;\nselp.b32 a, 1, 2, p;\n").unwrap();
