@@ -112,6 +112,43 @@ pub struct Emitter<'a, 'b> {
     /// whose values go on in SSA values into the next segment (its
     /// `chain`); until the next segment starts.
     pub defer_all: bool,
+    /// What earlier whole-warp accesses of this segment proved of their
+    /// address registers (`memory_ops.rs`), each with the variable that
+    /// is 1 where it holds: forgotten at a segment's start and, per
+    /// register, at each write of the register (`emit.rs`).
+    pub facts: Vec<AddrFact>,
+}
+
+/// A property of the 32 lanes of address register `reg` that an access
+/// checked (`memory_ops.rs`), true wherever variable `var` (an i8) is 1:
+/// on the paths through that access's fast path, until `reg` is written.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct AddrFact {
+    /// The register.
+    pub reg: Reg,
+    /// What holds of it.
+    pub kind: FactKind,
+    /// 1 where it holds, 0 where it is not known.
+    pub var: Variable,
+}
+
+/// What an [`AddrFact`] says of its register's 32 lanes.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum FactKind {
+    /// Lane `l` holds lane 0's value plus `4 l` (wrapping at the
+    /// register's width): a whole warp's `a[tid]`.
+    Consecutive,
+    /// Every lane's value `v` (a 32-bit register, zero-extended) with any
+    /// offset `o` in `lo..=hi` with `o & 3 == low` is an aligned word
+    /// wholly inside the CTA's static shared memory.
+    Gathered {
+        /// The lowest offset.
+        lo: i64,
+        /// The highest offset.
+        hi: i64,
+        /// The offsets' two low bits.
+        low: i64,
+    },
 }
 
 /// A vector of the state held in an SSA value: at byte `off`, of type
@@ -194,6 +231,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             uniform: Vec::new(),
             scalar: Vec::new(),
             defer_all: false,
+            facts: Vec::new(),
             spans: {
                 let mut spans: Vec<(i32, i32, usize)> = prog
                     .regs
@@ -217,6 +255,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.conv_vecs = None;
         self.full = full;
         self.defer_all = false;
+        self.facts.clear();
     }
 
     /// Whether `mask` (an i32 lane mask) is the constant with every lane:

@@ -1149,6 +1149,14 @@ impl Driver<'_, '_> {
         if !memory && !keeps_values(e, &inst.op) {
             e.flush();
         }
+        // What the accesses before proved of an address register holds
+        // until it is written; a copy or an `add` of a uniform value
+        // passes it on (`memory_ops.rs`).
+        let passed = if e.facts.is_empty() || inject::rewrite(prog, pc).is_some() {
+            None
+        } else {
+            memory_ops::passed_on(e, inst)
+        };
         match &inst.op {
             Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
             Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)) => {
@@ -1164,6 +1172,12 @@ impl Driver<'_, '_> {
                 self.lower(inst.guard, wrong.as_ref().unwrap_or(op));
             }
         }
+        let e = &mut self.e;
+        if !e.facts.is_empty() {
+            let written = inst.op.written();
+            e.facts.retain(|f| !written.contains(&f.reg));
+        }
+        e.facts.extend(passed);
     }
 
     /// Merges the lanes waiting at `park` into the running group.

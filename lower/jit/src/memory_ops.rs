@@ -34,14 +34,17 @@
 //! access before. So the fast paths decide nothing a run could observe:
 //! where they say no, the run time says the same as always.
 
-use super::builder::{At, Emitter};
+use super::builder::{AddrFact, At, Emitter, FactKind};
 use super::lane_ops::{mask, read};
 use super::layout::{mem, wide, Layout};
 use super::runtime;
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2};
+use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
-use warp_core::ir::{windows, Dest, Guard, LaneOp, Operand, Space, Type, WARP};
+use cranelift_frontend::Variable;
+use warp_core::ir::{
+    windows, BinOp, Dest, Glue, Guard, Inst, LaneOp, Op, Operand, Reg, Space, Type, WARP,
+};
 
 /// Memory flags of an access to host memory: checked, so it never traps;
 /// not known aligned (a 16-byte vector access need not be).
@@ -85,9 +88,10 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
         let (groups, done) = (e.b.create_block(), e.b.create_block());
         if gathers(e, &acc) {
             let other = e.b.create_block();
+            let gathered = fact_var(e);
             whole_warp(e, &acc, exec, done, other);
             e.switch_to(other);
-            gather(e, &acc, exec, done, groups);
+            gather(e, &acc, exec, done, groups, gathered);
         } else {
             whole_warp(e, &acc, exec, done, groups);
         }
@@ -97,7 +101,8 @@ pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
         e.switch_to(done);
     } else if gathers(e, &acc) {
         let (lanes, done) = (e.b.create_block(), e.b.create_block());
-        gather(e, &acc, exec, done, lanes);
+        let gathered = fact_var(e);
+        gather(e, &acc, exec, done, lanes, gathered);
         e.switch_to(lanes);
         e.lane_loop_over(exec, |e, at| lane(e, &acc, at));
         e.b.ins().jump(done, &[]);
@@ -145,41 +150,83 @@ fn gathers(e: &Emitter, acc: &Access) -> bool {
 /// check of its own, and the code goes to `done`; otherwise, before
 /// loading anything, to `lanes` (the lane loop: its own checks and faults
 /// for every lane, as before).
-fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block) {
+///
+/// The vector check covers the offsets of the later `ld.shared` of the
+/// segment at the same register ([`gather_range`]: `[%r+32]`, `[%r+64]`
+/// of a tile's column), and `gathered` (0 before, [`fact_var`]) is 1
+/// after the loads: those accesses then check `gathered` alone
+/// ([`FactKind::Gathered`]) while the register keeps its value. A range
+/// wider than this access needs only makes its check stricter: where it
+/// says no, the lane loop decides, as always.
+fn gather(
+    e: &mut Emitter,
+    acc: &Access,
+    exec: Value,
+    done: Block,
+    lanes: Block,
+    gathered: Variable,
+) {
     let a = acc.x.addr.expect("an address");
     let base_reg = a.base.expect("a base register");
     // The addresses before the first check ([`whole_warp`]).
     let regs = e.lay.regs[base_reg.index()] as i32;
     let v: [Value; 8] = std::array::from_fn(|j| e.load(I32X4, regs + 16 * j as i32));
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
-    check(e, full, lanes);
-    // Lane `l` reads the 4 bytes at `v_l + offset` (`v_l` zero-extended):
-    // inside `0..len` when `lo <= v_l <= hi`, `lo = max(0, -offset)`,
-    // `hi = len - 4 - offset`; aligned when `v_l & 3 == -offset & 3`.
     let off = a.offset;
-    let lo = (-off).max(0);
-    let len = word(e, mem::SHARED + 1);
-    let hi = e.b.ins().iadd_imm_s(len, -4 - off);
-    let fits =
-        e.b.ins()
-            .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, hi, lo);
-    check(e, fits, lanes);
-    let small = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, hi, 1 << 32);
-    check(e, small, lanes);
-    let hi = e.b.ins().ireduce(I32, hi);
-    let hi = e.b.ins().splat(I32X4, hi);
-    let lo = e.vconst_i32x4([lo as u32; 4]);
-    let three = e.vconst_i32x4([3; 4]);
-    let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
-    let ok = all_true(e, &v, |e, v| {
-        let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
-        let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
-        let bits = e.b.ins().band(v, three);
-        let aligned = e.b.ins().icmp(IntCC::Equal, bits, low_bits);
-        let q = e.b.ins().band(above, below);
-        e.b.ins().band(q, aligned)
+    let known = e.facts.iter().find_map(|f| match f.kind {
+        FactKind::Gathered { lo, hi, low }
+            if f.reg == base_reg && lo <= off && off <= hi && low == off & 3 =>
+        {
+            Some(f.var)
+        }
+        _ => None,
     });
-    check(e, ok, lanes);
+    if let Some(var) = known {
+        let flag = e.b.use_var(var);
+        let ok = e.b.ins().band(full, flag);
+        check(e, ok, lanes);
+    } else {
+        check(e, full, lanes);
+        // Lane `l` reads the 4 bytes at `v_l + o` (`v_l` zero-extended)
+        // for every offset `o` in `min..=max`: inside `0..len` when `lo <=
+        // v_l <= hi`, `lo = max(0, -min)`, `hi = len - 4 - max`; aligned
+        // when `v_l & 3 == -o & 3` (the same for every `o`).
+        let (min, max) = gather_range(e, acc, base_reg);
+        let lo = (-min).max(0);
+        let len = word(e, mem::SHARED + 1);
+        let hi = e.b.ins().iadd_imm_s(len, -4 - max);
+        let fits =
+            e.b.ins()
+                .icmp_imm_s(IntCC::SignedGreaterThanOrEqual, hi, lo);
+        check(e, fits, lanes);
+        let small = e.b.ins().icmp_imm_s(IntCC::SignedLessThan, hi, 1 << 32);
+        check(e, small, lanes);
+        let hi = e.b.ins().ireduce(I32, hi);
+        let hi = e.b.ins().splat(I32X4, hi);
+        let lo = e.vconst_i32x4([lo as u32; 4]);
+        let three = e.vconst_i32x4([3; 4]);
+        let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
+        let ok = all_true(e, &v, |e, v| {
+            let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
+            let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
+            let bits = e.b.ins().band(v, three);
+            let aligned = e.b.ins().icmp(IntCC::Equal, bits, low_bits);
+            let q = e.b.ins().band(above, below);
+            e.b.ins().band(q, aligned)
+        });
+        check(e, ok, lanes);
+        if max > min {
+            e.facts.push(AddrFact {
+                reg: base_reg,
+                kind: FactKind::Gathered {
+                    lo: min,
+                    hi: max,
+                    low: off & 3,
+                },
+                var: gathered,
+            });
+        }
+    }
     let base = word(e, mem::SHARED);
     let base = e.b.ins().iadd_imm_s(base, off);
     let Dest::Reg(d) = acc.x.dests[0].0 else {
@@ -201,7 +248,58 @@ fn gather(e: &mut Emitter, acc: &Access, exec: Value, done: Block, lanes: Block)
         e.store(w.expect("4 lanes"), dst + 16 * j as i32);
     }
     e.reads_done();
+    let one = e.b.ins().iconst(I8, 1);
+    e.b.def_var(gathered, one);
     e.b.ins().jump(done, &[]);
+}
+
+/// The offsets `min..=max` of `acc` (an `ld.shared` at 32-bit register
+/// `reg`) and of the `ld.shared` of 32-bit words at `reg` that follow it
+/// in its segment while `reg` keeps its value, those whose offsets have
+/// its two low bits and lie within 2^31 (at most 64 instructions on: the
+/// rows of a tile's column, `[%r21+32]`, `[%r21+64]`).
+fn gather_range(e: &Emitter, acc: &Access, reg: Reg) -> (i64, i64) {
+    let off = acc.x.addr.expect("an address").offset;
+    let (mut min, mut max) = (off, off);
+    let prog = e.prog;
+    for pc in (acc.pc + 1..prog.insts.len()).take(64) {
+        if prog.labels.iter().any(|l| l.at == pc) {
+            break;
+        }
+        let op = &prog.insts[pc].op;
+        if let Op::LaneOp(x) = op {
+            let same = matches!(x.access(), Some((Space::Shared, true)))
+                && x.dests.len() == 1
+                && x.dests[0].1.bits() == 32
+                && x.addr.is_some_and(|a| {
+                    a.base == Some(reg)
+                        && a.offset & 3 == off & 3
+                        && a.offset.unsigned_abs() < 1 << 31
+                });
+            if same {
+                let o = x.addr.expect("an address").offset;
+                min = min.min(o);
+                max = max.max(o);
+            }
+        }
+        let ends = matches!(op, Op::Control(_))
+            || matches!(op, Op::LaneOp(x) if x.is_barrier())
+            || op.rendezvous_key().is_some();
+        if ends || op.written().contains(&reg) {
+            break;
+        }
+    }
+    (min, max)
+}
+
+/// A fact's variable ([`AddrFact`]), 0 here: the access that sets it to
+/// 1 on its fast path is emitted next, from this block, which so comes
+/// before every later use.
+fn fact_var(e: &mut Emitter) -> Variable {
+    let var = e.b.declare_var(I8);
+    let zero = e.b.ins().iconst(I8, 0);
+    e.b.def_var(var, zero);
+    var
 }
 
 /// The host pointer of `bytes` consecutive bytes from the first lane's
@@ -301,46 +399,77 @@ fn once(e: &mut Emitter, acc: &Access, exec: Value, l: &mut super::builder::Lane
 /// 16-byte loads or stores after one check of the 128 bytes, and goes to
 /// `done`; otherwise, before touching any memory, to `groups` (the group
 /// loop, which gives every lane its own checks and faults as before).
+///
+/// Where an earlier access of the segment proved the register's lanes
+/// consecutive ([`FactKind::Consecutive`]: the same register, or one
+/// that `add`s a uniform register to it, `emit.rs`), the 32 addresses are
+/// not compared again: its variable, the running lanes and lane 0's
+/// address decide. This access's fast path proves it in turn.
 fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: Block) {
     let a = acc.x.addr.expect("an address");
     let base_reg = a.base.expect("a base register");
     let regs = e.lay.regs[base_reg.index()] as i32;
-    // The addresses before the first check: the instruction before that
-    // computed them usually left them in SSA values (the check's block
-    // switch forgets what is known).
     let wide_base = wide(e.reg_type(base_reg));
-    let v: Vec<Value> = if wide_base {
-        (0..16).map(|j| e.load(I64X2, regs + 16 * j)).collect()
-    } else {
-        (0..8).map(|j| e.load(I32X4, regs + 16 * j)).collect()
-    };
+    let known = e
+        .facts
+        .iter()
+        .find(|f| f.reg == base_reg && f.kind == FactKind::Consecutive)
+        .map(|f| f.var);
+    let consecutive = fact_var(e);
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
-    check(e, full, groups);
-    let (a0, consecutive) = if wide_base {
-        let a0 = e.b.ins().extractlane(v[0], 0);
-        let s = e.b.ins().splat(I64X2, a0);
-        let mut j = 0;
-        let eq = all_true(e, &v, |e, v| {
-            let steps = e.vconst_i64x2([8 * j, 8 * j + 4]);
-            j += 1;
-            let want = e.b.ins().iadd(s, steps);
-            e.b.ins().icmp(IntCC::Equal, v, want)
-        });
-        (a0, eq)
+    let a0 = if let Some(var) = known {
+        let flag = e.b.use_var(var);
+        let ok = e.b.ins().band(full, flag);
+        let v0 = e.load(if wide_base { I64X2 } else { I32X4 }, regs);
+        let a0 = e.b.ins().extractlane(v0, 0);
+        check(e, ok, groups);
+        if wide_base {
+            a0
+        } else {
+            e.b.ins().uextend(I64, a0)
+        }
     } else {
-        let a0 = e.b.ins().extractlane(v[0], 0);
-        let s = e.b.ins().splat(I32X4, a0);
-        let mut j = 0;
-        let eq = all_true(e, &v, |e, v| {
-            let steps = e.vconst_i32x4([j, j + 4, j + 8, j + 12]);
-            j += 16;
-            let want = e.b.ins().iadd(s, steps);
-            e.b.ins().icmp(IntCC::Equal, v, want)
+        // The addresses before the first check: the instruction before
+        // that computed them usually left them in SSA values (the check's
+        // block switch forgets what is known).
+        let v: Vec<Value> = if wide_base {
+            (0..16).map(|j| e.load(I64X2, regs + 16 * j)).collect()
+        } else {
+            (0..8).map(|j| e.load(I32X4, regs + 16 * j)).collect()
+        };
+        check(e, full, groups);
+        let (a0, eq) = if wide_base {
+            let a0 = e.b.ins().extractlane(v[0], 0);
+            let s = e.b.ins().splat(I64X2, a0);
+            let mut j = 0;
+            let eq = all_true(e, &v, |e, v| {
+                let steps = e.vconst_i64x2([8 * j, 8 * j + 4]);
+                j += 1;
+                let want = e.b.ins().iadd(s, steps);
+                e.b.ins().icmp(IntCC::Equal, v, want)
+            });
+            (a0, eq)
+        } else {
+            let a0 = e.b.ins().extractlane(v[0], 0);
+            let s = e.b.ins().splat(I32X4, a0);
+            let mut j = 0;
+            let eq = all_true(e, &v, |e, v| {
+                let steps = e.vconst_i32x4([j, j + 4, j + 8, j + 12]);
+                j += 16;
+                let want = e.b.ins().iadd(s, steps);
+                e.b.ins().icmp(IntCC::Equal, v, want)
+            });
+            let a0 = e.b.ins().uextend(I64, a0);
+            (a0, eq)
+        };
+        check(e, eq, groups);
+        e.facts.push(AddrFact {
+            reg: base_reg,
+            kind: FactKind::Consecutive,
+            var: consecutive,
         });
-        let a0 = e.b.ins().uextend(I64, a0);
-        (a0, eq)
+        a0
     };
-    check(e, consecutive, groups);
     let lane0 = e.b.ins().iconst(I32, 0);
     let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, groups);
     let off = data_reg(e, acc);
@@ -356,7 +485,70 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     // The address is read: unless it is read again later, it need not
     // reach the state on this path.
     e.reads_done();
+    let one = e.b.ins().iconst(I8, 1);
+    e.b.def_var(consecutive, one);
     e.b.ins().jump(done, &[]);
+}
+
+/// The fact instruction `inst` at `pc` passes on to the register it
+/// writes, lowered as it stands (`emit.rs` calls this before lowering
+/// it, and adds the fact after forgetting those of the registers it
+/// writes): where every lane of the warp runs it (a segment of the whole
+/// warp, no guard), a copy (`mov`) or an integer `add`/`sub` of a
+/// uniform register or an immediate of the width of a register whose
+/// lanes are known consecutive ([`FactKind::Consecutive`]) leaves its
+/// destination's lanes consecutive under the same variable (each lane
+/// adds the same value, wrapping at the same width).
+pub fn passed_on(e: &Emitter, inst: &Inst) -> Option<AddrFact> {
+    if !e.is_full() || inst.guard.is_some() || e.facts.is_empty() {
+        return None;
+    }
+    let consecutive = |r: Reg| {
+        e.facts
+            .iter()
+            .find(|f| f.reg == r && f.kind == FactKind::Consecutive)
+            .copied()
+    };
+    let same_on_every_lane = |o: Operand| match o {
+        Operand::Imm(_) => true,
+        Operand::Reg(r) => e.uniform.get(r.index()).copied().unwrap_or(false),
+        Operand::NotPred(_) | Operand::LaneId => false,
+    };
+    let reg = |o: Operand| match o {
+        Operand::Reg(r) => Some(r),
+        Operand::Imm(_) | Operand::NotPred(_) | Operand::LaneId => None,
+    };
+    let (ty, d, x) = if let Op::Glue(Glue::Mov {
+        ty,
+        d: Dest::Reg(d),
+        a: Operand::Reg(x),
+    }) = inst.op
+    {
+        (ty, d, x)
+    } else if let Op::Glue(Glue::Bin {
+        op,
+        ty,
+        d: Dest::Reg(d),
+        a,
+        b,
+    }) = inst.op
+    {
+        let a_consecutive = reg(a).is_some_and(|r| consecutive(r).is_some());
+        let x = if matches!(op, BinOp::Add | BinOp::Sub) && a_consecutive && same_on_every_lane(b) {
+            reg(a)
+        } else if op == BinOp::Add && same_on_every_lane(a) {
+            reg(b)
+        } else {
+            None
+        };
+        (ty, d, x?)
+    } else {
+        return None;
+    };
+    let width = |r: Reg| e.reg_type(r).bits();
+    let fits = !ty.is_float() && ty.bits() >= 32 && width(d) == ty.bits() && width(x) == ty.bits();
+    let fact = consecutive(x)?;
+    fits.then_some(AddrFact { reg: d, ..fact })
 }
 
 /// The four lanes of the group at byte offset `off` (an i64, 16 k) of a
@@ -708,4 +900,164 @@ pub(crate) fn resolve_atomic(
         n: 1,
     };
     resolve(e, &acc, ea, size, lane, false, got, slow);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::launch::CompiledKernel;
+    use std::path::Path;
+    use warp_core::launch::Launch;
+
+    const HEAD: &str = ".version 9.0\n.target sm_90\n.address_size 64\n";
+
+    /// `src` (one kernel `k`) launched as `launch` on 1 and 3 threads:
+    /// the words of the first buffer, or the error's text.
+    fn run(src: &str, launch: &str) -> Vec<Result<Vec<String>, String>> {
+        let m = warp_core::text::parse_module(src).unwrap_or_else(|e| panic!("{e}"));
+        let l = Launch::parse(launch, "k.launch", Path::new(".")).expect("a valid launch");
+        let k = CompiledKernel::compile(&m, "k").expect("compiles");
+        [1, 3]
+            .iter()
+            .map(|&t| match k.launch_on(&l, t) {
+                Ok(out) => Ok(out.buffers[0].words()),
+                Err(e) => Err(e.to_string()),
+            })
+            .collect()
+    }
+
+    /// A transpose's global rows: each warp (`%tid.y`) loads row `%tid.y`
+    /// at `%rd5` (checked in full) and the row 64 words on at `%rd7 =
+    /// %rd5 + %rd6` (`%rd6` uniform: known consecutive from `%rd5`, so only
+    /// its first and last address are checked), and stores them crosswise
+    /// the same way. With `in` of 128 words `out[i] = in[i + 64]` and
+    /// `out[i + 64] = in[i]`; with 104, warp 1's second load runs past
+    /// `in` at lane 8 (word 104), which ends the launch naming it.
+    #[test]
+    fn rows_known_consecutive_load_right_and_fault_at_the_first_lane_out() {
+        let src = format!(
+            "{HEAD}.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1) {{\n\
+             .reg .f32 %f<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<12>;\n\
+             ld.param.u64 %rd1, [k_param_0];\n\
+             ld.param.u64 %rd2, [k_param_1];\n\
+             cvta.to.global.u64 %rd3, %rd2;\n\
+             cvta.to.global.u64 %rd10, %rd1;\n\
+             mov.u32 %r5, %tid.x;\n\
+             mov.u32 %r9, %tid.y;\n\
+             shl.b32 %r1, %r9, 5;\n\
+             add.s32 %r11, %r1, %r5;\n\
+             mul.wide.s32 %rd4, %r11, 4;\n\
+             add.s64 %rd5, %rd3, %rd4;\n\
+             ld.global.f32 %f1, [%rd5];\n\
+             mov.u32 %r16, 64;\n\
+             mul.wide.s32 %rd6, %r16, 4;\n\
+             add.s64 %rd7, %rd5, %rd6;\n\
+             ld.global.f32 %f2, [%rd7];\n\
+             add.s64 %rd8, %rd10, %rd4;\n\
+             st.global.f32 [%rd8], %f2;\n\
+             add.s64 %rd9, %rd8, %rd6;\n\
+             st.global.f32 [%rd9], %f1;\n\
+             ret;\n}}\n"
+        );
+        let launch = |n: usize| {
+            let words: Vec<String> = (0..n).map(|i| format!("{:08x}", 0x100 + i)).collect();
+            format!(
+                "kernel k\ngrid 1\nblock 32,2\nbuffer out fill aaaaaaaa 128\nbuffer in u32 {}\n\
+                 param k_param_0 buffer out\nparam k_param_1 buffer in\n",
+                words.join(" ")
+            )
+        };
+        let want: Vec<String> = (0..128)
+            .map(|i| format!("{:08x}", 0x100 + (i + 64) % 128))
+            .collect();
+        for got in run(&src, &launch(128)) {
+            assert_eq!(got.expect("runs"), want);
+        }
+        for got in run(&src, &launch(104)) {
+            let e = got.expect_err("faults");
+            for w in [
+                "cta (0,0,0) warp 1",
+                "lane 8 (%tid (8,1,0)), `ld.global.f32 %f2, [%rd7];`",
+                "address 0x21000001a0 (4 bytes) is outside every buffer",
+            ] {
+                assert!(e.contains(w), "`{e}` lacks `{w}`");
+            }
+        }
+    }
+
+    /// A transpose's tile column: 256 threads (32 x 8) fill words
+    /// `0..1024` of `tile` with their index, then lane `x` of warp `y`
+    /// reads word `33 x + y + 8 k` at `[%r21 + 32 k]`, `k = 0..4` (the
+    /// first check covers the four offsets; the three later loads check
+    /// what it proved). With 4224 bytes of tile every load is in bounds
+    /// (a word past 1023 reads 0); with 4100, lane 31 of warp 0 reads
+    /// byte 4092 (in) and then 4124 (out) at `[%r21+32]`, which ends the
+    /// launch naming it.
+    #[test]
+    fn tile_columns_known_in_bounds_load_right_and_fault_at_the_first_lane_out() {
+        let src = |bytes: u32| {
+            format!(
+                "{HEAD}.visible .entry k(.param .u64 k_param_0) {{\n\
+                 .reg .b32 %r<30>;\n.reg .b64 %rd<12>;\n\
+                 .shared .align 4 .b8 tile[{bytes}];\n\
+                 ld.param.u64 %rd1, [k_param_0];\n\
+                 cvta.to.global.u64 %rd10, %rd1;\n\
+                 mov.u32 %r5, %tid.x;\n\
+                 mov.u32 %r9, %tid.y;\n\
+                 mov.u32 %r12, tile;\n\
+                 shl.b32 %r1, %r9, 5;\n\
+                 add.s32 %r2, %r1, %r5;\n\
+                 shl.b32 %r3, %r2, 2;\n\
+                 add.s32 %r15, %r12, %r3;\n\
+                 st.shared.u32 [%r15], %r2;\n\
+                 add.s32 %r6, %r2, 256;\n\
+                 st.shared.u32 [%r15+1024], %r6;\n\
+                 add.s32 %r7, %r2, 512;\n\
+                 st.shared.u32 [%r15+2048], %r7;\n\
+                 add.s32 %r8, %r2, 768;\n\
+                 st.shared.u32 [%r15+3072], %r8;\n\
+                 bar.sync 0;\n\
+                 mad.lo.s32 %r19, %r5, 132, %r12;\n\
+                 shl.b32 %r20, %r9, 2;\n\
+                 add.s32 %r21, %r19, %r20;\n\
+                 ld.shared.u32 %r22, [%r21];\n\
+                 ld.shared.u32 %r23, [%r21+32];\n\
+                 ld.shared.u32 %r24, [%r21+64];\n\
+                 ld.shared.u32 %r25, [%r21+96];\n\
+                 mul.wide.u32 %rd4, %r2, 4;\n\
+                 add.s64 %rd5, %rd10, %rd4;\n\
+                 st.global.u32 [%rd5], %r22;\n\
+                 st.global.u32 [%rd5+1024], %r23;\n\
+                 st.global.u32 [%rd5+2048], %r24;\n\
+                 st.global.u32 [%rd5+3072], %r25;\n\
+                 ret;\n}}\n"
+            )
+        };
+        let launch = "kernel k\ngrid 1\nblock 32,8\nbuffer out fill aaaaaaaa 1024\n\
+                      param k_param_0 buffer out\n";
+        // Thread (x, y) stores at word 32 y + x + 256 k the tile's word
+        // 33 x + y + 8 k, which holds its index below 1024 and 0 past it.
+        let mut want = vec![String::new(); 1024];
+        for y in 0..8 {
+            for x in 0..32 {
+                for k in 0..4 {
+                    let w = 33 * x + y + 8 * k;
+                    let v = if w < 1024 { w } else { 0 };
+                    want[32 * y + x + 256 * k] = format!("{v:08x}");
+                }
+            }
+        }
+        for got in run(&src(4224), launch) {
+            assert_eq!(got.expect("runs"), want);
+        }
+        for got in run(&src(4100), launch) {
+            let e = got.expect_err("faults");
+            for w in [
+                "cta (0,0,0) warp 0",
+                "lane 31 (%tid (31,0,0)), `ld.shared.u32 %r23, [%r21+32];`",
+                "address 0x101c (4 bytes) is outside the CTA's 4100 bytes of shared memory",
+            ] {
+                assert!(e.contains(w), "`{e}` lacks `{w}`");
+            }
+        }
+    }
 }
