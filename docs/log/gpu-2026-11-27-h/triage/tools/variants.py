@@ -113,6 +113,19 @@ V += [
  ("k5-loop.result-stored", M, "as k5-loop.p0-given, with the vote's result read by a stored selp before the overwrite", [(".reg .pred %lp0;", ".reg .pred %lp0;\n.reg .b32 %r9;\n.lanes %p0 = 0;"), ("    shfl.sync.idx.b32 %b0|%p0", "    selp.b32 %r9, 1, 0, %p0;\n    shfl.sync.idx.b32 %b0|%p0")]),
 ]
 
+N = "found-O1/redux.sync.min.u32-938185ad"
+V += [
+ ("shfl-pred.found", N, "the found case: `shfl.sync.idx _|%p2, 0, 1, 0` (lane 1 of a clamp of 0: out of range, %p2 false on every lane), then `@!%p2 redux.sync.min.u32 %r0, 1`", []),
+ ("shfl-pred.pred-stored", N, "the redux removed: %p2 stored", [("    @!%p2 redux.sync.min.u32 %r0, 1, 0xffffffff;\n", "")]),
+ ("shfl-pred.in-range", N, "the source lane 0 (in range: %p2 true), the redux guarded by %p2 so that it runs", [("shfl.sync.idx.b32 _|%p2, 0, 1, 0,", "shfl.sync.idx.b32 _|%p2, 0, 0, 0,"), ("@!%p2 redux", "@%p2 redux")]),
+]
+O = "found-O1/vote.ballot-ea6b6639"
+V += [
+ ("k2-branch.found", O, "the found case: `@%p0 bra L1; exit; L1:` (an exit for the lanes without %p0), then a loop that reads %p0 (the vote.ballot) and writes it (not.pred)", []),
+ ("k2-branch.guarded-exit", O, "the branch over the exit written as `@!%p0 exit` (K2's detector fires today)", [("    @%p0 bra L1;\n    exit;\n", "    @!%p0 exit;\n")]),
+ ("k2-branch.loop-writes-other", O, "the loop writes %p1 instead of %p0 (%p0 no longer rewritten in the loop)", [("not.pred %p0, %p2;", "not.pred %p1, %p2;")]),
+]
+
 os.makedirs("triage/experiments", exist_ok=True)
 for name, found, what, edits in V:
     text = "\n".join(program(found)) + "\n"
