@@ -126,12 +126,6 @@ V += [
  ("k2-branch.loop-writes-other", O, "the loop writes %p1 instead of %p0 (%p0 no longer rewritten in the loop)", [("not.pred %p0, %p2;", "not.pred %p1, %p2;")]),
 ]
 
-P = "found-O1/mov.s32-946279ed"
-V += [
- ("act-sqrt.found", P, "the found case (fails at -O0 too): a never-run `@%p2 sqrt.rn.f32 _, %f3` of a never-written %f3, then activemask (lanes 25 and 26 missing on the GPU)", []),
- ("act-sqrt.no-sqrt", P, "the guarded sqrt.rn.f32 removed", [("    @%p2 sqrt.rn.f32 _, %f3;\n", "")]),
- ("act-sqrt.f3-given", P, "%f3 given an entry value (1.0)", [(".lanes %p1 = 0;", ".lanes %p1 = 0;\n.lanes %f3 = 0f3f800000;")]),
-]
 
 os.makedirs("triage/experiments", exist_ok=True)
 for name, found, what, edits in V:
