@@ -30,8 +30,10 @@ V += [
    [("    mov.b32 %m0, 0xffffffff;\n", ""), ("match.all.sync.b32 %r1, 0, %m0;", "match.all.sync.b32 %r1, 0, 0xffffffff;")]),
  ("k5-movimm.mask-input", B, "the later membermask an input register (0xffffffff on every lane), no mov",
    [("    mov.b32 %m0, 0xffffffff;\n", ""), (".reg .b32 %m0, %m2;", ".reg .b32 %m0, %m2;\n.lanes %m0 = 0xffffffff;")]),
- ("k5-movimm.vote-result-read", B, "the vote's result kept in a stored register %p9 (no longer unused)",
-   [(".reg .pred %p1;", ".reg .pred %p1, %p9;"), ("vote.sync.any.pred _, %p1, %m2;", "vote.sync.any.pred %p9, %p1, %m2;")]),
+ ("k5-movimm.p1-given", B, "the vote's source %p1 given an entry value (1), so that its result is defined",
+   [(".reg .pred %p1;", ".reg .pred %p1;\n.lanes %p1 = 1;")]),
+ ("k5-movimm.vote-result-read", B, "as k5-movimm.p1-given, with the vote's result kept in a stored register %p9 (no longer unused)",
+   [(".reg .pred %p1;", ".reg .pred %p1, %p9;\n.lanes %p1 = 1;"), ("vote.sync.any.pred _, %p1, %m2;", "vote.sync.any.pred %p9, %p1, %m2;")]),
  ("k5-movimm.groups-whole-warp", B, "the vote's membermask the full mask on every lane (no disjoint groups)",
    [(".lanes %m2 = 255 255", ".lanes %m2 = 0xffffffff;\n// was: 255 255")]),
 ]
