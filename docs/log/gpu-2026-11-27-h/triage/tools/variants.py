@@ -129,6 +129,12 @@ V += [
 ]
 
 
+Q = "found-O1/match.any.sync.b64-637d4239"
+V += [
+ ("k5-undef.found", Q, "the found case (-O1 only): in a one-trip loop, `match.all.sync.b32 %r1, %r1, %m0` (each lane's own bit) of the never-written %r1, read only by itself on the next trip; after the loop %r1 rewritten and a `match.any.sync.b64` with an immediate mask", []),
+ ("k5-undef.r1-given", Q, "%r1 given an entry value (0), so the match.all's value is defined", [(".lanes %p0 =", ".lanes %r1 = 0;\n.lanes %p0 =")]),
+]
+
 os.makedirs("triage/experiments", exist_ok=True)
 for name, found, what, edits in V:
     text = "\n".join(program(found)) + "\n"
