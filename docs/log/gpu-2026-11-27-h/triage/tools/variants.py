@@ -20,6 +20,8 @@ V += [
    [(".reg .b32 %m1;", ".reg .b32 %m1, %b9, %r9;\n.lanes %b9 = 0;"), ("match.all.sync.b32 _|%p0, 0, %m1", "match.all.sync.b32 _|%p0, %b9, %m1"), ("mov.pred _, %p0;", "selp.b32 %r9, 1, 0, %p0;")]),
  ("k5-sink.read-immediate-value", A, "the predicate read by a stored selp before the later collective; the value still the immediate 0 (the predicate is true whatever the groups)",
    [(".reg .b32 %m1;", ".reg .b32 %m1, %r9;"), ("mov.pred _, %p0;", "selp.b32 %r9, 1, 0, %p0;")]),
+ ("k5-sink.sink-read-then-overwrite", A, "the match.all's value an input register, its predicate read only by the sink and overwritten after the later collective (not stored)",
+   [(".reg .b32 %m1;", ".reg .b32 %m1, %b9;\n.lanes %b9 = 0;"), ("match.all.sync.b32 _|%p0, 0, %m1", "match.all.sync.b32 _|%p0, %b9, %m1"), ("match.any.sync.b32 %r0, 0, 0xffffffff;\n", "match.any.sync.b32 %r0, 0, 0xffffffff;\n    setp.eq.u32 %p0, %r0, 0;\n")]),
  ("k5-sink.uniform-mask", A, "the membermask of the match.all the full mask on every lane (match.any of an immediate): one group",
    [("match.any.sync.b32 %m1, %laneid, 0xffffffff;", "match.any.sync.b32 %m1, 0, 0xffffffff;")]),
 ]
