@@ -34,7 +34,8 @@ pub enum Idiom {
     /// `corpus/scan-up-sync-h200.ptx`.) (`corpus/shl.b64-8b46bd59.ptx`,
     /// `corpus/sub.s64-446c1297.ptx`; under another guard: `@!%p0 add`,
     /// then `@!%p4 vote.sync.uni %p0`, found 2026-11-23.)
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): the scan goes on past a
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): the scan goes on past a
     /// label that only branches after the guarded instruction target (one
     /// no branch targets, or a forward branch's join), and past forward
     /// branches (`k1-label.found` and `k1-branch.found` wrong from -O1;
@@ -51,7 +52,8 @@ pub enum Idiom {
     /// at -O1 to -O4; with the loop writing a copy `%p5` instead of `%p0`
     /// it agrees at every level, and with the code after `L0` removed it
     /// still diverges).
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
     /// guarded branch just before it skips (`@%p bra L; exit; L:`) is a
     /// guarded exit (`k2-branch.found` wrong from -O1).
     GuardFoldedAfterExit,
@@ -86,7 +88,8 @@ pub enum Idiom {
     /// the write above the exit, so the exit path sees this iteration's
     /// value instead of the last one (`corpus/setp.gt.s32-7181e72d.ptx`;
     /// with an entry value the H200 runs it right).
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
     /// guarded branch skips counts (`n1-branch.found` wrong from -O1); the
     /// write computes from a register or `%laneid`, and with a case's
     /// inputs a register with an entry value is none of it
@@ -233,7 +236,8 @@ pub enum Idiom {
     /// lane taking it) and a writer that is no collective. Both cases also
     /// hold a `.sync` vote reading `p` that the reducer could not remove;
     /// whether it is needed was not tried.
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): the writer may be an
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): the writer may be an
     /// unguarded collective (`vote.uni`, `vote.sync.all`: `n7-vote.found`,
     /// `n7-coll.found` wrong from -O1; a guarded one is K1's), and on the
     /// taken side where the fall-through jumps over it to the join
@@ -338,7 +342,8 @@ pub enum Idiom {
     /// `xor.b64` agree at every level. The detector does not look at the
     /// guarded `xor.b64` before the shuffle (without it the case agreed)
     /// nor at whether a lane really exits.
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): also with the `cvt` at a
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): also with the `cvt` at a
     /// branch's target after a `shfl.sync` (the branch in the exit's place;
     /// `narrow-cvt-join.found` wrong from -O1, and right without the
     /// shuffle).
@@ -487,7 +492,8 @@ pub enum Idiom {
     /// asks for a write whose expression reads at least one register or
     /// `%laneid` (a constant repeated is no expression to number), by a
     /// glue instruction (`mov`, the ALU operations, `setp`, `selp`).
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): outside loops, the repeat
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): outside loops, the repeat
     /// may read other registers defined just before by the same expression
     /// of immediates and `%laneid` (`n4-vn.found` wrong from -O2).
     RepeatAfterOneSidedWrite,
@@ -511,7 +517,8 @@ pub enum Idiom {
     /// without its counter test (its only exit the loop-invariant `@!%p4
     /// bra L2`) agree at every level, so the detector asks for an exit
     /// test the loop writes and an entry value of `d` that is no constant.
-    /// Since the triage of 2026-11-27-h (`docs/log/gpu-2026-11-27-h/triage.md`): with a case's inputs, an
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): with a case's inputs, an
     /// input's entry value is `d`'s write before the loop
     /// (`n15-input.found` wrong from -O2, right with the copied register
     /// given a value).
