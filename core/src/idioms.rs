@@ -14,7 +14,7 @@
 
 use crate::ir::{
     Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
-    LaneOpKind, Match, MatchMode, Op, Operand, Program, Reg, Rounding, Type, UnOp,
+    LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
 mod fall_through;
@@ -34,6 +34,12 @@ pub enum Idiom {
     /// `corpus/scan-up-sync-h200.ptx`.) (`corpus/shl.b64-8b46bd59.ptx`,
     /// `corpus/sub.s64-446c1297.ptx`; under another guard: `@!%p0 add`,
     /// then `@!%p4 vote.sync.uni %p0`, found 2026-11-23.)
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): the scan goes on past a
+    /// label that only branches after the guarded instruction target (one
+    /// no branch targets, or a forward branch's join), and past forward
+    /// branches (`k1-label.found` and `k1-branch.found` wrong from -O1;
+    /// with the label made a join, or a fresh predicate written, right).
     GuardRedefinedByCollective,
     /// `@p exit` (either polarity), or `@p bra L` where `L` is an unguarded
     /// `exit`, the end of the program or any label past the loop, then a
@@ -46,6 +52,10 @@ pub enum Idiom {
     /// at -O1 to -O4; with the loop writing a copy `%p5` instead of `%p0`
     /// it agrees at every level, and with the code after `L0` removed it
     /// still diverges).
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
+    /// guarded branch just before it skips (`@%p bra L; exit; L:`) is a
+    /// guarded exit (`k2-branch.found` wrong from -O1).
     GuardFoldedAfterExit,
     /// A `match`, `vote` or `redux` whose result no one reads (a sink, or
     /// a register overwritten before any read), with a register membermask
@@ -58,12 +68,32 @@ pub enum Idiom {
     /// `vote.sync.uni` or `redux.sync`, found 2026-11-23; a sub-warp later
     /// mask and overwritten results in 11 of the H200's findings of
     /// 2026-11-27, `docs/log/gpu-2026-11-27/triage.md`, group G2).
+    /// Widened by the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`, its variants run on an H200
+    /// at -O0 to -O3): a read by an instruction whose results are all
+    /// sinks (`mov.pred _, %p`) is no read (group A, nine findings that
+    /// nothing else explains); the predicate of a `match.all` of an
+    /// immediate and the result of `redux.sync.{min,max,and,or}` of an
+    /// immediate are known without the collective, so reading them keeps
+    /// nothing (group C: `k5-sink.read-immediate-value` wrong from -O1,
+    /// with the value in a register right); a later membermask register
+    /// whose last write, no label between, is an unguarded `mov` of an
+    /// immediate is that immediate (group B); in a loop only a read before
+    /// the next rewrite counts (group L). A result nothing rewrites is
+    /// stored by the case, so it is used (`k5-movimm.vote-result-read`
+    /// right at every level).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
     /// the write above the exit, so the exit path sees this iteration's
     /// value instead of the last one (`corpus/setp.gt.s32-7181e72d.ptx`;
     /// with an entry value the H200 runs it right).
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
+    /// guarded branch skips counts (`n1-branch.found` wrong from -O1); the
+    /// write computes from a register or `%laneid`, and with a case's
+    /// inputs a register with an entry value is none of it
+    /// (`n1-branch.lp0-given` right at every level).
     LoopWriteHoistedAboveExit,
     /// A `shfl.sync` of an immediate, then a `shfl.sync` of its result,
     /// where the first can read an exited or non-member lane (an `exit`
@@ -206,6 +236,12 @@ pub enum Idiom {
     /// lane taking it) and a writer that is no collective. Both cases also
     /// hold a `.sync` vote reading `p` that the reducer could not remove;
     /// whether it is needed was not tried.
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): the writer may be an
+    /// unguarded collective (`vote.uni`, `vote.sync.all`: `n7-vote.found`,
+    /// `n7-coll.found` wrong from -O1; a guarded one is K1's), and on the
+    /// taken side where the fall-through jumps over it to the join
+    /// (`n7-taken.found`).
     PredicateRedefinedPastBranch,
     /// N8: `bfe.s32 d, a, POS, len` with an immediate position POS past
     /// the msb (above 31). The PTX ISA (`bfe`, docs.nvidia.com/cuda/
@@ -306,6 +342,11 @@ pub enum Idiom {
     /// `xor.b64` agree at every level. The detector does not look at the
     /// guarded `xor.b64` before the shuffle (without it the case agreed)
     /// nor at whether a lane really exits.
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): also with the `cvt` at a
+    /// branch's target after a `shfl.sync` (the branch in the exit's place;
+    /// `narrow-cvt-join.found` wrong from -O1, and right without the
+    /// shuffle).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -451,6 +492,10 @@ pub enum Idiom {
     /// asks for a write whose expression reads at least one register or
     /// `%laneid` (a constant repeated is no expression to number), by a
     /// glue instruction (`mov`, the ALU operations, `setp`, `selp`).
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): outside loops, the repeat
+    /// may read other registers defined just before by the same expression
+    /// of immediates and `%laneid` (`n4-vn.found` wrong from -O2).
     RepeatAfterOneSidedWrite,
     /// N15: in a loop, after a branch out of the loop whose guard the loop
     /// computes (its exit test), a `mov d, s` copies a register `s` that
@@ -472,6 +517,11 @@ pub enum Idiom {
     /// without its counter test (its only exit the loop-invariant `@!%p4
     /// bra L2`) agree at every level, so the detector asks for an exit
     /// test the loop writes and an entry value of `d` that is no constant.
+    /// Since the triage of 2026-11-27-h
+    /// (`docs/log/gpu-2026-11-27-h/triage.md`): with a case's inputs, an
+    /// input's entry value is `d`'s write before the loop
+    /// (`n15-input.found` wrong from -O2, right with the copied register
+    /// given a value).
     LoopCopyOfNeverWrittenReplacesMerge,
     /// N16: `xor d, x, 0` (a copy of `x`), then a loop that counts `x`'s
     /// bits (`popc`, with `x` not rewritten between) and after that, in
@@ -832,7 +882,7 @@ impl Idiom {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
             Idiom::GuardFoldedAfterExit => folded_after_exit(prog),
             Idiom::UnusedCollectiveSplitsWarp => unused_collective(prog),
-            Idiom::LoopWriteHoistedAboveExit => write_hoisted_above_exit(prog),
+            Idiom::LoopWriteHoistedAboveExit => write_hoisted_above_exit(prog, has_entry),
             Idiom::ShuffleOfShuffledImmediate => shuffle_of_shuffled_immediate(prog),
             Idiom::ShiftAmountConvertedFromF32 => shift_amount_from_f32(prog),
             Idiom::LoopGuardRewrittenHangs => loop_guard_rewritten(prog),
@@ -843,7 +893,8 @@ impl Idiom {
             Idiom::BfeS32ImmediatePositionPastMsb => bfe_s32_position_past_msb(prog),
             Idiom::Bfi32ImmediateLengthWraps => bfi32_length_32_or_more(prog),
             Idiom::MovRecomputedAfterActivemaskRewrite => mov_recomputed_after_activemask(prog),
-            Idiom::NarrowCvtKeepsStaleUpperHalf => narrow_cvt_after_exit_and_shuffle(prog),
+            Idiom::NarrowCvtKeepsStaleUpperHalf => narrow_cvt_after_exit_and_shuffle(prog)
+                .or_else(|| narrow_cvt_at_branch_target(prog)),
             Idiom::CnotAmountOf16BitShift => cnot_amount_of_16_bit_shift(prog),
             Idiom::CnotShift16CrashesPtxas => cnot_shift16_after_two_collectives(prog),
             Idiom::AbsCompareFoldedIgnoringNan => abs_compare_always_true(prog),
@@ -990,7 +1041,15 @@ fn guard_redefined(prog: &Program) -> Option<usize> {
         }
         for j in i + 1..prog.insts.len() {
             let later = &prog.insts[j];
-            if labelled(prog, j) || later.op.is_control_flow() {
+            if labelled(prog, j) && !joins_only_from(prog, i, j) {
+                break;
+            }
+            if later.op.is_control_flow() {
+                // Past a forward branch only from an instruction that is no
+                // collective (the shape the H200 confirmed, a guarded `cvt`).
+                if forward_branch(prog, j) && !is_collective(&inst.op) {
+                    continue;
+                }
                 break;
             }
             if later.guard.is_some() && is_collective(&later.op) && later.op.written().contains(&p)
@@ -1000,6 +1059,28 @@ fn guard_redefined(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether every branch to the labels at `j` comes from between `i` and
+/// `j` (a label no branch targets, or the join of a forward branch after
+/// `i`): every lane that reaches `j` went through `i` (2026-11-27-h: K1's
+/// guarded collective past a label no branch targets, `found-O2/
+/// max.u64-14f8c882`, and past the join of a forward branch,
+/// `found-O1/input-58592b2e`).
+fn joins_only_from(prog: &Program, i: usize, j: usize) -> bool {
+    prog.insts.iter().enumerate().all(|(k, x)| {
+        x.op.branch_target()
+            .is_none_or(|l| prog.labels[l.0 as usize].at != j || (i < k && k < j))
+    })
+}
+
+/// Whether instruction `k` is a branch forward (not an exit, not a loop's
+/// back edge).
+fn forward_branch(prog: &Program, k: usize) -> bool {
+    prog.insts[k]
+        .op
+        .branch_target()
+        .is_some_and(|l| prog.labels[l.0 as usize].at > k)
 }
 
 /// Whether `inst` reads `p` (as its guard or a source).
@@ -1049,11 +1130,25 @@ fn guarded_branch_past(prog: &Program, inst: &crate::ir::Inst, b: usize) -> Opti
     (at > b).then_some(g)
 }
 
+/// The guard of the branch over instruction `i` when `i` is an unguarded
+/// `exit` that the branch skips ([`branched_over`]): `@%p bra L; exit; L:`
+/// leaves the lanes without `%p` (2026-11-27-h: `found-O1/
+/// vote.ballot-ea6b6639`, K2's fold after it).
+fn exit_branched_over(prog: &Program, i: usize) -> Option<Guard> {
+    let x = &prog.insts[i];
+    if x.guard.is_some() || !matches!(x.op, Op::Control(Control::Exit)) || !branched_over(prog, i) {
+        return None;
+    }
+    prog.insts[i - 1].guard
+}
+
 fn folded_after_exit(prog: &Program) -> Option<usize> {
     let loops = loops(prog);
     for (i, inst) in prog.insts.iter().enumerate() {
         for &(h, b) in loops.iter().filter(|&&(h, _)| h > i) {
-            let Some(g) = guarded_exit(prog, inst).or_else(|| guarded_branch_past(prog, inst, b))
+            let Some(g) = guarded_exit(prog, inst)
+                .or_else(|| guarded_branch_past(prog, inst, b))
+                .or_else(|| exit_branched_over(prog, i))
             else {
                 continue;
             };
@@ -1086,13 +1181,24 @@ fn unused_collective(prog: &Program) -> Option<usize> {
             Some(m) if !full(&m) => &full,
             _ => continue,
         };
-        let unread = inst.op.dests().iter().all(|(d, _)| match d {
-            crate::ir::Dest::Sink => true,
-            crate::ir::Dest::Reg(d) => dead_after(prog, i, *d),
-        });
-        let later = prog.insts[i + 1..]
+        let unread = inst
+            .op
+            .dests()
             .iter()
-            .any(|x| x.op.membermask().is_some_and(|m| splits(&m)));
+            .enumerate()
+            .all(|(n, (d, _))| match d {
+                crate::ir::Dest::Sink => true,
+                crate::ir::Dest::Reg(d) => {
+                    (folded_result(&inst.op, n) && !guards_an_exit(prog, i, *d))
+                        || dead_after(prog, i, *d)
+                }
+            });
+        let later = (i + 1..prog.insts.len()).any(|k| {
+            prog.insts[k]
+                .op
+                .membermask()
+                .is_some_and(|m| splits(&mask_value(prog, k, m)))
+        });
         if unread && later {
             return Some(i);
         }
@@ -1100,39 +1206,151 @@ fn unused_collective(prog: &Program) -> Option<usize> {
     None
 }
 
-/// Whether the value instruction `i` writes to `d` is never read: going
-/// forward, an unguarded write of `d` comes before any read, or nothing
-/// reads it at all; a loop around `i` that reads `d` anywhere keeps it
-/// alive (the next trip may read it before the write).
-fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
-    if loops(prog)
-        .iter()
-        .any(|&(h, b)| h <= i && i <= b && prog.insts[h..=b].iter().any(|x| reads(x, d)))
-    {
-        return false;
+/// Whether the compiler knows result `n` of the collective `op` (in
+/// [`Op::dests`]'s order) without running it: the predicate of a
+/// `match.all` of an immediate (every member has the same value, so it is
+/// true) or the result of a `redux.sync.{min,max,and,or}` of an immediate
+/// (the immediate itself). Such a result read later is no reason to keep
+/// the collective (2026-11-27-h: `match.all.sync _|%p, 0, %m` with `%p`
+/// read by the later `vote.sync.ballot`, `found-O1/
+/// vote.sync.ballot-acb33d6f`, and `redux.sync.min.s32 %s, 0, %m` with `%s`
+/// read after the later collective, `found-O1/redux.sync.add.s32-801a9c84`,
+/// split the warp as K5 does). A `match`'s mask result is the membermask,
+/// a register: not counted (N24's crashing `match` reads it).
+fn folded_result(op: &Op, n: usize) -> bool {
+    match op {
+        Op::Match(m) => n == 1 && m.mode == MatchMode::All && matches!(m.a, Operand::Imm(_)),
+        Op::Redux(r) => {
+            let idempotent = match r.op {
+                ReduxOp::Min(_) | ReduxOp::Max(_) | ReduxOp::And | ReduxOp::Or => true,
+                ReduxOp::Add(_) | ReduxOp::Xor | ReduxOp::FMin { .. } | ReduxOp::FMax { .. } => {
+                    false
+                }
+            };
+            n == 0 && idempotent && matches!(r.a, Operand::Imm(_))
+        }
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_)
+        | Op::LaneOp(_) => false,
     }
-    for x in &prog.insts[i + 1..] {
-        if reads(x, d) {
+}
+
+/// Whether an `exit` after instruction `i` is guarded by `d` before any
+/// write of `d`: a folded `match.all` predicate that guards an exit so is
+/// N24's crash ([`Idiom::MatchAllExitJoinCrashes`]), not K5.
+fn guards_an_exit(prog: &Program, i: usize, d: Reg) -> bool {
+    for y in &prog.insts[i + 1..] {
+        if matches!(y.op, Op::Control(Control::Exit)) && y.guard.is_some_and(|g| g.reg == d) {
+            return true;
+        }
+        if y.op.written().contains(&d) {
             return false;
         }
-        if x.guard.is_none() && x.op.written().contains(&d) {
+    }
+    false
+}
+
+/// The membermask `m` of instruction `at` as the compiler sees it: a
+/// register whose last write before `at`, with no label between (no other
+/// path joins), is an unguarded `mov` of an immediate is that immediate
+/// (2026-11-27-h: `mov.b32 %m0, 0xffffffff; match.all.sync.b32 %r1, 0,
+/// %m0`, `found-O2/match.all.sync.b32-767a1584`).
+fn mask_value(prog: &Program, at: usize, m: Operand) -> Operand {
+    let Operand::Reg(r) = m else {
+        return m;
+    };
+    let Some(k) = (0..at)
+        .rev()
+        .find(|&k| prog.insts[k].op.written().contains(&r))
+    else {
+        return m;
+    };
+    let joined = (k + 1..=at).any(|j| labelled(prog, j));
+    match (&prog.insts[k], joined) {
+        (
+            crate::ir::Inst {
+                guard: None,
+                op:
+                    Op::Glue(Glue::Mov {
+                        a: a @ Operand::Imm(_),
+                        ..
+                    }),
+                ..
+            },
+            false,
+        ) => *a,
+        _ => m,
+    }
+}
+
+/// Whether reading a register in `x` uses its value: not when every
+/// destination of `x` is a sink (`mov.pred _, %p`, `setp.ne.s32 _, %r, 0`,
+/// `vote.ballot.b32 _, %p`): such an instruction computes nothing anyone
+/// reads, and a compiler drops it (2026-11-27-h: 22 of session 8's
+/// findings read K5's unused result only so).
+fn uses_what_it_reads(x: &crate::ir::Inst) -> bool {
+    x.op.is_control_flow() || x.op.dests().is_empty() || !x.op.written().is_empty()
+}
+
+/// Whether the value instruction `i` writes to `d` is never read: going
+/// forward, an unguarded write of `d` comes before any read (a value that
+/// nothing rewrites is stored at the end: used); in a loop around `i`
+/// with no such write before its back edge, the path on from the loop's
+/// head back to `i` counts too (the next trip may read it before the
+/// write). A read by an instruction whose results are all sinks is no read
+/// ([`uses_what_it_reads`]).
+fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
+    let read = |x: &crate::ir::Inst| reads(x, d) && uses_what_it_reads(x);
+    let kill = |x: &crate::ir::Inst| x.guard.is_none() && x.op.written().contains(&d);
+    for (h, b) in loops(prog) {
+        if h > i || i > b || prog.insts[i + 1..=b].iter().any(kill) {
+            continue;
+        }
+        for x in &prog.insts[h..=i] {
+            if read(x) {
+                return false;
+            }
+            if kill(x) {
+                break;
+            }
+        }
+    }
+    for x in &prog.insts[i + 1..] {
+        if read(x) {
+            return false;
+        }
+        if kill(x) {
             return true;
         }
     }
-    true
+    // Not rewritten: the case stores it at the end, which uses it (the
+    // H200's `k5-subwarp.result-read` of 2026-11-27 and the H200's
+    // `k5-movimm.vote-result-read` and `k5-sink.sink-read-value-in-register`
+    // of 2026-11-27-h, each a result only stored, agreed at every level).
+    false
 }
 
-fn write_hoisted_above_exit(prog: &Program) -> Option<usize> {
+fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
     for (h, b) in loops(prog) {
         for e in h..b {
             let x = &prog.insts[e];
-            if x.guard.is_none() || !matches!(x.op, Op::Control(Control::Exit)) {
+            if !matches!(x.op, Op::Control(Control::Exit))
+                || (x.guard.is_none() && !branched_over(prog, e))
+            {
                 continue;
             }
+            // A write after the exit that computes from a register or
+            // `%laneid` (a hoisted constant is no different value), to a
+            // register with no value before the loop.
             let fresh = prog.insts[e + 1..=b].iter().any(|x| {
-                x.op.written()
-                    .iter()
-                    .any(|r| !prog.insts[..h].iter().any(|y| y.op.written().contains(r)))
+                no_constant(x)
+                    && x.op.written().iter().any(|r| {
+                        !has_entry(*r)
+                            && !prog.insts[..h].iter().any(|y| y.op.written().contains(r))
+                    })
             });
             if fresh {
                 return Some(e);
@@ -1140,6 +1358,18 @@ fn write_hoisted_above_exit(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether instruction `e` is skipped by a guarded branch just before it
+/// to the instruction after it (`@!%p bra L; exit; L:` is `@%p exit`;
+/// 2026-11-27-h: `found-O1/setp.gt.s32-ef00434d`).
+fn branched_over(prog: &Program, e: usize) -> bool {
+    e > 0
+        && prog.insts[e - 1].guard.is_some()
+        && prog.insts[e - 1]
+            .op
+            .branch_target()
+            .is_some_and(|l| prog.labels[l.0 as usize].at == e + 1)
 }
 
 fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {
@@ -1349,19 +1579,34 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
             // On the fall-through path, before the label: a write of `p`
             // by no collective, with one of X's results not yet rewritten
             // on the way (so X's value reaches the join).
-            for w in k + 1..t.min(n) {
-                let y = &prog.insts[w];
-                if y.op.is_control_flow() {
-                    break;
+            // The taken side too, where the fall-through ends in a jump
+            // over it to the join (2026-11-27-h: `@%p2 bra L0; bra L1; L0:
+            // setp ...; L1:`, `found-O2/mul.lo.u64-cb4d2f6b`).
+            let taken = match &prog.insts[t - 1] {
+                x if x.guard.is_none() => {
+                    x.op.branch_target()
+                        .map(|l| prog.labels[l.0 as usize].at)
+                        .filter(|&join| join > t)
+                        .map_or(t..t, |join| t..join.min(n))
                 }
-                if !is_collective(&y.op) && y.op.written().contains(&p) {
-                    let live = results.iter().any(|r| {
-                        !prog.insts[k + 1..w]
-                            .iter()
-                            .any(|z| z.guard.is_none() && z.op.written().contains(r))
-                    });
-                    if live {
-                        return Some(w);
+                _ => t..t,
+            };
+            for side in [k + 1..t.min(n), taken] {
+                for w in side.clone() {
+                    let y = &prog.insts[w];
+                    if y.op.is_control_flow() {
+                        break;
+                    }
+                    // A collective writer only unguarded (a guarded one is K1's).
+                    if (!is_collective(&y.op) || y.guard.is_none()) && y.op.written().contains(&p) {
+                        let live = results.iter().any(|r| {
+                            !prog.insts[k + 1..w]
+                                .iter()
+                                .any(|z| z.guard.is_none() && z.op.written().contains(r))
+                        });
+                        if live {
+                            return Some(w);
+                        }
                     }
                 }
             }
@@ -1463,6 +1708,29 @@ fn narrow_cvt_after_exit_and_shuffle(prog: &Program) -> Option<usize> {
     (shfl + 1..prog.insts.len()).find(|&k| {
         let x = &prog.insts[k];
         x.guard.is_some() && narrow_cvt_into_32_bits(prog, x)
+    })
+}
+
+/// A guarded `cvt` to an 8- or 16-bit integer type into a 32-bit register
+/// at the target of a branch, after a `shfl.sync` (2026-11-27-h,
+/// `found-O1/cvt.rzi.s8.f32-69d939ba`: `@%p2 bra L0; shfl.sync.bfly.b32 _,
+/// 0, 0, 0, 0; bra L1; L0: @%p2 cvt.rzi.s8.f32 %r2, %b3`, the upper half
+/// of `%r2` the never-run shuffle's membermask 0: N12's mistake with the
+/// branch in the exit's place; on the H200 without the shuffle, unguarded,
+/// or to `.s32` it agrees at every level).
+fn narrow_cvt_at_branch_target(prog: &Program) -> Option<usize> {
+    (0..prog.insts.len()).find(|&k| {
+        let x = &prog.insts[k];
+        x.guard.is_some()
+            && narrow_cvt_into_32_bits(prog, x)
+            && prog.insts[..k]
+                .iter()
+                .any(|y| matches!(y.op, Op::Shfl(_)) && is_sync_collective(&y.op))
+            && prog.insts[..k].iter().enumerate().any(|(b, y)| {
+                y.op.branch_target()
+                    .is_some_and(|l| prog.labels[l.0 as usize].at == k)
+                    && b < k
+            })
     })
 }
 
@@ -1688,12 +1956,16 @@ fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
         if joins.is_empty() {
             continue;
         }
+        // A repeat by another name counts only outside loops: the H200's
+        // `n4.and-entry-value` (2026-11-27), whose one-sided `setp` in a loop
+        // is repeated so after the join, agreed at every level.
+        let in_loop = loops(prog).iter().any(|&(h, b)| h <= i && i <= b);
         // The repeat at or after a join, the write's sources unchanged since
         // the write, where the lanes that take that branch have a written
         // register without a value.
         let e = expression(&w.op);
         for (j, (x, written)) in prog.insts.iter().zip(&writes).enumerate().skip(i + 1) {
-            if expression(&x.op) == e {
+            if expression(&x.op) == e || (!in_loop && same_by_definitions(prog, i, j)) {
                 let skipped = joins
                     .iter()
                     .any(|&(k, t)| t <= j && writes[i].iter().any(|r| u.get().may_lack(k, *r)));
@@ -1707,6 +1979,56 @@ fn repeat_after_one_sided_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
         }
     }
     None
+}
+
+/// The instruction that gives `r` its value at `at`: its last write before
+/// `at`, unguarded, with no label between (no other path joins).
+fn definition(prog: &Program, at: usize, r: Reg) -> Option<usize> {
+    let k = (0..at)
+        .rev()
+        .find(|&k| prog.insts[k].op.written().contains(&r))?;
+    let joined = (k + 1..=at).any(|j| labelled(prog, j));
+    (prog.insts[k].guard.is_none() && !joined).then_some(k)
+}
+
+/// Whether instructions `i` and `j` compute the same expression where
+/// their register sources differ only by name: each pair of differing
+/// sources defined ([`definition`]) by the same expression of immediates
+/// and `%laneid` (2026-11-27-h: `and.b32 %r3, %laneid, 8; setp.ne.b32 %p1,
+/// %r3, 0` on one side, `and.b32 %b4, %laneid, 8; setp.ne.b32 %p6, %b4, 0`
+/// after the join, `found-O2/setp.ne.b32-ca2e022b`).
+fn same_by_definitions(prog: &Program, i: usize, j: usize) -> bool {
+    let a = expression(&prog.insts[i].op);
+    let mut b = expression(&prog.insts[j].op);
+    let sa = a.sources();
+    let mut renamed = false;
+    {
+        let sb = b.sources_mut();
+        if sa.len() != sb.len() {
+            return false;
+        }
+        for ((oa, _, _), (ob, _, _)) in sa.iter().zip(sb) {
+            if oa == ob {
+                continue;
+            }
+            let (Operand::Reg(ra), Operand::Reg(rb)) = (*oa, *ob) else {
+                return false;
+            };
+            let (Some(da), Some(db)) = (definition(prog, i, ra), definition(prog, j, rb)) else {
+                return false;
+            };
+            let (xa, xb) = (&prog.insts[da].op, &prog.insts[db].op);
+            if !matches!(xa, Op::Glue(_))
+                || !xa.source_regs().is_empty()
+                || expression(xa) != expression(xb)
+            {
+                return false;
+            }
+            *ob = Operand::Reg(ra);
+            renamed = true;
+        }
+    }
+    renamed && a == b
 }
 
 /// Whether `x` writes a value that is no constant: it reads a register or
@@ -1731,15 +2053,20 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
             else {
                 continue;
             };
-            // Before the loop, `d`'s last write, unguarded and no constant.
-            let Some(k) = (0..h)
+            // Before the loop, `d`'s last write, unguarded and no constant
+            // and reading no register without a value; or none, `d`'s value
+            // an input (2026-11-27-h: `found-O2/input-66763180`).
+            let entry = match (0..h)
                 .rev()
                 .find(|&k| prog.insts[k].op.written().contains(&d))
-            else {
-                continue;
+            {
+                Some(k) => {
+                    let x = &prog.insts[k];
+                    x.guard.is_none() && no_constant(x) && !u.get().reads_lacking(prog, k)
+                }
+                None => has_entry(d),
             };
-            let entry = &prog.insts[k];
-            if entry.guard.is_some() || !no_constant(entry) {
+            if !entry {
                 continue;
             }
             // Before the copy, an exit test of the loop: a guarded branch out
@@ -1753,7 +2080,7 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
             });
             // `d`'s entry value a value, `s` maybe none.
-            if leaves && !u.get().reads_lacking(prog, k) && u.get().may_lack(c, s) {
+            if leaves && u.get().may_lack(c, s) {
                 return Some(c);
             }
         }

@@ -95,12 +95,21 @@ const N25: &[(&str, bool, &str)] = &[
 
 /// Variants another bug's detector takes, each with why (the only ones
 /// where a detector but the tested one may fire).
-const ALSO: &[(&str, Idiom, &str)] = &[(
+const ALSO: &[(&str, Idiom, &str)] = &[
+    (
+        "y13-branch-not-exit",
+        Idiom::UnusedCollectiveSplitsWarp,
+        "K5's widened shape (H30: a match.all predicate of an immediate is known, so its read by \
+         the branch does not count), with a register mask that is the full mask on every lane in \
+         the inputs, so no groups are left behind: it agreed, as H30's two whole-warp K5 variants did",
+    ),
+    (
     "a5-no-exit",
     Idiom::UnusedCollectiveSplitsWarp,
     "K5's shape: an unused match with the mask 0 before a full-mask collective; no lane runs \
      that match, so it agreed, and N24's detector does not fire without the exit",
-)];
+    ),
+];
 
 #[test]
 fn n24_and_n25_fire_on_the_variants_the_gpu_got_wrong_and_on_no_other() {
