@@ -11,7 +11,9 @@
 //! interpreter's on every word it defines; a difference panics.
 //!
 //! Times are per launch, the fastest of the repetitions that fit in
-//! `BENCH_MS` (default 3000; at least 2): the JIT's and the plain
+//! `BENCH_MS` (default 3000), taken in `BENCH_ROUNDS` slices (default 5;
+//! at least 2 repetitions each) that alternate with the other columns'
+//! (a slow phase of a virtual machine's CPU then slows all alike): the JIT's and the plain
 //! version's on buffers that stay in place (`CompiledKernel::run_on`: no
 //! copies in or out), the interpreter's a whole `run_launch` (once; its
 //! copies are noise). The compile is timed apart, once per kernel.
@@ -139,6 +141,7 @@ fn main() {
     }
     counts.dedup();
     let budget = Duration::from_millis(env_list("BENCH_MS", &[3000])[0] as u64);
+    let rounds = env_list("BENCH_ROUNDS", &[5])[0].max(1);
     let only: Option<Vec<String>> = std::env::var("BENCH_KERNELS")
         .ok()
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect());
@@ -259,29 +262,29 @@ fn main() {
             });
             // In place, no copies.
             let mut bufs: Vec<Vec<u8>> = launch.buffers.iter().map(|b| b.bytes.clone()).collect();
-            let jit_t: Vec<f64> = counts
-                .iter()
-                .map(|&threads| {
-                    best(budget, || {
+            // Each column's repetitions are taken in `rounds` slices in turn
+            // (JIT, translation, vectorised, then again), so that a slow
+            // phase of the machine (a virtual machine losing its CPU for
+            // seconds) slows every column alike, not one of them: the
+            // ratios are between times taken side by side.
+            let mut words = Kernel::words(&launch);
+            let slice = budget / rounds as u32;
+            let mut jit_t = vec![f64::MAX; counts.len()];
+            let mut lit_t = vec![f64::MAX; counts.len()];
+            let mut vec_t = vec![f64::MAX; counts.len()];
+            for _ in 0..rounds {
+                for (c, &threads) in counts.iter().enumerate() {
+                    jit_t[c] = jit_t[c].min(best(slice, || {
                         compiled
                             .run_on(&launch, &mut bufs, threads)
                             .unwrap_or_else(|e| panic!("{e}"))
-                    })
-                })
-                .collect();
-            let mut words = Kernel::words(&launch);
-            let lit_t: Vec<f64> = counts
-                .iter()
-                .map(|&threads| {
-                    best(budget, || {
+                    }));
+                    lit_t[c] = lit_t[c].min(best(slice, || {
                         kernel_literal::literal(kernel, &mut words, threads)
-                    })
-                })
-                .collect();
-            let vec_t: Vec<f64> = counts
-                .iter()
-                .map(|&threads| best(budget, || kernel.native(&mut words, threads)))
-                .collect();
+                    }));
+                    vec_t[c] = vec_t[c].min(best(slice, || kernel.native(&mut words, threads)));
+                }
+            }
             let cells = |t: &[f64]| t.iter().map(|&s| ms(s)).collect::<Vec<_>>().join(" | ");
             let (jit1, jitn) = (jit_t[0], jit_t[counts.len() - 1]);
             println!(
