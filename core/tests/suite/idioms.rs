@@ -1650,25 +1650,15 @@ fn n4_and_n15_need_the_join_and_the_exit_test() {
     );
 }
 
-/// Triage of the reduced findings of 2026-11-27-f (the -O1 and -O2 hunts
-/// with `--avoid all` of the then 18 idioms): which idiom each holds, with
-/// its inputs (`idioms_in_case`) and as a program alone (`idioms`). Prints
-/// a line per file and the counts; run by hand:
-/// `cargo test -p warp-core --test suite triage_of_the_found -- --ignored --nocapture`.
-#[test]
-#[ignore = "prints the triage table of docs/log/gpu-2026-11-27-f/README.md"]
-fn triage_of_the_found_cases_of_2026_11_27_f() {
-    let root = format!(
-        "{}/../docs/log/gpu-2026-11-27-f",
-        env!("CARGO_MANIFEST_DIR")
-    );
+/// Prints, for every reduced finding (`*.ptx.txt`) in the folders `dirs`
+/// of `docs/log/LOG/`, its `class:` line and the idioms every current
+/// detector finds in it with its inputs (`idioms_in_case`) and as a
+/// program alone (`idioms`), then the counts per folder of the first idiom
+/// (or `none`); returns how many files it read.
+pub fn print_triage(log: &str, dirs: &[&'static str]) -> usize {
+    let root = format!("{}/../docs/log/{log}", env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for dir in [
-        "found-h100-O1",
-        "found-h100-O1-b",
-        "found-h200-O2",
-        "found-h200-O2-b",
-    ] {
+    for &dir in dirs {
         for e in std::fs::read_dir(format!("{root}/{dir}")).expect("the folder") {
             let path = e.expect("an entry").path();
             if path.to_string_lossy().ends_with(".ptx.txt") {
@@ -1677,73 +1667,6 @@ fn triage_of_the_found_cases_of_2026_11_27_f() {
         }
     }
     files.sort();
-    assert!(files.len() > 200, "{} files", files.len());
-    let mut counts = std::collections::BTreeMap::<(&str, String), usize>::new();
-    for (dir, path) in &files {
-        let text = std::fs::read_to_string(path).expect("readable");
-        let case = parse(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
-        let with_inputs = idioms_in_case(&case.program, &case.inputs);
-        let alone = idioms(&case.program);
-        let name = |v: &[Idiom]| match v.first() {
-            Some(i) => i.name().to_string(),
-            None => "none".to_string(),
-        };
-        println!(
-            "{dir}/{}: {} (program alone: {})",
-            path.file_name().expect("a name").to_string_lossy(),
-            with_inputs
-                .iter()
-                .map(|i| i.name())
-                .collect::<Vec<_>>()
-                .join(", "),
-            alone
-                .iter()
-                .map(|i| i.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        *counts.entry((dir, name(&with_inputs))).or_default() += 1;
-        *counts.entry(("all", name(&with_inputs))).or_default() += 1;
-        *counts
-            .entry(("all, program alone", name(&alone)))
-            .or_default() += 1;
-    }
-    println!("{} files", files.len());
-    for ((dir, idiom), n) in &counts {
-        println!("{dir}\t{idiom}\t{n}");
-    }
-    let total: usize = counts
-        .iter()
-        .filter(|((d, _), _)| *d == "all")
-        .map(|(_, n)| n)
-        .sum();
-    assert_eq!(total, files.len());
-}
-
-/// The triage of session 8's `--avoid all` hunts (2026-11-27-h): every
-/// reduced finding of `found-O2/` (H200, the driver's JIT at -O2) and
-/// `found-O1/` (H100, -O1) and the idioms every current detector finds in
-/// it, with its inputs (`idioms_in_case`) and as a program alone
-/// (`idioms`). Prints a line per file and the counts; run by hand:
-/// `cargo test -p warp-core --test suite triage_of_the_found_cases_of_2026_11_27_h -- --ignored --nocapture`.
-#[test]
-#[ignore = "prints the triage table of docs/log/gpu-2026-11-27-h/triage.md"]
-fn triage_of_the_found_cases_of_2026_11_27_h() {
-    let root = format!(
-        "{}/../docs/log/gpu-2026-11-27-h",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut files = Vec::new();
-    for dir in ["found-O2", "found-O1"] {
-        for e in std::fs::read_dir(format!("{root}/{dir}")).expect("the folder") {
-            let path = e.expect("an entry").path();
-            if path.to_string_lossy().ends_with(".ptx.txt") {
-                files.push((dir, path));
-            }
-        }
-    }
-    files.sort();
-    assert_eq!(files.len(), 70);
     let mut counts = std::collections::BTreeMap::<(&str, String), usize>::new();
     for (dir, path) in &files {
         let text = std::fs::read_to_string(path).expect("readable");
@@ -1782,6 +1705,35 @@ fn triage_of_the_found_cases_of_2026_11_27_h() {
         .map(|(_, n)| n)
         .sum();
     assert_eq!(total, files.len());
+    files.len()
+}
+
+/// Triage of the reduced findings of 2026-11-27-f (the -O1 and -O2 hunts
+/// with `--avoid all` of the then 18 idioms); run by hand:
+/// `cargo test -p warp-core --test suite triage_of_the_found -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints the triage table of docs/log/gpu-2026-11-27-f/README.md"]
+fn triage_of_the_found_cases_of_2026_11_27_f() {
+    let dirs = [
+        "found-h100-O1",
+        "found-h100-O1-b",
+        "found-h200-O2",
+        "found-h200-O2-b",
+    ];
+    assert!(print_triage("gpu-2026-11-27-f", &dirs) > 200);
+}
+
+/// The triage of session 8's `--avoid all` hunts (2026-11-27-h):
+/// `found-O2/` (H200, the driver's JIT at -O2) and `found-O1/` (H100,
+/// -O1); run by hand:
+/// `cargo test -p warp-core --test suite triage_of_the_found_cases_of_2026_11_27_h -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints the triage table of docs/log/gpu-2026-11-27-h/triage.md"]
+fn triage_of_the_found_cases_of_2026_11_27_h() {
+    assert_eq!(
+        print_triage("gpu-2026-11-27-h", &["found-O2", "found-O1"]),
+        70
+    );
 }
 
 /// The idioms every detector finds in each experiment variant of the
