@@ -17,6 +17,7 @@ mod canonical_nan;
 mod fuel;
 mod jit_prop;
 mod kernels;
+mod memory_fast_paths;
 mod mix200_generated;
 mod partitions;
 mod popc;

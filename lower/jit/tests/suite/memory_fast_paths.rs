@@ -1,0 +1,164 @@
+//! Whole-warp memory accesses whose address checks an earlier access
+//! proved (`lower/jit/src/memory_ops.rs`: a row known consecutive through a
+//! uniform stride, a tile column's later offsets): the bytes they load and
+//! store, written by hand, and the first lane out of bounds named when
+//! the cheap check fails. Here, not beside the code, because they launch
+//! kernels through `warp_jit::launch`, which the memory module may not
+//! import (`module_graph`: no file imports one that imports it back).
+
+use std::path::Path;
+use warp_core::launch::Launch;
+use warp_jit::launch::CompiledKernel;
+
+const HEAD: &str = ".version 9.0\n.target sm_90\n.address_size 64\n";
+
+/// `src` (one kernel `k`) launched as `launch` on 1 and 3 threads:
+/// the words of the first buffer, or the error's text.
+fn run(src: &str, launch: &str) -> Vec<Result<Vec<String>, String>> {
+    let m = warp_core::text::parse_module(src).unwrap_or_else(|e| panic!("{e}"));
+    let l = Launch::parse(launch, "k.launch", Path::new(".")).expect("a valid launch");
+    let k = CompiledKernel::compile(&m, "k").expect("compiles");
+    [1, 3]
+        .iter()
+        .map(|&t| match k.launch_on(&l, t) {
+            Ok(out) => Ok(out.buffers[0].words()),
+            Err(e) => Err(e.to_string()),
+        })
+        .collect()
+}
+
+/// A transpose's global rows: each warp (`%tid.y`) loads row `%tid.y`
+/// at `%rd5` (checked in full) and the row 64 words on at `%rd7 =
+/// %rd5 + %rd6` (`%rd6` uniform: known consecutive from `%rd5`, so only
+/// its first and last address are checked), and stores them crosswise
+/// the same way. With `in` of 128 words `out[i] = in[i + 64]` and
+/// `out[i + 64] = in[i]`; with 104, warp 1's second load runs past
+/// `in` at lane 8 (word 104), which ends the launch naming it.
+#[test]
+fn rows_known_consecutive_load_right_and_fault_at_the_first_lane_out() {
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1) {{\n\
+         .reg .f32 %f<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<12>;\n\
+         ld.param.u64 %rd1, [k_param_0];\n\
+         ld.param.u64 %rd2, [k_param_1];\n\
+         cvta.to.global.u64 %rd3, %rd2;\n\
+         cvta.to.global.u64 %rd10, %rd1;\n\
+         mov.u32 %r5, %tid.x;\n\
+         mov.u32 %r9, %tid.y;\n\
+         shl.b32 %r1, %r9, 5;\n\
+         add.s32 %r11, %r1, %r5;\n\
+         mul.wide.s32 %rd4, %r11, 4;\n\
+         add.s64 %rd5, %rd3, %rd4;\n\
+         ld.global.f32 %f1, [%rd5];\n\
+         mov.u32 %r16, 64;\n\
+         mul.wide.s32 %rd6, %r16, 4;\n\
+         add.s64 %rd7, %rd5, %rd6;\n\
+         ld.global.f32 %f2, [%rd7];\n\
+         add.s64 %rd8, %rd10, %rd4;\n\
+         st.global.f32 [%rd8], %f2;\n\
+         add.s64 %rd9, %rd8, %rd6;\n\
+         st.global.f32 [%rd9], %f1;\n\
+         ret;\n}}\n"
+    );
+    let launch = |n: usize| {
+        let words: Vec<String> = (0..n).map(|i| format!("{:08x}", 0x100 + i)).collect();
+        format!(
+            "kernel k\ngrid 1\nblock 32,2\nbuffer out fill aaaaaaaa 128\nbuffer in u32 {}\n\
+             param k_param_0 buffer out\nparam k_param_1 buffer in\n",
+            words.join(" ")
+        )
+    };
+    let want: Vec<String> = (0..128)
+        .map(|i| format!("{:08x}", 0x100 + (i + 64) % 128))
+        .collect();
+    for got in run(&src, &launch(128)) {
+        assert_eq!(got.expect("runs"), want);
+    }
+    for got in run(&src, &launch(104)) {
+        let e = got.expect_err("faults");
+        for w in [
+            "cta (0,0,0) warp 1",
+            "lane 8 (%tid (8,1,0)), `ld.global.f32 %f2, [%rd7];`",
+            "address 0x21000001a0 (4 bytes) is outside every buffer",
+        ] {
+            assert!(e.contains(w), "`{e}` lacks `{w}`");
+        }
+    }
+}
+
+/// A transpose's tile column: 256 threads (32 x 8) fill words
+/// `0..1024` of `tile` with their index, then lane `x` of warp `y`
+/// reads word `33 x + y + 8 k` at `[%r21 + 32 k]`, `k = 0..4` (the
+/// first check covers the four offsets; the three later loads check
+/// what it proved). With 4224 bytes of tile every load is in bounds
+/// (a word past 1023 reads 0); with 4100, lane 31 of warp 0 reads
+/// byte 4092 (in) and then 4124 (out) at `[%r21+32]`, which ends the
+/// launch naming it.
+#[test]
+fn tile_columns_known_in_bounds_load_right_and_fault_at_the_first_lane_out() {
+    let src = |bytes: u32| {
+        format!(
+            "{HEAD}.visible .entry k(.param .u64 k_param_0) {{\n\
+             .reg .b32 %r<30>;\n.reg .b64 %rd<12>;\n\
+             .shared .align 4 .b8 tile[{bytes}];\n\
+             ld.param.u64 %rd1, [k_param_0];\n\
+             cvta.to.global.u64 %rd10, %rd1;\n\
+             mov.u32 %r5, %tid.x;\n\
+             mov.u32 %r9, %tid.y;\n\
+             mov.u32 %r12, tile;\n\
+             shl.b32 %r1, %r9, 5;\n\
+             add.s32 %r2, %r1, %r5;\n\
+             shl.b32 %r3, %r2, 2;\n\
+             add.s32 %r15, %r12, %r3;\n\
+             st.shared.u32 [%r15], %r2;\n\
+             add.s32 %r6, %r2, 256;\n\
+             st.shared.u32 [%r15+1024], %r6;\n\
+             add.s32 %r7, %r2, 512;\n\
+             st.shared.u32 [%r15+2048], %r7;\n\
+             add.s32 %r8, %r2, 768;\n\
+             st.shared.u32 [%r15+3072], %r8;\n\
+             bar.sync 0;\n\
+             mad.lo.s32 %r19, %r5, 132, %r12;\n\
+             shl.b32 %r20, %r9, 2;\n\
+             add.s32 %r21, %r19, %r20;\n\
+             ld.shared.u32 %r22, [%r21];\n\
+             ld.shared.u32 %r23, [%r21+32];\n\
+             ld.shared.u32 %r24, [%r21+64];\n\
+             ld.shared.u32 %r25, [%r21+96];\n\
+             mul.wide.u32 %rd4, %r2, 4;\n\
+             add.s64 %rd5, %rd10, %rd4;\n\
+             st.global.u32 [%rd5], %r22;\n\
+             st.global.u32 [%rd5+1024], %r23;\n\
+             st.global.u32 [%rd5+2048], %r24;\n\
+             st.global.u32 [%rd5+3072], %r25;\n\
+             ret;\n}}\n"
+        )
+    };
+    let launch = "kernel k\ngrid 1\nblock 32,8\nbuffer out fill aaaaaaaa 1024\n\
+                  param k_param_0 buffer out\n";
+    // Thread (x, y) stores at word 32 y + x + 256 k the tile's word
+    // 33 x + y + 8 k, which holds its index below 1024 and 0 past it.
+    let mut want = vec![String::new(); 1024];
+    for y in 0..8 {
+        for x in 0..32 {
+            for k in 0..4 {
+                let w = 33 * x + y + 8 * k;
+                let v = if w < 1024 { w } else { 0 };
+                want[32 * y + x + 256 * k] = format!("{v:08x}");
+            }
+        }
+    }
+    for got in run(&src(4224), launch) {
+        assert_eq!(got.expect("runs"), want);
+    }
+    for got in run(&src(4100), launch) {
+        let e = got.expect_err("faults");
+        for w in [
+            "cta (0,0,0) warp 0",
+            "lane 31 (%tid (31,0,0)), `ld.shared.u32 %r23, [%r21+32];`",
+            "address 0x101c (4 bytes) is outside the CTA's 4100 bytes of shared memory",
+        ] {
+            assert!(e.contains(w), "`{e}` lacks `{w}`");
+        }
+    }
+}
