@@ -27,6 +27,7 @@ mod scopes;
 mod single_pass;
 mod spec_reference;
 mod text;
+mod triage_9;
 mod thread_ops;
 mod ub;
 mod vary;
