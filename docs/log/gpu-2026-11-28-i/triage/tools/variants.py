@@ -58,6 +58,25 @@ V += [
  ("hang-vote.other-branch-guard", H, "the first branch guarded by a fresh copy %p3 of `%laneid <= 11` (the vote still rewrites %p0, which the first branch no longer reads)", [(".reg .pred %p0, %p1, %p2;", ".reg .pred %p0, %p1, %p2, %p3;"), ("    setp.le.u32 %p0, %laneid, 11;\n    @%p0 bra L1;\n", "    setp.le.u32 %p0, %laneid, 11;\n    setp.le.u32 %p3, %laneid, 11;\n    @%p3 bra L1;\n")]),
 ]
 
+M = "found-default/mov.b32-4e8e3807"
+V += [
+ ("n15-noloop.found", M, "the found case, no loop: `mov.b32 %b0, %b1` (%b1 an input, 0), then on every lane `mov.f32 %b1, %f3` of the never-written %f3 (the GPU's %b0 is not %b1's entry value)", []),
+ ("n15-noloop.f3-given", M, "%f3 given an entry value (0f00000000)", [(".lanes %b1 = 0;", ".lanes %b1 = 0;\n.lanes %f3 = 0f00000000;")]),
+ ("n15-noloop.imm-copy", M, "`mov.f32 %b1, 0f3f800000` (an immediate) in the copy's place", [("mov.f32 %b1, %f3;", "mov.f32 %b1, 0f3f800000;")]),
+]
+N = "found-default/input-5bcbe815"
+V += [
+ ("n15-branch.found", N, "the found case: a loop every lane leaves at once by `@!%p2 bra L3`, before `mov.f32 %f0, %f2` of the never-written %f2 (%f0 an input, 0)", []),
+ ("n15-branch.f2-given", N, "%f2 given an entry value (0f00000000)", [(".lanes %f0 = 0f00000000;", ".lanes %f0 = 0f00000000;\n.lanes %f2 = 0f00000000;")]),
+ ("n15-branch.no-loop", N, "no back edge (the `@%lp0 bra L0` removed): a forward branch over the copy only", [("    @%lp0 bra L0;\n", "")]),
+]
+X = "found-O3/sub.rn.f64-a3089df0"
+V += [
+ ("n15-loopread.found", X, "the found case: in a one-trip loop, `sub.rn.f64 %fd1, %fd1, %bd1` (%bd1 an input, 0), then `mov.b64 %bd1, %bd0` of the never-written %bd0", []),
+ ("n15-loopread.bd0-given", X, "%bd0 given an entry value (0)", [(".lanes %bd1 = 0;", ".lanes %bd0 = 0;\n.lanes %bd1 = 0;")]),
+ ("n15-loopread.no-loop", X, "no back edge (the `@%lp0 bra L0` removed)", [("    @%lp0 bra L0;\n", "")]),
+]
+
 os.makedirs("triage/experiments", exist_ok=True)
 for name, found, what, edits in V:
     text = "\n".join(program(found)) + "\n"
