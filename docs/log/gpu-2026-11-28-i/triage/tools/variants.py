@@ -77,6 +77,21 @@ V += [
  ("n15-loopread.no-loop", X, "no back edge (the `@%lp0 bra L0` removed)", [("    @%lp0 bra L0;\n", "")]),
 ]
 
+R = "found-default/redux.sync.add.u32-3c6e0b41"
+V += [
+ ("redux-count.found", R, "the found case: `bfind.s64 %b0, %rd0` of the never-written %rd0, `redux.sync.add.u32 %r0, 1, 0xffffffff` (32; the GPU 31), `@%p1 mov.f32 %b2, 0` under the never-written %p1", []),
+ ("redux-count.no-bfind", R, "the bfind removed", [("    bfind.s64 %b0, %rd0;\n", "")]),
+ ("redux-count.no-mov", R, "the guarded mov removed", [("    @%p1 mov.f32 %b2, 0f00000000;\n", "")]),
+ ("redux-count.p1-given", R, "%p1 given an entry value (0 on every lane)", [(".lanes %b3 = 0;", ".lanes %b3 = 0;\n.lanes %p1 = 0;")]),
+ ("redux-count.rd0-given", R, "%rd0 given an entry value (0)", [(".lanes %b3 = 0;", ".lanes %b3 = 0;\n.lanes %rd0 = 0;")]),
+]
+J = "found-O3/match.all.sync.b64-66cbd4dc"
+V += [
+ ("match-join.found", J, "the found case: lane 21 branches to L12, lane 11 falls through to it, and there `match.all.sync.b64 _|%p0, %sd0, 0x200800` of the two (values 21 and 0: %p0 = 0; the GPU 1)", []),
+ ("match-join.one-path", J, "lane 21 takes the fall-through too (the first branch's guard `%laneid == 32`, no lane; the second skips every lane but 11 and 21)", [("setp.eq.u32 %p0, %laneid, 21;", "setp.eq.u32 %p0, %laneid, 32;"), ("    setp.ne.u32 %p0, %laneid, 11;\n", "    setp.ne.u32 %p0, %laneid, 11;\n    setp.ne.and.u32 %p0, %laneid, 21, %p0;\n")]),
+ ("match-join.same-values", J, "lane 21's value 0, as lane 11's (the match true, %p0 = 1 by the reference)", [("0 20 21 22 23 0", "0 20 0 22 23 0")]),
+]
+
 os.makedirs("triage/experiments", exist_ok=True)
 for name, found, what, edits in V:
     text = "\n".join(program(found)) + "\n"
