@@ -92,6 +92,24 @@ V += [
  ("match-join.same-values", J, "lane 21's value 0, as lane 11's (the match true, %p0 = 1 by the reference)", [("0 20 21 22 23 0", "0 20 0 22 23 0")]),
 ]
 
+G1 = "found-default/max.f32-b52d6ec1"
+V += [
+ ("n3-guarded.found", G1, "the found case: in a loop, `max.f32 %f0, 0, %f1` of the never-written %f1, then `@%p1 mov.f32 %f1, 1` (a guarded rewrite, %p1 1 on every lane)", []),
+ ("n3-guarded.unguarded", G1, "the rewrite unguarded (N3's detector fires today)", [("@%p1 mov.f32 %f1, 0f00000001;", "mov.f32 %f1, 0f00000001;")]),
+ ("n3-guarded.f1-given", G1, "%f1 given an entry value (0f00000000)", [(".lanes %p1 = 1;", ".lanes %p1 = 1;\n.lanes %f1 = 0f00000000;")]),
+]
+G2 = "found-O3/sub.f32-9c621e46"
+V += [
+ ("n3-guarded2.found", G2, "the found case: in an 18-trip loop, `sub.f32 %f1, %f0, 0` of the never-written %f0, then `@!%p0 mov.f32 %f0, 1` (%p0 0 on every lane)", []),
+ ("n3-guarded2.unguarded", G2, "the rewrite unguarded (N3's detector fires today)", [("@!%p0 mov.f32 %f0, 0f00000001;", "mov.f32 %f0, 0f00000001;")]),
+ ("n3-guarded2.f0-given", G2, "%f0 given an entry value (0f00000000)", [(".lanes %p0 = 0;", ".lanes %p0 = 0;\n.lanes %f0 = 0f00000000;")]),
+]
+I = "found-O3/input-8a0e18c9"
+V += [
+ ("n15-exit.found", I, "the found case: a loop whose lanes leave by `exit` unless %p3, then `mov.u32 %r5, %r0` of the never-written %r0 (%r5 an input, 0)", []),
+ ("n15-exit.r0-given", I, "%r0 given an entry value (0)", [(".lanes %r5 = 0;", ".lanes %r0 = 0;\n.lanes %r5 = 0;")]),
+]
+
 os.makedirs("triage/experiments", exist_ok=True)
 for name, found, what, edits in V:
     text = "\n".join(program(found)) + "\n"
