@@ -27,7 +27,7 @@ mod scopes;
 mod single_pass;
 mod spec_reference;
 mod text;
-mod triage_9;
 mod thread_ops;
+mod triage_9;
 mod ub;
 mod vary;
