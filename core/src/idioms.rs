@@ -202,6 +202,12 @@ pub enum Idiom {
     /// add: `corpus/sub.f32-e28ce7e3.ptx`, `corpus/sub.f32-39d348dd.ptx`).
     /// `mul` ties and an explicit `add.rn.f32` (which warpdiff's IR has no
     /// form for) were not tried.
+    /// Since the triage of 2026-11-28-i
+    /// (`docs/log/gpu-2026-11-28-i/triage.md`, its variants run on an H100
+    /// at -O0 to -O3): an operand may be a register whose last write, no
+    /// label between, is an unguarded `mov.f32` of an immediate or
+    /// `neg.f32` of one (`n6-mov.found`, `n6-neg.found` wrong from -O1;
+    /// with that operand an input, or no tie, right at every level).
     F32AddImmediatesTieMisrounded,
     /// N7: an instruction X that reads a predicate `p` (as its guard, or
     /// as a source such as `selp`'s selector) and writes a register, then
@@ -347,6 +353,15 @@ pub enum Idiom {
     /// branch's target after a `shfl.sync` (the branch in the exit's place;
     /// `narrow-cvt-join.found` wrong from -O1, and right without the
     /// shuffle).
+    /// Since the triage of 2026-11-28-i
+    /// (`docs/log/gpu-2026-11-28-i/triage.md`, its variants run on an H100
+    /// at -O0 to -O3): after the exit, with no shuffle, a half of a 64-bit
+    /// immediate (a `match.b64`'s value, a `mov.b64`'s, before or after
+    /// the `cvt`) gives the upper half (`n12-match.found`: 0xdbb70000;
+    /// `n12-mov.found`: 0x27370000; other immediates give their halves,
+    /// 0x12340000 and 0x33330000), wrong from -O2; without it, unguarded,
+    /// to `.s32` or without the exit right at every level. A `shfl.sync`
+    /// in the match's place, N12's shape without its `xor.b64`, agreed.
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -461,6 +476,13 @@ pub enum Idiom {
     /// count) it agrees at every level on an H100, as does the loop with
     /// the register without a value copied on the back edge instead of
     /// the entry (N15's side; `docs/log/gpu-2026-11-27-g/exp7-levels-h100.txt`).
+    /// Since the triage of 2026-11-28-i
+    /// (`docs/log/gpu-2026-11-28-i/triage.md`, its variants run on an H100
+    /// at -O0 to -O3): the body's rewrite may be guarded (`@%p1 mov.f32
+    /// %f1, 1` after `max.f32 %f0, 0, %f1`: `n3-guarded.found`, and
+    /// `n3-guarded2.found`, wrong from -O2; with an entry value right).
+    /// The same two with the rewrite unguarded agreed at every level: the
+    /// detector is wider than the bug there.
     LoopReadBeforeWrite,
     /// N4: an unguarded instruction writes a register `r` from an
     /// expression (an `and`, a `shr` ... of `%laneid` or of registers) on
@@ -574,6 +596,13 @@ pub enum Idiom {
     /// then `setp.gt.s32 ..., 0` agree at every level. So the detector
     /// takes 16 and 32 bits, an `.f32` destination and a signed compare
     /// with 0 read straight from the `abs` (or its copies).
+    /// Since the triage of 2026-11-28-i
+    /// (`docs/log/gpu-2026-11-28-i/triage.md`, its variants run on an H100
+    /// at -O0 to -O3): also the high half of its product with 1 or 2
+    /// (`mul.hi.s16`, computed as an unsigned one: 0 and 1 where the
+    /// reference gives 0xffff) and its sign shifted down (`shr.s16 x, 15`,
+    /// computed as a logical shift: 1), wrong from -O1; the same `mul.hi`
+    /// of the input itself right at every level.
     AbsResultTakenAsNonNegative,
     /// N19: `setp.ne p, r, K` of a register (or `%laneid`) `r` against an
     /// immediate `K`, then `@p bra L` (forward): the instructions only the
@@ -1495,21 +1524,60 @@ fn shl64_immediate_amount_over_63(prog: &Program) -> Option<usize> {
 }
 
 fn f32_add_immediates_tie(prog: &Program) -> Option<usize> {
-    prog.insts.iter().position(|x| match x.op {
-        Op::Glue(Glue::Bin {
+    (0..prog.insts.len()).find(|&i| {
+        let Op::Glue(Glue::Bin {
             op,
             ty: Type::F32,
-            a: Operand::Imm(a),
-            b: Operand::Imm(b),
+            a,
+            b,
             ..
-        }) => match op {
-            BinOp::Add => f32_sum_is_tie(a as u32, b as u32),
-            // a - b is a + (-b): the sign bit of b flipped.
-            BinOp::Sub => f32_sum_is_tie(a as u32, b as u32 ^ 0x8000_0000),
-            _ => false,
-        },
-        _ => false,
+        }) = prog.insts[i].op
+        else {
+            return false;
+        };
+        let (Some(a), Some(b)) = (f32_constant(prog, i, a), f32_constant(prog, i, b)) else {
+            return false;
+        };
+        // a - b is a + (-b): the sign bit of b flipped.
+        (op == BinOp::Add && f32_sum_is_tie(a, b))
+            || (op == BinOp::Sub && f32_sum_is_tie(a, b ^ 0x8000_0000))
     })
+}
+
+/// The bits of `o`, read by instruction `at`, when the compiler knows them:
+/// an immediate, or (since the triage of 2026-11-28-i,
+/// `docs/log/gpu-2026-11-28-i/triage.md`) a register whose last write, no
+/// label between, is an unguarded `mov.f32` of an immediate or `neg.f32`
+/// of one (`n6-mov.found`, `n6-neg.found`).
+fn f32_constant(prog: &Program, at: usize, o: Operand) -> Option<u32> {
+    match o {
+        Operand::Imm(v) => Some(v as u32),
+        Operand::Reg(r) => {
+            let w = &prog.insts[straight_writer(prog, r, at)?];
+            if w.guard.is_some() {
+                return None;
+            }
+            if let Op::Glue(Glue::Mov {
+                ty: Type::F32,
+                a: Operand::Imm(v),
+                ..
+            }) = w.op
+            {
+                return Some(v as u32);
+            }
+            let Op::Glue(Glue::Un {
+                op: UnOp::Neg,
+                ty: Type::F32,
+                a: Operand::Imm(v),
+                ..
+            }) = w.op
+            else {
+                return None;
+            };
+            Some(v as u32 ^ 0x8000_0000)
+        }
+        Operand::NotPred(_) | Operand::LaneId => None,
+    }
 }
 
 /// Whether the exact sum of the f32 values with bits `a` and `b` lies
@@ -1701,11 +1769,37 @@ fn narrow_cvt_after_exit_and_shuffle(prog: &Program) -> Option<usize> {
         .insts
         .iter()
         .position(|x| matches!(x.op, Op::Control(Control::Exit)))?;
-    let shfl = (exit + 1..prog.insts.len()).find(|&k| {
+    let n = prog.insts.len();
+    let shfl = (exit + 1..n).find(|&k| {
         let x = &prog.insts[k];
         matches!(x.op, Op::Shfl(_)) && is_sync_collective(&x.op)
-    })?;
-    (shfl + 1..prog.insts.len()).find(|&k| {
+    });
+    let after_shfl = shfl.and_then(|s| {
+        (s + 1..n).find(|&k| {
+            let x = &prog.insts[k];
+            x.guard.is_some() && narrow_cvt_into_32_bits(prog, x)
+        })
+    });
+    if after_shfl.is_some() {
+        return after_shfl;
+    }
+    // Since the triage of 2026-11-28-i (`docs/log/gpu-2026-11-28-i/
+    // triage.md`, group N12): the register whose upper half the merge
+    // keeps may also hold a half of a 64-bit immediate, a `match.b64`'s
+    // value or a `mov.b64`'s, before or after the `cvt` (`n12-match.found`:
+    // 0xdbb70000, the top of the match's 0xdbb7c8c5a7f37dd3;
+    // `n12-mov.found`: 0x27370000 from `mov.b64 %bd1, 0xd289754427374ac9`
+    // after the `cvt`); without it the H100 agreed (`n12-match.no-match`,
+    // `n12-mov.no-mov`, which keeps a `mov.f32` of an immediate).
+    let filler = (exit + 1..n).any(|k| {
+        let op = &prog.insts[k].op;
+        matches!(op, Op::Match(m) if m.wide && matches!(m.a, Operand::Imm(_)))
+            || matches!(op, Op::Glue(Glue::Mov { ty, a: Operand::Imm(_), .. }) if ty.bits() == 64)
+    });
+    if !filler {
+        return None;
+    }
+    (exit + 1..n).find(|&k| {
         let x = &prog.insts[k];
         x.guard.is_some() && narrow_cvt_into_32_bits(prog, x)
     })
@@ -1897,13 +1991,14 @@ fn loop_read_before_write(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Op
                 if written_in(prog, h, j, r) {
                     continue;
                 }
-                // The body's rewrite: unguarded, by no collective (a
-                // collective's result depends on the other lanes: K2's
-                // loops rewrite their predicate so), with a value.
+                // The body's rewrite: by no collective (a collective's
+                // result depends on the other lanes: K2's loops rewrite
+                // their predicate so), with a value; guarded or not since
+                // the triage of 2026-11-28-i (`n3-guarded.found`,
+                // `n3-guarded2.found`).
                 let mut rewrites = (j + 1..=b).filter(|&w| {
                     let y = &prog.insts[w];
-                    y.guard.is_none()
-                        && !is_collective(&y.op)
+                    !is_collective(&y.op)
                         && !matches!(y.op, Op::Activemask(_))
                         && y.op.written().contains(&r)
                 });
@@ -2171,6 +2266,18 @@ fn reads_as_non_negative(y: &crate::ir::Inst, holders: &[Reg], bits: u32) -> boo
             && srcs.first().is_some_and(|(o, t)| {
                 held(o) && matches!(t, Type::U16 | Type::U32) && t.bits() == bits
             });
+    }
+    // Since the triage of 2026-11-28-i (`docs/log/gpu-2026-11-28-i/
+    // triage.md`): the high half of its product with 1 or 2 (0 for every
+    // non-negative value; `n18-mulhi.found`, `n18-mulhi.by-2`) and its sign
+    // shifted down (`shr.sNN d, x, NN-1`; `n18-mulhi.shr-sign`).
+    if let Op::Glue(Glue::Bin { op, ty, a, b, .. }) = y.op {
+        let small = |o: &Operand| matches!(o, Operand::Imm(1 | 2));
+        let mul_hi = op == BinOp::MulHi && ((held(&a) && small(&b)) || (small(&a) && held(&b)));
+        let sign = op == BinOp::Shr
+            && held(&a)
+            && matches!(b, Operand::Imm(k) if k >= u64::from(bits) - 1);
+        return ty.is_signed() && ty.bits() == bits && (mul_hi || sign);
     }
     let Op::Glue(Glue::Setp { cmp, ty, a, b, .. }) = y.op else {
         return false;

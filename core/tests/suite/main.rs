@@ -28,5 +28,6 @@ mod single_pass;
 mod spec_reference;
 mod text;
 mod thread_ops;
+mod triage_9;
 mod ub;
 mod vary;
