@@ -1298,21 +1298,17 @@ fn mask_value(prog: &Program, at: usize, m: Operand) -> Operand {
         return m;
     };
     let joined = (k + 1..=at).any(|j| labelled(prog, j));
-    match (&prog.insts[k], joined) {
-        (
-            crate::ir::Inst {
-                guard: None,
-                op:
-                    Op::Glue(Glue::Mov {
-                        a: a @ Operand::Imm(_),
-                        ..
-                    }),
-                ..
-            },
-            false,
-        ) => *a,
-        _ => m,
+    let x = &prog.insts[k];
+    if let Op::Glue(Glue::Mov {
+        a: a @ Operand::Imm(_),
+        ..
+    }) = &x.op
+    {
+        if x.guard.is_none() && !joined {
+            return *a;
+        }
     }
+    m
 }
 
 /// Whether reading a register in `x` uses its value: not when every
@@ -1650,14 +1646,15 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
             // The taken side too, where the fall-through ends in a jump
             // over it to the join (2026-11-27-h: `@%p2 bra L0; bra L1; L0:
             // setp ...; L1:`, `found-O2/mul.lo.u64-cb4d2f6b`).
-            let taken = match &prog.insts[t - 1] {
-                x if x.guard.is_none() => {
-                    x.op.branch_target()
-                        .map(|l| prog.labels[l.0 as usize].at)
-                        .filter(|&join| join > t)
-                        .map_or(t..t, |join| t..join.min(n))
-                }
-                _ => t..t,
+            let last = &prog.insts[t - 1];
+            let taken = if last.guard.is_none() {
+                last.op
+                    .branch_target()
+                    .map(|l| prog.labels[l.0 as usize].at)
+                    .filter(|&join| join > t)
+                    .map_or(t..t, |join| t..join.min(n))
+            } else {
+                t..t
             };
             for side in [k + 1..t.min(n), taken] {
                 for w in side.clone() {
