@@ -3,7 +3,8 @@
 //! variants the GPU got wrong (or crashed on) and on none it got right,
 //! with no other detector firing on any of them.
 
-use warp_core::idioms::{idioms, idioms_in_case, Idiom};
+use crate::idioms::{variant_mismatches, Alone};
+use warp_core::idioms::Idiom;
 use warp_core::ir::Case;
 use warp_core::text::parse;
 
@@ -120,22 +121,13 @@ fn n24_and_n25_fire_on_the_variants_the_gpu_got_wrong_and_on_no_other() {
         (Idiom::CnotPairNarrowCvtFromF64, "j4v", N25),
     ] {
         assert!(variants.iter().any(|v| v.1) && variants.iter().any(|v| !v.1));
-        for &(name, diverged, what) in variants {
-            let case = variant(dir, name);
-            let mut want = if diverged { vec![idiom] } else { vec![] };
-            want.extend(
-                ALSO.iter()
-                    .filter(|&&(f, _, _)| f == name)
-                    .map(|&(_, other, _)| other),
-            );
-            let found = idioms(&case.program);
-            let in_case = idioms_in_case(&case.program, &case.inputs);
-            if found != want || in_case != want {
-                wrong.push(format!(
-                    "{name} ({what}): expected {want:?}, idioms {found:?}, in the case {in_case:?}"
-                ));
-            }
-        }
+        wrong.extend(variant_mismatches(
+            idiom,
+            variants,
+            |name| variant(dir, name),
+            ALSO,
+            Alone::Same,
+        ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -1654,6 +1654,57 @@ fn n4_and_n15_need_the_join_and_the_exit_test() {
     );
 }
 
+/// What a variant that ran on a GPU says of the detectors on the program
+/// alone (no entry values), beside the case with its inputs (which must
+/// always give exactly the bug's idiom where it diverged, none where it
+/// agreed).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Alone {
+    /// The same idioms as with the inputs.
+    Same,
+    /// At least the bug's idiom where it diverged (more may hold without
+    /// the entry values).
+    Contains,
+    /// Nothing (the idiom needs the case's inputs).
+    Any,
+}
+
+/// The variants of `rows` (file, diverged on the GPU, what changed) where
+/// `idiom`'s detector disagrees with the hardware, each as a line: with
+/// the case's inputs the variant must hold exactly `idiom` if it diverged
+/// and nothing if it agreed, plus the idioms `also` names for it (another
+/// bug's detector taking the variant, with why); `alone` says what the
+/// program without its inputs must hold. `load` reads a variant by name.
+pub fn variant_mismatches(
+    idiom: Idiom,
+    rows: &[(&str, bool, &str)],
+    load: impl Fn(&str) -> Case,
+    also: &[(&str, Idiom, &str)],
+    alone: Alone,
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for &(name, diverged, what) in rows {
+        let case = load(name);
+        let mut want = if diverged { vec![idiom] } else { vec![] };
+        want.extend(also.iter().filter(|a| a.0 == name).map(|a| a.1));
+        let in_case = idioms_in_case(&case.program, &case.inputs);
+        let found = idioms(&case.program);
+        let alone_wrong = match alone {
+            Alone::Same => found != want,
+            Alone::Contains => diverged && !found.contains(&idiom),
+            Alone::Any => false,
+        };
+        if in_case != want || alone_wrong {
+            wrong.push(format!(
+                "{name} ({}: {what}): {} expected {want:?}, find_in_case {in_case:?}, find {found:?}",
+                if diverged { "diverged" } else { "agreed" },
+                idiom.name(),
+            ));
+        }
+    }
+    wrong
+}
+
 /// Prints, for every reduced finding (`*.ptx.txt`) in the folders `dirs`
 /// of `docs/log/LOG/`, its `class:` line and the idioms every current
 /// detector finds in it with its inputs (`idioms_in_case`) and as a
@@ -2060,22 +2111,13 @@ fn the_idioms_of_experiment_8_fire_on_the_variants_that_diverged() {
         (Idiom::MatchAllExitJoinCrashes, experiment_8::N24_VARIANTS),
     ] {
         assert!(variants.iter().any(|v| v.1) && variants.iter().any(|v| !v.1));
-        for &(name, diverged, what) in variants {
-            let case = experiment_8::variant(name);
-            let found = idioms(&case.program);
-            let in_case = idioms_in_case(&case.program, &case.inputs);
-            let want = if diverged { vec![idiom] } else { vec![] };
-            if found != want || in_case != want {
-                wrong.push(format!(
-                    "{name} ({}: {what}): {} expected {:?}, find {:?}, find_in_case {:?}",
-                    if diverged { "diverged" } else { "agreed" },
-                    idiom.name(),
-                    want,
-                    found,
-                    in_case
-                ));
-            }
-        }
+        wrong.extend(variant_mismatches(
+            idiom,
+            variants,
+            experiment_8::variant,
+            &[],
+            Alone::Same,
+        ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -2354,23 +2396,20 @@ fn the_widened_idioms_of_the_2026_11_27_h_triage_fire_on_the_variants_that_diver
         (Idiom::LoopCopyOfNeverWrittenReplacesMerge, triage_h::N15),
     ] {
         assert!(variants.iter().any(|v| v.1) && variants.iter().any(|v| !v.1));
-        for &(name, diverged, what) in variants {
-            let case = triage_h::variant(name);
-            let in_case = idioms_in_case(&case.program, &case.inputs);
-            let alone = idioms(&case.program);
-            let want = if diverged { vec![idiom] } else { vec![] };
-            let needs_inputs = idiom == Idiom::LoopCopyOfNeverWrittenReplacesMerge;
-            if in_case != want || (diverged && !needs_inputs && !alone.contains(&idiom)) {
-                wrong.push(format!(
-                    "{name} ({}: {what}): {} expected {:?}, find_in_case {:?}, find {:?}",
-                    if diverged { "diverged" } else { "agreed" },
-                    idiom.name(),
-                    want,
-                    in_case,
-                    alone
-                ));
-            }
-        }
+        // N15's idiom here needs the case's inputs (an input as its entry
+        // value).
+        let alone = if idiom == Idiom::LoopCopyOfNeverWrittenReplacesMerge {
+            Alone::Any
+        } else {
+            Alone::Contains
+        };
+        wrong.extend(variant_mismatches(
+            idiom,
+            variants,
+            triage_h::variant,
+            &[],
+            alone,
+        ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -3,7 +3,7 @@
 //! `found-default/` (H200, the driver's default level) and the idioms the
 //! current detectors find in it, with its inputs and as a program alone.
 
-use crate::idioms::print_triage;
+use crate::idioms::{print_triage, variant_mismatches, Alone};
 use warp_core::idioms::{idioms, idioms_in_case, Idiom};
 use warp_core::text::parse;
 
@@ -172,19 +172,13 @@ fn the_widened_idioms_of_the_2026_11_28_i_triage_fire_on_the_variants_that_diver
         (Idiom::LoopReadBeforeWrite, variants::N3),
     ] {
         assert!(rows.iter().any(|v| v.1) && rows.iter().any(|v| !v.1));
-        for &(name, diverged, what) in rows {
-            let case = variants::variant(name);
-            let in_case = idioms_in_case(&case.program, &case.inputs);
-            let alone = idioms(&case.program);
-            let want = if diverged { vec![idiom] } else { vec![] };
-            if in_case != want || (diverged && !alone.contains(&idiom)) {
-                wrong.push(format!(
-                    "{name} ({}: {what}): {} expected {want:?}, find_in_case {in_case:?}, find {alone:?}",
-                    if diverged { "diverged" } else { "agreed" },
-                    idiom.name(),
-                ));
-            }
-        }
+        wrong.extend(variant_mismatches(
+            idiom,
+            rows,
+            variants::variant,
+            &[],
+            Alone::Contains,
+        ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
