@@ -8,8 +8,10 @@ use std::time::Duration;
 /// Which program turns PTX into machine code.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Compiler {
-    /// The driver's own PTX compiler (`cuModuleLoadDataEx`, or
-    /// `cuLinkAddData` in a helper process): what an application gets.
+    /// The driver's own PTX compiler: `cuModuleLoadDataEx` (a whole-program
+    /// compile) in this process or a runner, or, in a helper process, its
+    /// JIT linker (`cuLinkAddData`: a relocatable compile, which is not
+    /// the same code; see `driver::link_ptx`). What an application gets.
     #[default]
     Driver,
     /// The CUDA toolkit's `ptxas` (on `PATH`), run by the helper processes.

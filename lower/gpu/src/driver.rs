@@ -306,9 +306,20 @@ pub fn launch_with_params(
     .map_err(|e| format!("{e:?}"))
 }
 
-/// Compiles `ptx` to a cubin with the driver's PTX compiler (the same
-/// compiler and options as [`RawModule::load`] on PTX); the current thread
-/// must have a CUDA context bound.
+/// Compiles `ptx` to a cubin with the driver's JIT linker (`cuLinkCreate`,
+/// `cuLinkAddData`, `cuLinkComplete`) with the options of
+/// [`RawModule::load`]; the current thread must have a CUDA context bound.
+///
+/// This is **not** the compile [`RawModule::load`] does on PTX: the linker
+/// compiles the PTX as relocatable code, as `ptxas -c` does, and links it,
+/// where `cuModuleLoadDataEx` compiles the whole program. The two differ in
+/// their code: the relocatable compile calls the compiler's own
+/// subroutines (the slow paths of `sqrt`, `div`, `rem`) with `CALL.ABS`,
+/// saving what is live across the call, where the whole program inlines
+/// them. On an H200 (driver 580.159.04, 2026-11-28) its SASS was `ptxas -O3
+/// -c`'s line for line, and it got programs wrong and crashed on others
+/// that the whole-program compile runs right (`docs/findings.md`, N26 and
+/// N27). A finding of a run that compiles here is checked again here.
 pub fn link_ptx(ptx: &[u8], opt_level: Option<u32>) -> Result<Vec<u8>, String> {
     let src = CString::new(ptx).map_err(|_| "the PTX text contains a NUL byte".to_string())?;
     let mut log = vec![0u8; 16 * 1024];

@@ -6,10 +6,14 @@
 //! one, while 16 `ptxas` processes on the same module ran 10x faster than
 //! one. So `warpdiff` can start helper processes (`warpdiff
 //! gpu-compile-worker`), each with its own CUDA context, that turn PTX into
-//! a cubin with the driver's own compiler (`cuLinkCreate` /
-//! `cuLinkAddData` / `cuLinkComplete`: the same compiler and options as
-//! `cuModuleLoadDataEx` on PTX); the parent loads the cubin, which needs no
-//! compiling. A helper that fails or dies is dropped and the chunk is
+//! a cubin with the driver's JIT linker (`cuLinkCreate` / `cuLinkAddData`
+//! / `cuLinkComplete`, at the level `cuModuleLoadDataEx` would get); the
+//! parent loads the cubin, which needs no compiling. That is a
+//! **relocatable** compile, as `ptxas -c`, and a link, not the
+//! whole-program compile of `cuModuleLoadDataEx` on PTX, and the two
+//! differ ([`driver::link_ptx`]): so a run's findings are checked again
+//! through a helper, and its level sweep compiles in helpers too
+//! (`warpdiff diff --gpu-helpers` does the same for one case). A helper that fails or dies is dropped and the chunk is
 //! compiled in the parent instead.
 //!
 //! With [`Compiler::Ptxas`] (`warpdiff --gpu-compiler ptxas`, and the CUDA
@@ -343,13 +347,24 @@ impl Farm {
 /// batch had one job (a reduction's or a level sweep's candidate, not a
 /// fuzz batch) (`--gpu-dump`: for measuring the PTX compiler outside the
 /// driver, `ptxas`, on the modules a run compiles), saying so on stderr
-/// when it cannot.
-pub fn dump(dir: &Path, ptx: &str, single: bool) {
+/// when it cannot. Returns the path, for [`dump_cubin`].
+pub fn dump(dir: &Path, ptx: &str, single: bool) -> PathBuf {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let kind = if single { "single" } else { "module" };
     let path = dir.join(format!("{kind}-{n}.ptx"));
     if let Err(e) = std::fs::write(&path, ptx) {
+        eprintln!("warpdiff: --gpu-dump: {}: {e}", path.display());
+    }
+    path
+}
+
+/// Writes the cubin a compile helper made of the PTX dumped at `ptx_path`
+/// beside it (`module-N.cubin`), so that `cuobjdump -sass` shows the code
+/// that ran; says so on stderr when it cannot.
+pub fn dump_cubin(ptx_path: &Path, cubin: &[u8]) {
+    let path = ptx_path.with_extension("cubin");
+    if let Err(e) = std::fs::write(&path, cubin) {
         eprintln!("warpdiff: --gpu-dump: {}: {e}", path.display());
     }
 }

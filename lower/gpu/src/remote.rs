@@ -122,7 +122,7 @@ impl RemoteGpu {
                 (Some(_), super::config::Compiler::Ptxas) =>
                     ", PTX compiled by ptxas in helper processes",
                 (Some(_), super::config::Compiler::Driver) => {
-                    ", PTX compiled by the driver in helper processes"
+                    ", PTX compiled by the driver's linker (cuLink*, a relocatable compile as `ptxas -c`) in helper processes"
                 }
                 (None, _) => "",
             }
@@ -226,9 +226,11 @@ impl RemoteGpu {
     /// Emits a chunk and compiles it (runs on a compile thread).
     fn prepare(&self, jobs: &[Job], c: &plan::Chunk) -> Result<(Emitted, Image), String> {
         let e = plan::emit(jobs, c, self.config.perturb)?;
-        if let Some(dir) = &self.config.dump_dir {
-            super::farm::dump(dir, &e.module.ptx, jobs.len() == 1);
-        }
+        let dumped = self
+            .config
+            .dump_dir
+            .as_ref()
+            .map(|dir| super::farm::dump(dir, &e.module.ptx, jobs.len() == 1));
         if self.config.simulate.is_some() {
             let image = e.sim_image(jobs);
             return Ok((e, image));
@@ -240,7 +242,12 @@ impl RemoteGpu {
                     self.config.opt_level,
                     self.config.compile_deadline,
                 ) {
-                    Ok(cubin) => Image::Cubin(cubin),
+                    Ok(cubin) => {
+                        if let Some(p) = &dumped {
+                            super::farm::dump_cubin(p, &cubin);
+                        }
+                        Image::Cubin(cubin)
+                    }
                     Err(f) => {
                         if matches!(f, CompileFailure::TimedOut(_)) {
                             self.count(|c| c.compile_timeouts += 1);

@@ -119,7 +119,7 @@ impl Gpu {
     pub fn compiler(&self) -> String {
         match (&self.farm, &self.ptxas) {
             (Some(_), Some(v)) => format!(", PTX compiled by ptxas ({v}) in helper processes"),
-            (Some(_), None) => ", PTX compiled by the driver in helper processes".to_string(),
+            (Some(_), None) => ", PTX compiled by the driver's linker (cuLink*, a relocatable compile as `ptxas -c`) in helper processes".to_string(),
             (None, _) => String::new(),
         }
     }
@@ -179,15 +179,22 @@ impl Gpu {
     /// compile thread).
     fn prepare(&self, jobs: &[Job], c: &plan::Chunk) -> Result<(plan::Emitted, Image), String> {
         let e = plan::emit(jobs, c, self.config.perturb)?;
-        if let Some(dir) = &self.config.dump_dir {
-            super::farm::dump(dir, &e.module.ptx, jobs.len() == 1);
-        }
+        let dumped = self
+            .config
+            .dump_dir
+            .as_ref()
+            .map(|dir| super::farm::dump(dir, &e.module.ptx, jobs.len() == 1));
         let image = match self
             .farm
             .as_ref()
             .and_then(|f| f.compile(&e.module.ptx, self.config.opt_level))
         {
-            Some(Ok(cubin)) => Image::Cubin(cubin),
+            Some(Ok(cubin)) => {
+                if let Some(p) = &dumped {
+                    super::farm::dump_cubin(p, &cubin);
+                }
+                Image::Cubin(cubin)
+            }
             Some(Err(log)) => {
                 return Err(format!(
                     "the PTX compiler refused the module of {} program(s) (first: {}): {log}",

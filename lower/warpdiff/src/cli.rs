@@ -527,6 +527,11 @@ pub struct GpuArgs {
     /// off for the rest of the run
     #[arg(long, env = "WARPDIFF_GPU_IN_PROCESS")]
     pub gpu_in_process: bool,
+    /// Compile in helper processes and run in a runner process, as fuzz
+    /// does, in any subcommand (diff, run, gpu-probe): to check a finding
+    /// through the path of the run that found it
+    #[arg(long, env = "WARPDIFF_GPU_HELPERS", conflicts_with = "gpu_in_process")]
+    pub gpu_helpers: bool,
     /// Milliseconds past the deadline a runner process may take to answer
     /// before it counts as stuck in a driver call and is killed
     #[arg(long, hide = true, default_value_t = 10_000, value_name = "MS")]

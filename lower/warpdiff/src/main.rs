@@ -64,6 +64,7 @@ fn configure_gpu(command: &Command, g: &GpuArgs) -> Result<(), String> {
     }
     let helpers = match command {
         Command::Fuzz(_) | Command::BenchGpu(_) => std::env::current_exe().ok(),
+        _ if g.gpu_helpers => std::env::current_exe().ok(),
         _ => None,
     };
     let deadline = match command {

@@ -7,11 +7,17 @@
 //! - `repro.cu`: a CUDA driver-API program with the kernel's PTX, its input
 //!   buffer and the expected output words (and which bits of each the
 //!   reference defines) built in: `./repro -O N` JIT-compiles the PTX at
-//!   level `N`, `./repro --cubin F` loads a cubin built by `ptxas`; it
+//!   level `N`, `./repro --link -O N` compiles it through the driver's JIT
+//!   linker instead (a relocatable compile, as `ptxas -c`: what the fuzz
+//!   loop's compile helpers do), `./repro --cubin F` loads a cubin built
+//!   by `ptxas`, and `--dirty SEED` first fills every SM's registers with
+//!   values drawn from `SEED` (a defined lane that changes with the seed
+//!   read a register the program never wrote); it
 //!   prints every differing defined lane (expected, observed) and exits 1
 //!   if there is one;
-//! - `build.sh`: builds `repro` with `nvcc`, the cubins with `ptxas -O0`
-//!   and `-O3`, their SASS with `cuobjdump -sass`, and runs every level;
+//! - `build.sh`: builds `repro` with `nvcc`, the cubins with `ptxas -O0`,
+//!   `-O3` and `-O3 -c` (relocatable), their SASS with `cuobjdump -sass`,
+//!   and runs every level, whole-program and through the linker;
 //! - `NOTES.md`: what the case is, the command lines, the versions, and —
 //!   when `ptxas` and `cuobjdump` are on `PATH` — the SASS of both levels
 //!   with the warp instructions' lines quoted; with a GPU (`--gpu-sweep`),
@@ -156,7 +162,9 @@ fn cuda_source(case: &Case, out: &warp_core::outcome::Outcome, ptx: &str, kernel
         "// Reproducer written by `warpdiff repro`: runs the kernel below on one warp\n\
          // and compares every register lane the reference interpreter defines.\n\
          // Build: nvcc -o repro repro.cu -lcuda\n\
-         // Run:   ./repro -O 0   (driver JIT at level 0..4)   or   ./repro --cubin kernel-O3.cubin\n\
+         // Run:   ./repro -O 0   (driver JIT at level 0..4)   or   ./repro --link -O 3   (the\n\
+         //        driver's JIT linker: a relocatable compile)   or   ./repro --cubin kernel-O3.cubin;\n\
+         //        add --dirty SEED to fill every register with values from SEED first\n\
          #include <cuda.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
     );
     let _ = writeln!(s, "static const char PTX[] =");
@@ -201,16 +209,41 @@ fn cuda_source(case: &Case, out: &warp_core::outcome::Outcome, ptx: &str, kernel
 }
 
 const CUDA_MAIN: &str = r#"
+#ifdef __CUDACC__
+/* `--dirty SEED`: before the kernel, every SM's registers are filled with
+   values drawn from SEED by this kernel (1024 threads a block, 56 values
+   live at once in each, two blocks per SM), so that what a never-written
+   register holds in the kernel differs from run to run as SEED does. A
+   defined lane that changes with SEED read such a register. */
+__global__ void __launch_bounds__(1024, 1) warpdiff_dirty(unsigned seed, unsigned *sink) {
+    unsigned r[56];
+#pragma unroll
+    for (int i = 0; i < 56; i++) r[i] = seed * (2u * i + 1u) + threadIdx.x * 0x9e3779b9u + blockIdx.x;
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+#pragma unroll
+        for (int i = 0; i < 56; i++) r[i] = (r[i] * 0x01000193u) ^ r[(i + 1) % 56];
+    }
+    unsigned acc = 0;
+#pragma unroll
+    for (int i = 0; i < 56; i++) acc ^= (r[i] & 1u) ? r[i] : ~r[i];
+    if (acc == seed) sink[blockIdx.x] = acc;
+}
+#endif
+
 #define CHECK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char *m_ = 0; \
     cuGetErrorString(r_, &m_); fprintf(stderr, "%s: %s\n", #x, m_ ? m_ : "?"); return 2; } } while (0)
 
 int main(int argc, char **argv) {
-    int level = -1;
+    int level = -1, link = 0;
+    long dirty = -1;
     const char *cubin = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-O") && i + 1 < argc) level = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cubin") && i + 1 < argc) cubin = argv[++i];
-        else { fprintf(stderr, "usage: %s [-O LEVEL | --cubin FILE]\n", argv[0]); return 2; }
+        else if (!strcmp(argv[i], "--link")) link = 1;
+        else if (!strcmp(argv[i], "--dirty") && i + 1 < argc) dirty = strtol(argv[++i], 0, 0);
+        else { fprintf(stderr, "usage: %s [--link] [-O LEVEL] [--dirty SEED] | --cubin FILE\n", argv[0]); return 2; }
     }
     CUdevice dev; CUcontext ctx; CUmodule mod; CUfunction f;
     CHECK(cuInit(0));
@@ -220,6 +253,22 @@ int main(int argc, char **argv) {
     if (cubin) {
         CHECK(cuModuleLoad(&mod, cubin));
         printf("%s: ", cubin);
+    } else if (link) {
+        /* The driver's JIT linker: a relocatable compile of the PTX (as
+           `ptxas -c`), then a link; not the whole-program compile of
+           cuModuleLoadDataEx. Each step is announced first, so that a
+           compiler that crashes is seen in one of them. */
+        CUjit_option o[] = {CU_JIT_OPTIMIZATION_LEVEL};
+        void *v[] = {(void *)(size_t)(level >= 0 ? level : 4)};
+        CUlinkState st; void *image; size_t size;
+        printf("driver JIT linker -O%d: ", level >= 0 ? level : 4);
+        printf("cuLinkAddData... "); fflush(stdout);
+        CHECK(cuLinkCreate(level >= 0 ? 1 : 0, o, v, &st));
+        CHECK(cuLinkAddData(st, CU_JIT_INPUT_PTX, (void *)PTX, strlen(PTX) + 1, "kernel.ptx", 0, 0, 0));
+        printf("cuLinkComplete... "); fflush(stdout);
+        CHECK(cuLinkComplete(st, &image, &size));
+        CHECK(cuModuleLoadData(&mod, image));
+        CHECK(cuLinkDestroy(st));
     } else if (level >= 0) {
         CUjit_option o[] = {CU_JIT_OPTIMIZATION_LEVEL};
         void *v[] = {(void *)(size_t)level};
@@ -235,6 +284,17 @@ int main(int argc, char **argv) {
     CHECK(cuMemAlloc(&dout, OUT_WORDS * 8));
     CHECK(cuMemcpyHtoD(din, IN, IN_WORDS * 8));
     CHECK(cuMemsetD8(dout, 0, OUT_WORDS * 8));
+#ifdef __CUDACC__
+    if (dirty >= 0) {
+        int sms = 0;
+        CUdeviceptr sink;
+        CHECK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+        CHECK(cuMemAlloc(&sink, 8 * 2 * (size_t)sms));
+        warpdiff_dirty<<<2 * sms, 1024>>>((unsigned)dirty, (unsigned *)sink);
+        CHECK(cuCtxSynchronize());
+        printf("(registers dirtied with seed %ld) ", dirty);
+    }
+#endif
     void *args[] = {&din, &dout};
     CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, args, 0));
     CHECK(cuCtxSynchronize());
@@ -266,6 +326,9 @@ ptxas -arch="$arch" -O0 kernel.ptx -o kernel-O0.cubin
 ptxas -arch="$arch" -O3 kernel.ptx -o kernel-O3.cubin
 cuobjdump -sass kernel-O0.cubin > sass-O0.txt
 cuobjdump -sass kernel-O3.cubin > sass-O3.txt
+# The relocatable compile (what the driver's JIT linker does: --link).
+ptxas -arch="$arch" -O3 -c kernel.ptx -o kernel-O3-c.cubin
+cuobjdump -sass kernel-O3-c.cubin > sass-O3-c.txt
 ptxas --version | tail -1
 set +e
 # Each run is bounded: a kernel that never finishes (a hang) is killed
@@ -274,9 +337,11 @@ run() {
     timeout 20 ./repro "$@"
     rc=$?
     [ $rc -eq 124 ] && echo "repro $*: hang (killed after 20 s)"
+    [ $rc -gt 128 ] && [ $rc -ne 137 ] && echo "repro $*: died of signal $((rc - 128))"
     return 0
 }
 for o in 0 1 2 3 4; do run -O $o; done
+for o in 0 1 2 3 4; do run --link -O $o; done
 run --cubin kernel-O0.cubin
 run --cubin kernel-O3.cubin
 "#;

@@ -7,10 +7,15 @@
 //! (-O0's own code: a crash of the compiler at -O0, or a schedule only
 //! -O0's code takes).
 //!
-//! The sweep opens one extra device per level in this process, lazily
+//! The sweep opens one extra device per level, lazily, and compiles the
+//! way the run does: in one compile helper of its own per level when the
+//! run compiles in helpers (the driver's linker, a relocatable compile
+//! whose code is not the whole-program compile's: a case the helpers got
+//! wrong, swept through the whole-program compile, agreed at every level
+//! and was called `unknown`; 8 of session 8's and 9's 12 `unknown`
+//! findings fail alone through a helper, 2026-11-28), else in this process
 //! (`Gpu::open_device` with that level; contexts are the device's primary
-//! one), and compiles in-process: one case at a time, so the driver's
-//! serialisation does not matter.
+//! one), one case at a time.
 
 use std::sync::{Arc, OnceLock};
 use warp_core::gen::TestCase;
@@ -30,10 +35,11 @@ pub enum AtLevel {
     Agrees,
     /// It diverged.
     Differs,
-    /// The kernel hung or faulted on a program the reference runs without
-    /// UB (an engine failing on a valid program is a finding), with the
-    /// error. The process's GPU context is unusable after it, so the levels
-    /// after it cannot run.
+    /// The kernel hung or faulted, or the PTX compiler refused the module or
+    /// died on it, on a program the reference runs without UB (an engine
+    /// failing on a valid program is a finding), with the error. After a
+    /// hang or fault in this process its GPU context is unusable, so the
+    /// levels after it cannot run.
     Fails(String),
     /// It could not say (a skip or a driver error), with why.
     Unknown(String),
@@ -148,9 +154,13 @@ fn device(level: u32, base: &GpuConfig) -> Option<Arc<dyn Device>> {
     ];
     DEVICES[level as usize]
         .get_or_init(|| {
+            // The run's compile path at another level: through one
+            // compile helper when the run compiles in helpers (the
+            // driver's linker: a relocatable compile, whose code differs
+            // from the whole-program compile of a runner or this process;
+            // `warp_gpu::driver::link_ptx`), else where the run compiles.
             let config = GpuConfig {
                 opt_level: Some(level),
-                helpers: None,
                 compile_threads: 1,
                 ..base.clone()
             };
@@ -200,6 +210,10 @@ fn at_level(case: &TestCase, reference: &Outcome, base: &GpuConfig, level: u32) 
         },
         Some(Err(GpuError::Skip(s))) => AtLevel::Unknown(s.reason),
         Some(Err(e)) if e.switches_off() => AtLevel::Fails(e.to_string()),
+        // The case alone refused or killed the PTX compiler at this level
+        // (a compile helper that died of SIGSEGV says so): the engine
+        // failing on a valid program, as `fuzz` counts it.
+        Some(Err(e @ GpuError::Driver(_))) => AtLevel::Fails(e.to_string()),
         Some(Err(e)) => AtLevel::Unknown(e.to_string()),
         None => AtLevel::Unknown("no result".to_string()),
     }

@@ -58,6 +58,15 @@ fn writes_a_reproducer_with_the_buffers_and_the_expected_words() {
         );
     }
     assert!(cu.contains("static const char KERNEL[] = \"k0\";"));
+    // `--link` compiles through the driver's JIT linker (the fuzz loop's
+    // compile helpers' path).
+    for call in [
+        "cuLinkCreate(",
+        "cuLinkAddData(st, CU_JIT_INPUT_PTX",
+        "cuLinkComplete(",
+    ] {
+        assert!(cu.contains(call), "repro.cu calls {call}");
+    }
     assert!(cu.contains("#define REGS 2"));
     // Registers %bd0 (r0) and %p0 (r1), 32 words each, then 32 status words
     // (the trailing 0 closes the C array).
@@ -80,6 +89,8 @@ fn writes_a_reproducer_with_the_buffers_and_the_expected_words() {
         "-O3 kernel.ptx",
         "cuobjdump -sass",
         "run -O $o",
+        "run --link -O $o",
+        "-O3 -c kernel.ptx",
         "timeout 20 ./repro",
     ] {
         assert!(build.contains(cmd), "build.sh runs `{cmd}`");
