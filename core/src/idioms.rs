@@ -761,6 +761,34 @@ pub enum Idiom {
     /// of the two `cnot`s agree at every level. Not N13: N13's consumer
     /// reads the `cnot.b32` register before it is written.
     CnotPairNarrowCvtFromF64,
+    /// N26: a predicate copied by `and.pred d, a, a` (or `or.pred`), then,
+    /// in the same block, `a` rewritten (unguarded), then `@d bra L`
+    /// forward: the compiler takes `d` for `a` and branches on the new `a`
+    /// or on a predicate register it never wrote. PTX ISA, "Logic and Shift
+    /// Instructions: and": `d = a & b`, read when the instruction runs; a
+    /// later write of `a` does not change `d`. Found through the driver's
+    /// JIT linker (`cuLinkAddData`: a relocatable compile, as `ptxas -c`),
+    /// where the copy is lost after an instruction compiled to a call of
+    /// the compiler's own subroutine (IEEE `sqrt`, `div`, integer
+    /// `div`/`rem`) before it: the SASS (`ptxas -O3 -c`) keeps the source
+    /// in `P1`, saves it across `CALL.ABS.NOINC`, and branches on `P0`,
+    /// which the caller never writes and the `sqrt` slow path leaves false
+    /// (`mov.s32-85bb24ab`: `%s0` = 0 on every lane where 1 is right, wrong
+    /// from -O1 through the linker, right at every level of the whole-program
+    /// compile; H200, 2026-11-28, session 10,
+    /// `docs/log/gpu-2026-11-28-j/`). The variants (`variants/n26v`): no
+    /// call before the copy (none, or the `sqrt` after it), `mov.pred` for
+    /// the copy, `and` of two predicates, no rewrite, or `selp` in place of
+    /// the branch agree; `sqrt.rn`, `div.rn`, `rem.s16`, a used `sqrt`, `or.pred`
+    /// and a rewrite from an input or a never-written register differ, the
+    /// last three in the whole-program compile too (where the `sqrt`'s slow
+    /// path is inlined), and each of those three agrees without the `sqrt`
+    /// in both compiles. With `sqrt.approx` (no call) the result changed
+    /// with what ran on the GPU before (wrong in a fresh context, right
+    /// after a kernel that filled the registers: the branch read a
+    /// predicate register no instruction wrote), so it is no variant of
+    /// either answer.
+    PredicateCopyLostAfterMathCall,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -786,7 +814,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 30] = [
+    pub const ALL: [Idiom; 31] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -819,6 +847,7 @@ impl Idiom {
         Idiom::AbsOfChoiceKeepsNegativeZero,
         Idiom::MatchAllExitJoinCrashes,
         Idiom::CnotPairNarrowCvtFromF64,
+        Idiom::PredicateCopyLostAfterMathCall,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -854,6 +883,7 @@ impl Idiom {
             Idiom::AbsOfChoiceKeepsNegativeZero => "abs-of-choice-keeps-negative-zero",
             Idiom::MatchAllExitJoinCrashes => "match-all-exit-join-crashes",
             Idiom::CnotPairNarrowCvtFromF64 => "cnot-pair-narrow-cvt-from-f64",
+            Idiom::PredicateCopyLostAfterMathCall => "predicate-copy-lost-after-math-call",
         }
     }
 
@@ -941,6 +971,7 @@ impl Idiom {
             Idiom::AbsOfChoiceKeepsNegativeZero => abs_of_choice_with_negative_zero(prog),
             Idiom::MatchAllExitJoinCrashes => match_all_exit_join(prog),
             Idiom::CnotPairNarrowCvtFromF64 => cnot_pair_narrow_cvt_from_f64(prog),
+            Idiom::PredicateCopyLostAfterMathCall => predicate_copy_lost_after_math_call(prog),
         }
     }
 
@@ -1005,7 +1036,8 @@ impl Idiom {
             | Idiom::XorAllOnesOfKnownValue
             | Idiom::RoundedFtzCvtShift16LosesFlush
             | Idiom::AbsOfChoiceKeepsNegativeZero
-            | Idiom::CnotPairNarrowCvtFromF64 => &[Effect::WrongValue],
+            | Idiom::CnotPairNarrowCvtFromF64
+            | Idiom::PredicateCopyLostAfterMathCall => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],
@@ -2705,4 +2737,85 @@ fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
         cnot64_source(prog, first)?;
         narrow.then_some(j)
     })
+}
+
+/// Whether the relocatable compile makes `op` a call of one of the
+/// compiler's own subroutines (`CALL.ABS.NOINC` in `ptxas -O3 -c`'s SASS:
+/// seen for `sqrt.rz.ftz.f32`, `sqrt.rn.f32`, `sqrt.rm.f64`, `div.rp.f32`
+/// and `rem.s16`, 2026-11-28): IEEE `sqrt` and `div` (not the `.approx`
+/// ones) and integer `div`/`rem`.
+fn calls_math_subroutine(op: &Op) -> bool {
+    match op {
+        Op::LaneOp(LaneOp {
+            kind: LaneOpKind::Float { op, .. },
+            ..
+        }) => matches!(op, FloatOp::Div | FloatOp::Sqrt),
+        Op::LaneOp(LaneOp {
+            kind: LaneOpKind::Int(op),
+            ..
+        }) => matches!(op, IntOp::Div | IntOp::Rem),
+        Op::LaneOp(_)
+        | Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => false,
+    }
+}
+
+fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
+    let n = prog.insts.len();
+    let mut call_in_block = false;
+    for (i, x) in prog.insts.iter().enumerate() {
+        if labelled(prog, i) {
+            call_in_block = false;
+        }
+        if calls_math_subroutine(&x.op) {
+            call_in_block = true;
+        }
+        if x.op.is_control_flow() {
+            call_in_block = false;
+            continue;
+        }
+        let Op::Glue(Glue::Bin {
+            op: BinOp::And | BinOp::Or,
+            ty: Type::Pred,
+            d: Dest::Reg(d),
+            a: Operand::Reg(a),
+            b: Operand::Reg(b),
+        }) = x.op
+        else {
+            continue;
+        };
+        if !call_in_block || x.guard.is_some() || a != b || d == a {
+            continue;
+        }
+        // In the block after the copy: `a` rewritten unguarded (with `d`
+        // untouched), then the block's end a forward branch on `d`.
+        let mut rewritten = false;
+        let mut k = i + 1;
+        while k < n && !labelled(prog, k) && !prog.insts[k].op.is_control_flow() {
+            let w = prog.insts[k].op.written();
+            if w.contains(&d) {
+                break;
+            }
+            rewritten |= prog.insts[k].guard.is_none() && w.contains(&a);
+            k += 1;
+        }
+        if !rewritten || k >= n || labelled(prog, k) {
+            continue;
+        }
+        let y = &prog.insts[k];
+        let on_copy = y.guard.is_some_and(|g| g.reg == d);
+        let forward = y
+            .op
+            .branch_target()
+            .is_some_and(|l| prog.labels[l.0 as usize].at > k);
+        if on_copy && forward {
+            return Some(i);
+        }
+    }
+    None
 }

@@ -15,6 +15,7 @@ mod blind_spots;
 mod bounded;
 mod dialect;
 mod error_columns;
+mod experiment_10;
 mod experiment_9;
 mod gen;
 mod idioms;
