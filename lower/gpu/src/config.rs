@@ -171,6 +171,10 @@ pub struct GpuConfig {
     /// Perturb the schedule with per-lane sleeps before every collective,
     /// drawn from this seed ([`crate::emit::emit_module_with`]).
     pub perturb: Option<u32>,
+    /// Fill every register of the GPU with values drawn from this seed
+    /// before each batch ([`crate::dirty`]), so that a register the program
+    /// never writes holds them.
+    pub dirty: Option<u32>,
     /// A `warpdiff` executable whose `gpu-runner` subcommand runs the
     /// batches in a child process ([`crate::remote`]): a hang, a fault or a
     /// driver call that never returns then costs that process, not the
@@ -203,6 +207,7 @@ impl Default for GpuConfig {
             dump_dir: None,
             simulate: None,
             perturb: None,
+            dirty: None,
             runner: None,
             answer_margin: Duration::from_secs(10),
             compile_deadline: Duration::from_secs(60),

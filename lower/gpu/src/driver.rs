@@ -227,6 +227,39 @@ pub fn launch(
     .map_err(|e| format!("{e:?}"))
 }
 
+/// Launches the register filler `f` ([`crate::dirty::filler_ptx`]: `.param
+/// .u32 seed, .param .u64 sink`) with `grid` blocks of `block` threads on
+/// `stream`.
+pub fn launch_u32(
+    f: Function,
+    grid: u32,
+    block: u32,
+    stream: &CudaStream,
+    seed: u32,
+    sink: u64,
+) -> Result<(), String> {
+    let (mut a, mut b) = (seed, sink);
+    let mut params = [
+        &mut a as *mut u32 as *mut c_void,
+        &mut b as *mut u64 as *mut c_void,
+    ];
+    // SAFETY: `f` is the filler's kernel, of a module alive for this call,
+    // whose parameters are one `.u32` and one `.u64` (the two values in
+    // `params`, alive for the call); `sink` is a device allocation of at
+    // least one word, the only memory the kernel may write.
+    unsafe {
+        cudarc::driver::result::launch_kernel(
+            f.0,
+            (grid, 1, 1),
+            (block, 1, 1),
+            0,
+            stream.cu_stream(),
+            &mut params,
+        )
+    }
+    .map_err(|e| format!("{e:?}"))
+}
+
 /// More parameters than any kernel has (CUDA allows 32,764 bytes of them);
 /// [`param_sizes`] stops asking there.
 const MAX_PARAMS: usize = 8192;

@@ -72,12 +72,55 @@ fn driver<T>(what: &str, r: Result<T, cudarc::driver::DriverError>) -> Result<T,
     r.map_err(|e| format!("{what}: {e:?}"))
 }
 
-/// Runs `modules` on `ctx`/`stream` (see the module doc).
+/// The register filler of [`crate::dirty`], loaded once per process (a
+/// process has one context), with a sink word and the launch's grid.
+struct Filler {
+    _raw: RawModule,
+    func: Function,
+    sink: cudarc::driver::CudaSlice<u32>,
+    blocks: u32,
+}
+
+/// Launches the filler with `seed` on `stream` before a batch's kernels
+/// (loading it the first time); why not, on failure.
+fn fill_registers(
+    ctx: &Arc<CudaContext>,
+    stream: &Arc<CudaStream>,
+    seed: u32,
+) -> Result<(), String> {
+    static FILLER: std::sync::OnceLock<Result<Filler, String>> = std::sync::OnceLock::new();
+    let filler = FILLER.get_or_init(|| {
+        let src = CString::new(super::dirty::filler_ptx()).map_err(|e| e.to_string())?;
+        let raw = RawModule::load(ctx, src.as_bytes_with_nul(), None)
+            .map_err(|log| format!("the register filler did not compile: {log}"))?;
+        let func = raw.function(super::dirty::FILLER_KERNEL)?;
+        let sms = ctx
+            .attribute(
+                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            )
+            .map_err(|e| format!("the multiprocessor count: {e:?}"))?;
+        let sink = driver("the filler's sink", stream.alloc_zeros::<u32>(1))?;
+        Ok(Filler {
+            _raw: raw,
+            func,
+            sink,
+            blocks: 2 * sms.max(1) as u32,
+        })
+    });
+    let f = filler.as_ref().map_err(Clone::clone)?;
+    let (sink, _s) = f.sink.device_ptr(stream);
+    driver::launch_u32(f.func, f.blocks, 1024, stream, seed, sink)
+        .map_err(|e| format!("launching the register filler: {e}"))
+}
+
+/// Runs `modules` on `ctx`/`stream` (see the module doc), after filling the
+/// registers with values from `dirty` when it is given ([`crate::dirty`]).
 pub fn execute(
     ctx: &Arc<CudaContext>,
     stream: &Arc<CudaStream>,
     modules: &[ModuleRun],
     deadline: Duration,
+    dirty: Option<u32>,
 ) -> Result<Executed, Stopped> {
     let mut ex = Executed::default();
     let t0 = Instant::now();
@@ -122,6 +165,15 @@ pub fn execute(
             Err(e) => {
                 buffers.push(None);
                 results.push(Err(e));
+            }
+        }
+    }
+    // The filler runs before the batch's kernels on the same stream, so
+    // they start with its values in the registers (`--gpu-dirty`).
+    if let Some(seed) = dirty {
+        if let Err(e) = fill_registers(ctx, stream, seed) {
+            for r in results.iter_mut().filter(|r| r.is_ok()) {
+                *r = Err(e.clone());
             }
         }
     }

@@ -64,6 +64,7 @@
 pub mod batch;
 pub mod config;
 pub mod device;
+pub mod dirty;
 pub mod driver;
 pub mod emit;
 pub mod engine;

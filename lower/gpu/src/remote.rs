@@ -148,6 +148,9 @@ impl RemoteGpu {
         if let Some(rule) = &self.config.simulate {
             cmd.arg(format!("--gpu-simulate={}", rule.name()));
         }
+        if let Some(seed) = self.config.dirty {
+            cmd.arg(format!("--gpu-dirty={seed}"));
+        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

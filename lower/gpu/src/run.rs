@@ -148,6 +148,7 @@ impl Gpu {
             &self.stream,
             &batch.modules,
             self.config.deadline,
+            self.config.dirty,
         );
         timing.load = t0.elapsed();
         match executed {

@@ -27,7 +27,7 @@ pub const EXIT_NO_GPU: u8 = 5;
 /// The runner's loop, on GPU `device` (or on the simulated GPU of a
 /// fault-injection build when `simulate` is given). Returns the exit
 /// status: 0 when the parent closed the pipe.
-pub fn runner_main(device: usize, simulate: Option<SimFault>) -> u8 {
+pub fn runner_main(device: usize, simulate: Option<SimFault>, dirty: Option<u32>) -> u8 {
     let mut input = BufReader::new(io::stdin().lock());
     let mut output = BufWriter::new(io::stdout().lock());
     if let Some(rule) = simulate {
@@ -67,7 +67,7 @@ pub fn runner_main(device: usize, simulate: Option<SimFault>) -> u8 {
             }
         };
         let deadline = Duration::from_millis(req.deadline_ms);
-        let (reply, status) = match exec::execute(&ctx, &stream, &req.modules, deadline) {
+        let (reply, status) = match exec::execute(&ctx, &stream, &req.modules, deadline, dirty) {
             Ok(ex) => (Reply::Ran(ex.results), None),
             Err(Stopped::Hang(m)) => (Reply::Hang(m), Some(EXIT_HANG)),
             Err(Stopped::Fault(m)) => (Reply::Fault(m), Some(EXIT_FAULT)),

@@ -485,6 +485,9 @@ pub struct RunnerArgs {
     /// (fault-injection builds) the simulated GPU's rule
     #[arg(long, value_parser = parse_sim)]
     pub gpu_simulate: Option<SimFault>,
+    /// Fill the registers with values from this seed before each batch
+    #[arg(long, value_parser = parse_u32)]
+    pub gpu_dirty: Option<u32>,
 }
 
 /// `warpdiff gpu-probe` (internal).
@@ -545,6 +548,11 @@ pub struct GpuArgs {
     /// calls defined must hold for other schedules too
     #[arg(long, env = "WARPDIFF_GPU_PERTURB", value_name = "SEED", value_parser = parse_u32)]
     pub gpu_perturb: Option<u32>,
+    /// Before each batch, fill every register of the GPU with values drawn
+    /// from this seed: a lane the reference defines that changes with the
+    /// seed read a register the program never wrote
+    #[arg(long, env = "WARPDIFF_GPU_DIRTY", value_name = "SEED", value_parser = parse_u32)]
+    pub gpu_dirty: Option<u32>,
     /// (fault-injection builds) a simulated GPU that fails: `fault-batch:N`,
     /// `stuck-batch:N` (the N-th batch never returns), `hang-every:N`,
     /// `fault-every:N`, `stuck-every:N`, `fail-every:N` (by turns),
@@ -624,6 +632,7 @@ impl GpuArgs {
             dump_dir: self.gpu_dump.clone(),
             simulate: self.gpu_simulate.clone(),
             perturb: self.gpu_perturb,
+            dirty: self.gpu_dirty,
         }
     }
 
