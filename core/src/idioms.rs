@@ -2745,24 +2745,43 @@ fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
 /// and `rem.s16`, 2026-11-28): IEEE `sqrt` and `div` (not the `.approx`
 /// ones) and integer `div`/`rem`.
 fn calls_math_subroutine(op: &Op) -> bool {
-    match op {
-        Op::LaneOp(LaneOp {
-            kind: LaneOpKind::Float { op, .. },
-            ..
-        }) => matches!(op, FloatOp::Div | FloatOp::Sqrt),
-        Op::LaneOp(LaneOp {
-            kind: LaneOpKind::Int(op),
-            ..
-        }) => matches!(op, IntOp::Div | IntOp::Rem),
-        Op::LaneOp(_)
-        | Op::Shfl(_)
-        | Op::Vote(_)
-        | Op::Match(_)
-        | Op::Redux(_)
-        | Op::Activemask(_)
-        | Op::Glue(_)
-        | Op::Control(_) => false,
+    let Op::LaneOp(lane) = op else {
+        return false;
+    };
+    if let LaneOpKind::Float { op, .. } = &lane.kind {
+        return match op {
+            FloatOp::Div | FloatOp::Sqrt => true,
+            FloatOp::Add
+            | FloatOp::Sub
+            | FloatOp::Mul
+            | FloatOp::Fma
+            | FloatOp::Neg
+            | FloatOp::Abs
+            | FloatOp::Min
+            | FloatOp::Max
+            | FloatOp::Approx(_) => false,
+        };
     }
+    if let LaneOpKind::Int(op) = &lane.kind {
+        return match op {
+            IntOp::Div | IntOp::Rem => true,
+            IntOp::MulWide
+            | IntOp::MadLo
+            | IntOp::MadHi
+            | IntOp::MadWide
+            | IntOp::Neg
+            | IntOp::Abs
+            | IntOp::Brev
+            | IntOp::Clz
+            | IntOp::Bfe
+            | IntOp::Bfi
+            | IntOp::Prmt
+            | IntOp::Shf { .. }
+            | IntOp::Bfind { .. }
+            | IntOp::Bmsk { .. } => false,
+        };
+    }
+    false
 }
 
 fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
@@ -2809,10 +2828,9 @@ fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
         }
         let y = &prog.insts[k];
         let on_copy = y.guard.is_some_and(|g| g.reg == d);
-        let forward = y
-            .op
-            .branch_target()
-            .is_some_and(|l| prog.labels[l.0 as usize].at > k);
+        let forward =
+            y.op.branch_target()
+                .is_some_and(|l| prog.labels[l.0 as usize].at > k);
         if on_copy && forward {
             return Some(i);
         }

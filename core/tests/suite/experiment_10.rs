@@ -29,9 +29,17 @@ const N26: &[(&str, bool, &str)] = &[
     ("v0-base", true, "the hunt's case: %s0 = 0 where 1 is right"),
     ("v3-div-rn", true, "div.rn.f32 for the sqrt"),
     ("v4-rem-s16", true, "rem.s16 for the sqrt"),
-    ("v9-sqrt-used", true, "the sqrt of an input, its result kept"),
+    (
+        "v9-sqrt-used",
+        true,
+        "the sqrt of an input, its result kept",
+    ),
     ("v10-sqrt-rn", true, "sqrt.rn.f32"),
-    ("v11-p2-given", true, "the rewrite's predicate given a value"),
+    (
+        "v11-p2-given",
+        true,
+        "the rewrite's predicate given a value",
+    ),
     ("v12-setp-of-input", true, "the rewrite a setp of an input"),
     ("v13-or-pred", true, "or.pred for the copy"),
     (
