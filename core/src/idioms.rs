@@ -2739,49 +2739,19 @@ fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
     })
 }
 
-/// Whether the relocatable compile makes `op` a call of one of the
-/// compiler's own subroutines (`CALL.ABS.NOINC` in `ptxas -O3 -c`'s SASS:
-/// seen for `sqrt.rz.ftz.f32`, `sqrt.rn.f32`, `sqrt.rm.f64`, `div.rp.f32`
-/// and `rem.s16`, 2026-11-28): IEEE `sqrt` and `div` (not the `.approx`
-/// ones) and integer `div`/`rem`.
+/// Whether `op` is a lane op the PTX compilers implement with a routine of
+/// their own ([`crate::interp::converge::calls_math_routine`]).
 fn calls_math_subroutine(op: &Op) -> bool {
-    let Op::LaneOp(lane) = op else {
-        return false;
-    };
-    if let LaneOpKind::Float { op, .. } = &lane.kind {
-        return match op {
-            FloatOp::Div | FloatOp::Sqrt => true,
-            FloatOp::Add
-            | FloatOp::Sub
-            | FloatOp::Mul
-            | FloatOp::Fma
-            | FloatOp::Neg
-            | FloatOp::Abs
-            | FloatOp::Min
-            | FloatOp::Max
-            | FloatOp::Approx(_) => false,
-        };
+    match op {
+        Op::LaneOp(lane) => crate::interp::converge::calls_math_routine(lane),
+        Op::Shfl(_)
+        | Op::Vote(_)
+        | Op::Match(_)
+        | Op::Redux(_)
+        | Op::Activemask(_)
+        | Op::Glue(_)
+        | Op::Control(_) => false,
     }
-    if let LaneOpKind::Int(op) = &lane.kind {
-        return match op {
-            IntOp::Div | IntOp::Rem => true,
-            IntOp::MulWide
-            | IntOp::MadLo
-            | IntOp::MadHi
-            | IntOp::MadWide
-            | IntOp::Neg
-            | IntOp::Abs
-            | IntOp::Brev
-            | IntOp::Clz
-            | IntOp::Bfe
-            | IntOp::Bfi
-            | IntOp::Prmt
-            | IntOp::Shf { .. }
-            | IntOp::Bfind { .. }
-            | IntOp::Bmsk { .. } => false,
-        };
-    }
-    false
 }
 
 fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {

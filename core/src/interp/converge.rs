@@ -482,6 +482,58 @@ fn select_lanes(mask: u32, a: &Clock, b: &Clock) -> Clock {
     c
 }
 
+/// Whether the PTX compilers implement `lane_op` with a routine of their
+/// own, a slow path behind a per-lane test: the IEEE `div` and `sqrt`
+/// (`.rn`/`.rz`/`.rm`/`.rp`, `.f32` and `.f64`) and integer `div`/`rem`.
+/// In the relocatable compile of the driver's JIT linker (`ptxas -c`) it is
+/// a `CALL.ABS.NOINC` (2026-11-28, H200: `sqrt.rz.ftz.f32`, `sqrt.rn.f32`,
+/// `sqrt.rm.f64`, `div.rp.f32`, `rem.s16`), which is where bug N26 of
+/// `docs/findings.md` loses a predicate.
+pub fn calls_math_routine(lane_op: &LaneOp) -> bool {
+    match lane_op.kind {
+        LaneOpKind::Float { op, .. } => match op {
+            FloatOp::Div | FloatOp::Sqrt => true,
+            FloatOp::Approx(_)
+            | FloatOp::Add
+            | FloatOp::Sub
+            | FloatOp::Mul
+            | FloatOp::Fma
+            | FloatOp::Neg
+            | FloatOp::Abs
+            | FloatOp::Min
+            | FloatOp::Max => false,
+        },
+        LaneOpKind::Int(op) => match op {
+            IntOp::Div | IntOp::Rem => true,
+            IntOp::Bfind { .. }
+            | IntOp::MulWide
+            | IntOp::MadLo
+            | IntOp::MadHi
+            | IntOp::MadWide
+            | IntOp::Neg
+            | IntOp::Abs
+            | IntOp::Brev
+            | IntOp::Clz
+            | IntOp::Bfe
+            | IntOp::Bfi
+            | IntOp::Prmt
+            | IntOp::Bmsk { .. }
+            | IntOp::Shf { .. } => false,
+        },
+        LaneOpKind::Special(_)
+        | LaneOpKind::Cvt { .. }
+        | LaneOpKind::FSetp(_)
+        | LaneOpKind::Pack
+        | LaneOpKind::Unpack
+        | LaneOpKind::Ld(_)
+        | LaneOpKind::St(_)
+        | LaneOpKind::Cvta { .. }
+        | LaneOpKind::Bar
+        | LaneOpKind::Fence(_)
+        | LaneOpKind::Atom(_) => false,
+    }
+}
+
 /// Whether the machine code of a lane op may branch on each lane's values,
 /// so that lanes that ran it together need not run on together: IEEE
 /// division and square root have no single SASS instruction (the compiler
@@ -509,13 +561,18 @@ fn select_lanes(mask: u32, a: &Clock, b: &Clock) -> Clock {
 /// Everything else the lane ops do is one instruction or straight-line
 /// code.
 pub fn branches_per_lane(lane_op: &LaneOp) -> bool {
+    if calls_math_routine(lane_op) {
+        return true;
+    }
     match lane_op.kind {
         LaneOpKind::Float { op, .. } => match op {
             // `ptxas` may expand an approximate function into a range
             // check and a slow path (`div.full`, `rsqrt.approx.f64` "is
             // emulated in software", subnormal scaling): as `div`.
-            FloatOp::Div | FloatOp::Sqrt | FloatOp::Approx(_) => true,
-            FloatOp::Add
+            FloatOp::Approx(_) => true,
+            FloatOp::Div
+            | FloatOp::Sqrt
+            | FloatOp::Add
             | FloatOp::Sub
             | FloatOp::Mul
             | FloatOp::Fma
@@ -525,9 +582,10 @@ pub fn branches_per_lane(lane_op: &LaneOp) -> bool {
             | FloatOp::Max => false,
         },
         LaneOpKind::Int(op) => match op {
-            IntOp::Div | IntOp::Rem => true,
             IntOp::Bfind { .. } => lane_op.srcs.first().is_some_and(|(_, ty)| ty.bits() == 64),
-            IntOp::MulWide
+            IntOp::Div
+            | IntOp::Rem
+            | IntOp::MulWide
             | IntOp::MadLo
             | IntOp::MadHi
             | IntOp::MadWide

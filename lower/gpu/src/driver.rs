@@ -206,14 +206,33 @@ pub fn launch(
     output: u64,
 ) -> Result<(), String> {
     let (mut a, mut b) = (input, output);
-    let mut params = [
-        &mut a as *mut u64 as *mut c_void,
-        &mut b as *mut u64 as *mut c_void,
-    ];
     // SAFETY: `f` is a kernel of a module alive for this call, emitted by
     // `emit_module` with exactly two `.u64` pointer parameters (the two
-    // values in `params`, alive for the call); the buffers they point to
-    // were sized by the caller for `grid` warps (see above).
+    // values here); the buffers they point to were sized by the caller for
+    // `grid` warps (see above).
+    unsafe { launch_two(f, grid, block, stream, &mut a, &mut b) }
+}
+
+/// Launches `f` with the parameters `a` and `b`, `grid` blocks of `block`
+/// threads on `stream`.
+///
+/// # Safety
+///
+/// `f` must be a kernel of a loaded module with exactly two parameters of
+/// `A`'s and `B`'s types, and any memory they give it must be device memory
+/// the kernel may read and write as it does.
+unsafe fn launch_two<A, B>(
+    f: Function,
+    grid: u32,
+    block: u32,
+    stream: &CudaStream,
+    a: &mut A,
+    b: &mut B,
+) -> Result<(), String> {
+    let mut params = [a as *mut A as *mut c_void, b as *mut B as *mut c_void];
+    // SAFETY: `params` points to two values alive for the call, of the
+    // types of the kernel's two parameters (this function's contract); the
+    // driver copies them at the launch and only reads them.
     unsafe {
         cudarc::driver::result::launch_kernel(
             f.0,
@@ -239,25 +258,10 @@ pub fn launch_u32(
     sink: u64,
 ) -> Result<(), String> {
     let (mut a, mut b) = (seed, sink);
-    let mut params = [
-        &mut a as *mut u32 as *mut c_void,
-        &mut b as *mut u64 as *mut c_void,
-    ];
-    // SAFETY: `f` is the filler's kernel, of a module alive for this call,
-    // whose parameters are one `.u32` and one `.u64` (the two values in
-    // `params`, alive for the call); `sink` is a device allocation of at
-    // least one word, the only memory the kernel may write.
-    unsafe {
-        cudarc::driver::result::launch_kernel(
-            f.0,
-            (grid, 1, 1),
-            (block, 1, 1),
-            0,
-            stream.cu_stream(),
-            &mut params,
-        )
-    }
-    .map_err(|e| format!("{e:?}"))
+    // SAFETY: the filler's parameters are one `.u32` and one `.u64` (these
+    // two); `sink` is a device allocation of at least one word, the only
+    // memory the kernel may write.
+    unsafe { launch_two(f, grid, block, stream, &mut a, &mut b) }
 }
 
 /// More parameters than any kernel has (CUDA allows 32,764 bytes of them);
