@@ -224,6 +224,7 @@ fn gather(
                     low: off & 3,
                 },
                 var: gathered,
+                stale: false,
             });
         }
     }
@@ -414,15 +415,21 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         .facts
         .iter()
         .find(|f| f.reg == base_reg && f.kind == FactKind::Consecutive)
-        .map(|f| f.var);
+        .copied();
+    // A deferred row's lanes are written before any slower path reads
+    // them ([`defer_row`]).
+    let stale = known
+        .filter(|f| f.stale)
+        .map(|f| (f.var, e.b.create_block()));
+    let slow = stale.map_or(groups, |(_, mat)| mat);
     let consecutive = fact_var(e);
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
-    let a0 = if let Some(var) = known {
+    let a0 = if let Some(AddrFact { var, .. }) = known {
         let flag = e.b.use_var(var);
         let ok = e.b.ins().band(full, flag);
         let v0 = e.load(if wide_base { I64X2 } else { I32X4 }, regs);
         let a0 = e.b.ins().extractlane(v0, 0);
-        check(e, ok, groups);
+        check(e, ok, slow);
         if wide_base {
             a0
         } else {
@@ -467,11 +474,12 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
             reg: base_reg,
             kind: FactKind::Consecutive,
             var: consecutive,
+            stale: false,
         });
         a0
     };
     let lane0 = e.b.ins().iconst(I32, 0);
-    let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, groups);
+    let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, slow);
     let off = data_reg(e, acc);
     for k in 0..WARP as i32 / 4 {
         if acc.store {
@@ -488,6 +496,254 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     let one = e.b.ins().iconst(I8, 1);
     e.b.def_var(consecutive, one);
     e.b.ins().jump(done, &[]);
+    if let Some((var, mat)) = stale {
+        e.switch_to(mat);
+        e.b.set_cold_block(mat);
+        let flag = e.b.use_var(var);
+        let fill = e.b.create_block();
+        e.b.ins().brif(flag, fill, &[], groups, &[]);
+        e.switch_to(fill);
+        write_row(e, base_reg);
+        e.b.ins().jump(groups, &[]);
+    }
+}
+
+/// Writes every lane of `reg`, a row whose state holds lane 0's value
+/// alone ([`defer_row`]): lane `l` gets lane 0's value plus `4 l`,
+/// wrapping at the register's width. Called in a block that knows
+/// nothing of the state (entered from several), left unfilled.
+fn write_row(e: &mut Emitter, reg: Reg) {
+    let regs = e.lay.regs[reg.index()] as i32;
+    let mf = super::builder::mf();
+    if wide(e.reg_type(reg)) {
+        let a0 = e.b.ins().load(I64, mf, e.state, regs);
+        let s = e.b.ins().splat(I64X2, a0);
+        for j in 0..WARP as u64 / 2 {
+            let steps = e.vconst_i64x2([8 * j, 8 * j + 4]);
+            let v = e.b.ins().iadd(s, steps);
+            e.b.ins().store(mf, v, e.state, regs + 16 * j as i32);
+        }
+    } else {
+        let a0 = e.b.ins().load(I32, mf, e.state, regs);
+        let s = e.b.ins().splat(I32X4, a0);
+        for j in 0..WARP as u32 / 4 {
+            let steps = e.vconst_i32x4([16 * j, 16 * j + 4, 16 * j + 8, 16 * j + 12]);
+            let v = e.b.ins().iadd(s, steps);
+            e.b.ins().store(mf, v, e.state, regs + 16 * j as i32);
+        }
+    }
+}
+
+/// The register that instruction `inst` writes and the one it reads
+/// where it passes a [`FactKind::Consecutive`] on ([`passed_on`]) from
+/// register `from` (known consecutive), judged from the program alone:
+/// an unguarded copy, or an integer `add`/`sub` of a uniform register or
+/// an immediate, of `from` at its width, in a whole warp's code.
+fn passes_on_from(e: &Emitter, inst: &Inst, from: Reg) -> Option<Reg> {
+    if !e.is_full() || inst.guard.is_some() {
+        return None;
+    }
+    let same_on_every_lane = |o: Operand| match o {
+        Operand::Imm(_) => true,
+        Operand::Reg(r) => r != from && e.uniform.get(r.index()).copied().unwrap_or(false),
+        Operand::NotPred(_) | Operand::LaneId => false,
+    };
+    let is_from = |o: Operand| o == Operand::Reg(from);
+    let (ty, d) = match inst.op {
+        Op::Glue(Glue::Mov {
+            ty,
+            d: Dest::Reg(d),
+            a,
+        }) if is_from(a) => (ty, d),
+        Op::Glue(Glue::Bin {
+            op,
+            ty,
+            d: Dest::Reg(d),
+            a,
+            b,
+        }) => {
+            let first =
+                matches!(op, BinOp::Add | BinOp::Sub) && is_from(a) && same_on_every_lane(b);
+            let second = op == BinOp::Add && same_on_every_lane(a) && is_from(b);
+            if !(first || second) {
+                return None;
+            }
+            (ty, d)
+        }
+        _ => return None,
+    };
+    let width = |r: Reg| e.reg_type(r).bits();
+    let fits =
+        !ty.is_float() && ty.bits() >= 32 && width(d) == ty.bits() && width(from) == ty.bits();
+    fits.then_some(d)
+}
+
+/// Whether instruction `inst` at `pc`, which passes on a consecutive
+/// fact ([`passed_on`] said so), is lowered as a deferred row
+/// ([`defer_row`]): in a kernel segment's copy for the whole warp
+/// (`Emitter::copy_end`), when every later read of the register it
+/// writes, until it is written again, is the address of a whole-warp
+/// `ld`/`st` of the copy ([`whole_warp`], which writes the lanes before
+/// any slower path) or a row deferred in turn, and the register is dead
+/// after the copy.
+pub fn defers(e: &Emitter, inst: &Inst, pc: usize) -> bool {
+    let Some(end) = e.copy_end else {
+        return false;
+    };
+    let from = match inst.op {
+        Op::Glue(Glue::Mov {
+            a: Operand::Reg(x), ..
+        }) => x,
+        Op::Glue(Glue::Bin { a, b, .. }) => {
+            // The consecutive operand: the one a fact names.
+            let known = |o: Operand| match o {
+                Operand::Reg(r) => e
+                    .facts
+                    .iter()
+                    .any(|f| f.reg == r && f.kind == FactKind::Consecutive),
+                Operand::Imm(_) | Operand::NotPred(_) | Operand::LaneId => false,
+            };
+            match (a, b) {
+                (Operand::Reg(x), _) if known(a) => x,
+                (_, Operand::Reg(x)) if known(b) => x,
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    match passes_on_from(e, inst, from) {
+        Some(d) => only_rows_read(e, pc, d, end, 0),
+        None => false,
+    }
+}
+
+/// Whether register `d`, written at `pc`, is read after it (until it is
+/// written again, within the copy ending at `end`) only as the address
+/// of whole-warp `ld`/`st` ([`whole_warp`]) and by rows deferred in turn
+/// ([`defers`]), and is dead after the copy. Any doubt is "no".
+fn only_rows_read(e: &Emitter, pc: usize, d: Reg, end: usize, depth: u32) -> bool {
+    let Some(live) = &e.live else {
+        return false;
+    };
+    if depth > 16 || end > e.prog.insts.len() {
+        return false;
+    }
+    let prog = e.prog;
+    for q in pc + 1..end {
+        let inst = &prog.insts[q];
+        if super::inject::rewrite(prog, q).is_some() {
+            return false;
+        }
+        let by_guard = inst.guard.is_some_and(|g| g.reg == d);
+        let by_source = inst.op.source_regs().contains(&d);
+        let (by_addr, access) = match &inst.op {
+            Op::LaneOp(x) => (x.addr.and_then(|a| a.base) == Some(d), x.access().is_some()),
+            _ => (false, false),
+        };
+        let writes = inst.op.written().contains(&d);
+        if by_guard || by_source || by_addr {
+            let ok = if by_addr && access {
+                let Op::LaneOp(x) = &inst.op else {
+                    unreachable!("an access")
+                };
+                !by_guard && !by_source && !writes && whole_warp_access(e, x)
+            } else if by_source && !by_guard && !by_addr && !writes {
+                match passes_on_from(e, inst, d) {
+                    Some(next) => only_rows_read(e, q, next, end, depth + 1),
+                    None => false,
+                }
+            } else {
+                false
+            };
+            if !ok {
+                return false;
+            }
+        } else if writes {
+            // Written again by every lane: later reads read the new value.
+            return inst.guard.is_none();
+        }
+    }
+    !live.keeps(end - 1, d.index(), true)
+}
+
+/// Whether `ld`/`st` `x` takes [`whole_warp`] first (an address in a
+/// register, [`emit`]'s `four_at_a_time`), judged from the program alone.
+fn whole_warp_access(e: &Emitter, x: &LaneOp) -> bool {
+    let Some((space, load)) = x.access() else {
+        return false;
+    };
+    let narrow_reg = |r: Reg| !wide(e.reg_type(r));
+    let (n, ty) = if load {
+        (x.dests.len(), x.dests.first().map(|d| d.1))
+    } else {
+        (x.srcs.len(), x.srcs.first().map(|s| s.1))
+    };
+    n == 1
+        && ty.is_some_and(|t| (t.bits() as u64).div_ceil(8) == 4)
+        && x.addr.and_then(|a| a.base).is_some()
+        && space != Space::Local
+        && if load {
+            matches!(x.dests[0].0, Dest::Reg(r) if narrow_reg(r))
+        } else {
+            matches!(x.srcs[0].0, Operand::Reg(r) if narrow_reg(r))
+        }
+}
+
+/// Begins instruction `inst` as a deferred row ([`defers`]) of `fact`
+/// (what [`passed_on`] passes on to it): where the fact's variable is 1
+/// (its source's lanes are consecutive), the row's lane 0 alone is
+/// computed and stored (lane 0's value of the copy, `add`, `sub`: one
+/// scalar operation instead of 16 or 8 vector ones), and the code goes to
+/// the returned block; elsewhere it goes on in a fresh block, where the
+/// caller lowers the instruction as usual and then jumps to the returned
+/// block. The lanes themselves are written by the first reader that
+/// needs them ([`whole_warp`]'s slower paths, [`write_row`]).
+pub fn defer_row(e: &mut Emitter, inst: &Inst, fact: AddrFact) -> Block {
+    let (fast, slow, join) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
+    let flag = e.b.use_var(fact.var);
+    e.b.ins().brif(flag, fast, &[], slow, &[]);
+    e.switch_to(fast);
+    let (ty, d, v) = match inst.op {
+        Op::Glue(Glue::Mov {
+            ty,
+            d: Dest::Reg(d),
+            a,
+        }) => {
+            let w = ty.bits();
+            (ty, d, lane0(e, a, w))
+        }
+        Op::Glue(Glue::Bin {
+            op,
+            ty,
+            d: Dest::Reg(d),
+            a,
+            b,
+        }) => {
+            let w = ty.bits();
+            let (x, y) = (lane0(e, a, w), lane0(e, b, w));
+            let v = match op {
+                BinOp::Add => e.b.ins().iadd(x, y),
+                BinOp::Sub => e.b.ins().isub(x, y),
+                _ => unreachable!("defers: add or sub"),
+            };
+            (ty, d, v)
+        }
+        _ => unreachable!("defers: a copy, add or sub"),
+    };
+    debug_assert!(matches!(ty.bits(), 32 | 64), "defers: 32 or 64 bits");
+    let at = e.lay.regs[d.index()] as i32;
+    e.store(v, at);
+    e.b.ins().jump(join, &[]);
+    e.switch_to(slow);
+    join
+}
+
+/// Lane 0's value of operand `o` as a `width`-bit integer.
+fn lane0(e: &mut Emitter, o: Operand, width: u32) -> Value {
+    match o {
+        Operand::Imm(v) if width == 32 => e.b.ins().iconst(I32, v as u32 as i64),
+        _ => e.read(o, 0, width),
+    }
 }
 
 /// The fact instruction `inst` at `pc` passes on to the register it
@@ -548,7 +804,12 @@ pub fn passed_on(e: &Emitter, inst: &Inst) -> Option<AddrFact> {
     let width = |r: Reg| e.reg_type(r).bits();
     let fits = !ty.is_float() && ty.bits() >= 32 && width(d) == ty.bits() && width(x) == ty.bits();
     let fact = consecutive(x)?;
-    fits.then_some(AddrFact { reg: d, ..fact })
+    // (Its lanes are computed: `emit.rs` marks a deferred row stale.)
+    fits.then_some(AddrFact {
+        reg: d,
+        stale: false,
+        ..fact
+    })
 }
 
 /// The four lanes of the group at byte offset `off` (an i64, 16 k) of a
