@@ -1169,6 +1169,13 @@ impl Driver<'_, '_> {
             }
             _ => None,
         };
+        // An index scaled to bytes that only such rows read: lane 0's
+        // product where the index's lanes are consecutive.
+        let source = if deferred.is_none() && memory_ops::defers_source(e, inst, pc) {
+            Some(memory_ops::defer_source(e, inst))
+        } else {
+            None
+        };
         match &inst.op {
             Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
             Op::LaneOp(x) if matches!(x.kind, LaneOpKind::Ld(_) | LaneOpKind::St(_)) => {
@@ -1185,7 +1192,7 @@ impl Driver<'_, '_> {
             }
         }
         let e = &mut self.e;
-        if let Some(join) = deferred {
+        if let Some(join) = deferred.or(source.map(|(join, _)| join)) {
             e.b.ins().jump(join, &[]);
             e.switch_to(join);
         }
@@ -1194,6 +1201,7 @@ impl Driver<'_, '_> {
             e.facts.retain(|f| !written.contains(&f.reg));
         }
         e.facts.extend(passed);
+        e.facts.extend(source.map(|(_, fact)| fact));
     }
 
     /// Merges the lanes waiting at `park` into the running group.

@@ -43,7 +43,8 @@ use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
 use warp_core::ir::{
-    windows, BinOp, Dest, Glue, Guard, Inst, LaneOp, Op, Operand, Reg, Space, Type, WARP,
+    windows, BinOp, Dest, Glue, Guard, Inst, IntOp, LaneOp, LaneOpKind, Op, Operand, Reg, Space,
+    Type, WARP,
 };
 
 /// Memory flags of an access to host memory: checked, so it never traps;
@@ -736,6 +737,109 @@ pub fn defer_row(e: &mut Emitter, inst: &Inst, fact: AddrFact) -> Block {
     e.b.ins().jump(join, &[]);
     e.switch_to(slow);
     join
+}
+
+/// Whether lane op `inst` at `pc` is lowered as a deferred source row
+/// ([`defer_source`]): in a kernel segment's copy for the whole warp, an
+/// unguarded `mul.wide` of a 32-bit register by 4 (an index scaled to
+/// bytes: `mul.wide.s32 %rd4, %r11, 4`) whose product is read only as
+/// [`defers`] allows (by the rows that add it to a base, then their
+/// whole-warp accesses).
+pub fn defers_source(e: &Emitter, inst: &Inst, pc: usize) -> bool {
+    let Some(end) = e.copy_end else {
+        return false;
+    };
+    if !e.is_full() || inst.guard.is_some() || super::inject::rewrite(e.prog, pc).is_some() {
+        return false;
+    }
+    match scaled_index(e, inst) {
+        Some((_, d)) => only_rows_read(e, pc, d, end, 0),
+        None => false,
+    }
+}
+
+/// The index register and the product of `inst` when it is `mul.wide` of
+/// a 32-bit register by the immediate 4 into a 64-bit register.
+fn scaled_index(e: &Emitter, inst: &Inst) -> Option<(Reg, Reg)> {
+    let Op::LaneOp(x) = &inst.op else {
+        return None;
+    };
+    if x.kind != LaneOpKind::Int(IntOp::MulWide) || x.srcs.len() != 2 || x.dests.len() != 1 {
+        return None;
+    }
+    let (Operand::Reg(i), t) = x.srcs[0] else {
+        return None;
+    };
+    let (Dest::Reg(d), dt) = x.dests[0] else {
+        return None;
+    };
+    let four = matches!(x.srcs[1].0, Operand::Imm(v) if v as u32 == 4);
+    let fits = t.bits() == 32
+        && e.reg_type(i).bits() == 32
+        && dt.bits() == 64
+        && e.reg_type(d).bits() == 64
+        && i != d;
+    (four && fits).then_some((i, d))
+}
+
+/// Begins `mul.wide` `inst` ([`defers_source`]) as a deferred row: where
+/// its index's 32 lanes are lane 0's plus `l` with no wrap at 32 bits
+/// (one vector check of the 8 vectors), the products are lane 0's plus
+/// `4 l`, and only lane 0's is computed and stored; the code goes to the
+/// returned block. Elsewhere it goes on in a fresh block, where the
+/// caller lowers the instruction as usual and then jumps to the returned
+/// block. The fact to add after the instruction (its product
+/// consecutive, stale, where the check held) comes back too.
+pub fn defer_source(e: &mut Emitter, inst: &Inst) -> (Block, AddrFact) {
+    let (i, d) = scaled_index(e, inst).expect("defers_source");
+    let Op::LaneOp(x) = &inst.op else {
+        unreachable!("defers_source: a lane op")
+    };
+    let signed = x.srcs[0].1.is_signed();
+    let var = fact_var(e);
+    let v: [Value; 8] = std::array::from_fn(|k| e.read_vec(Operand::Reg(i), k));
+    let x0 = e.b.ins().extractlane(v[0], 0);
+    let s = e.b.ins().splat(I32X4, x0);
+    let mut k = 0;
+    let consecutive = all_true(e, &v, |e, v| {
+        let steps = e.vconst_i32x4([k, k + 1, k + 2, k + 3]);
+        k += 4;
+        let want = e.b.ins().iadd(s, steps);
+        e.b.ins().icmp(IntCC::Equal, v, want)
+    });
+    // Lane 31's `x0 + 31` does not wrap: each lane's widened index is
+    // then lane 0's plus `l`.
+    let (x64, no_wrap) = if signed {
+        let x64 = e.b.ins().sextend(I64, x0);
+        let ok =
+            e.b.ins()
+                .icmp_imm_s(IntCC::SignedLessThanOrEqual, x64, i32::MAX as i64 - 31);
+        (x64, ok)
+    } else {
+        let x64 = e.b.ins().uextend(I64, x0);
+        let ok =
+            e.b.ins()
+                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, x64, u32::MAX as i64 - 31);
+        (x64, ok)
+    };
+    let ok = e.b.ins().band(consecutive, no_wrap);
+    let (fast, slow, join) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
+    e.b.ins().brif(ok, fast, &[], slow, &[]);
+    e.switch_to(fast);
+    let d0 = e.b.ins().ishl_imm_s(x64, 2);
+    let at = e.lay.regs[d.index()] as i32;
+    e.store(d0, at);
+    let one = e.b.ins().iconst(I8, 1);
+    e.b.def_var(var, one);
+    e.b.ins().jump(join, &[]);
+    e.switch_to(slow);
+    let fact = AddrFact {
+        reg: d,
+        kind: FactKind::Consecutive,
+        var,
+        stale: true,
+    };
+    (join, fact)
 }
 
 /// Lane 0's value of operand `o` as a `width`-bit integer.

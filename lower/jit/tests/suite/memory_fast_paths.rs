@@ -349,3 +349,54 @@ fn a_row_read_otherwise_keeps_its_lanes() {
         assert_eq!(got.expect("runs"), want);
     }
 }
+
+/// An index scaled to bytes (`mul.wide.{u32,s32} %rd4, %r11, 4`) that
+/// only a row and its access read is deferred where the index's lanes
+/// are lane 0's plus `l` with no wrap (`memory_ops::defer_source`).
+/// `%r11 = %tid.x - 16`: as `.u32` lanes 0..15 wrap (0xfffffff0..), so
+/// the lanes are not lane 0's plus `l` as 64-bit products and the
+/// products are computed per lane; as `.s32` they are -16..15, no wrap,
+/// and lane 0's product (-64) is all that is computed. Either way only
+/// lanes 16..31 load (a guard), word `l - 16` of `in`; lanes 0..15 keep
+/// 7.
+#[test]
+fn scaled_indices_deferred_only_without_wrap() {
+    let src = |ty: &str| {
+        format!(
+            "{HEAD}.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1) {{\n\
+             .reg .pred %p<2>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<20>;\n\
+             ld.param.u64 %rd1, [k_param_0];\n\
+             ld.param.u64 %rd2, [k_param_1];\n\
+             cvta.to.global.u64 %rd3, %rd2;\n\
+             cvta.to.global.u64 %rd10, %rd1;\n\
+             mov.u32 %r5, %tid.x;\n\
+             sub.s32 %r11, %r5, 16;\n\
+             mul.wide.{ty} %rd4, %r11, 4;\n\
+             add.s64 %rd5, %rd3, %rd4;\n\
+             setp.ge.u32 %p1, %r5, 16;\n\
+             mov.u32 %r1, 7;\n\
+             @%p1 ld.global.u32 %r1, [%rd5];\n\
+             mul.wide.u32 %rd6, %r5, 4;\n\
+             add.s64 %rd7, %rd10, %rd6;\n\
+             st.global.u32 [%rd7], %r1;\n\
+             ret;\n}}\n"
+        )
+    };
+    let words: Vec<String> = (0..16).map(|i| format!("{:08x}", 0x100 + i)).collect();
+    let launch = format!(
+        "kernel k\ngrid 1\nblock 32\nbuffer out fill aaaaaaaa 32\nbuffer in u32 {}\n\
+         param k_param_0 buffer out\nparam k_param_1 buffer in\n",
+        words.join(" ")
+    );
+    let want: Vec<String> = (0..32)
+        .map(|l| match l {
+            0..16 => format!("{:08x}", 7),
+            _ => format!("{:08x}", 0x100 + l - 16),
+        })
+        .collect();
+    for ty in ["u32", "s32"] {
+        for got in run(&src(ty), &launch) {
+            assert_eq!(got.expect("runs"), want, "mul.wide.{ty}");
+        }
+    }
+}
