@@ -123,6 +123,11 @@ pub struct Emitter<'a, 'b> {
     /// elsewhere. A row deferred by `memory_ops::defer_row` must be read
     /// only by its copy's accesses and rows (and be dead after them).
     pub copy_end: Option<usize>,
+    /// `ld.shared` instructions of this segment (by pc) whose words an
+    /// earlier gather of the same column already loaded into their
+    /// registers (`memory_ops::gather`) where its variable is 1: they
+    /// then load nothing. Forgotten at a segment's start.
+    pub preloaded: Vec<(usize, Variable)>,
 }
 
 /// A property of the 32 lanes of address register `reg` that an access
@@ -245,6 +250,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             defer_all: false,
             facts: Vec::new(),
             copy_end: None,
+            preloaded: Vec::new(),
             spans: {
                 let mut spans: Vec<(i32, i32, usize)> = prog
                     .regs
@@ -269,6 +275,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.full = full;
         self.defer_all = false;
         self.facts.clear();
+        self.preloaded.clear();
     }
 
     /// Whether `mask` (an i32 lane mask) is the constant with every lane:

@@ -69,6 +69,23 @@ struct Access<'x> {
 
 /// Lowers `ld`/`st` `x` at `pc` under `guard`.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
+    // Loaded already by an earlier gather of its column where that
+    // gather's variable is 1 ([`gather`]).
+    let preloaded = e.preloaded.iter().find(|&&(p, _)| p == pc).map(|&(_, v)| v);
+    let Some(var) = preloaded else {
+        return emit_access(e, guard, x, pc);
+    };
+    let (access, done) = (e.b.create_block(), e.b.create_block());
+    let flag = e.b.use_var(var);
+    e.b.ins().brif(flag, done, &[], access, &[]);
+    e.switch_to(access);
+    emit_access(e, guard, x, pc);
+    e.b.ins().jump(done, &[]);
+    e.switch_to(done);
+}
+
+/// [`emit`] of an access no gather loaded before.
+fn emit_access(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     let (space, load) = x.access().expect("memory_ops lowers ld and st");
     let store = !load;
     let ty = if store { x.srcs[0].1 } else { x.dests[0].1 };
@@ -230,24 +247,52 @@ fn gather(
         }
     }
     let base = word(e, mem::SHARED);
-    let base = e.b.ins().iadd_imm_s(base, off);
     let Dest::Reg(d) = acc.x.dests[0].0 else {
         unreachable!("gathers")
     };
-    let dst = e.lay.regs[d.index()] as i32;
+    // The later loads of the column this check covers that can load now
+    // (the first time only: [`followers`]), into their registers.
+    let later = if known.is_none() {
+        followers(e, acc, base_reg)
+    } else {
+        Vec::new()
+    };
+    let loads: Vec<(i64, i32)> = std::iter::once((off, e.lay.regs[d.index()] as i32))
+        .chain(
+            later
+                .iter()
+                .map(|&(_, o, r)| (o, e.lay.regs[r.index()] as i32)),
+        )
+        .collect();
     for (j, &v) in v.iter().enumerate() {
-        let mut w = None;
-        for l in 0..4u8 {
-            let x = e.b.ins().extractlane(v, l);
-            let x = e.b.ins().uextend(I64, x);
-            let p = e.b.ins().iadd(base, x);
-            let x = e.b.ins().load(I32, heap(), p, 0);
-            w = Some(match w {
-                Some(w) => e.b.ins().insertlane(w, x, l),
-                None => e.b.ins().scalar_to_vector(I32X4, x),
-            });
+        // Each lane's address once (Cranelift keeps one copy of the same
+        // computation), each load next to its insertion (which folds it).
+        for (i, &(o, dst)) in loads.iter().enumerate() {
+            let mut w = None;
+            for l in 0..4u8 {
+                let x = e.b.ins().extractlane(v, l);
+                let x = e.b.ins().uextend(I64, x);
+                let p = e.b.ins().iadd(base, x);
+                let x = e.b.ins().load(I32, heap(), p, o as i32);
+                w = Some(match w {
+                    Some(w) => e.b.ins().insertlane(w, x, l),
+                    None => e.b.ins().scalar_to_vector(I32X4, x),
+                });
+            }
+            let (w, at) = (w.expect("4 lanes"), dst + 16 * j as i32);
+            if i == 0 {
+                e.store(w, at);
+            } else {
+                // A later load's register is dead until that load (no
+                // lane reads it before): stored at once, past the
+                // liveness that would drop it.
+                let state = e.state;
+                e.store_at(w, state, at);
+            }
         }
-        e.store(w.expect("4 lanes"), dst + 16 * j as i32);
+    }
+    for &(q, _, _) in &later {
+        e.preloaded.push((q, gathered));
     }
     e.reads_done();
     let one = e.b.ins().iconst(I8, 1);
@@ -292,6 +337,103 @@ fn gather_range(e: &Emitter, acc: &Access, reg: Reg) -> (i64, i64) {
         }
     }
     (min, max)
+}
+
+/// The later `ld.shared` of the segment's copy for the whole warp at
+/// `reg` (a gather's column, [`gather_range`]) that [`gather`] may load
+/// with `acc`, once its check passed: `(pc, offset, destination)` of each
+/// unguarded load of one 32-bit word into a 32-bit register (not this
+/// access's, nor another such load's) at an offset the check covers,
+/// such that nothing between the two reads or writes that register,
+/// writes `reg`, or may write
+/// shared memory (a store outside `.global`, an atomic, a fence, a
+/// barrier or anything that ends the segment), and no other warp runs
+/// between (no barrier). Loading them early then reads the same bytes
+/// into registers no lane reads before, and no lane can fault: the check
+/// covered every lane's address at every offset.
+fn followers(e: &Emitter, acc: &Access, reg: Reg) -> Vec<(usize, i64, Reg)> {
+    let Some(end) = e.copy_end else {
+        return Vec::new();
+    };
+    if !e.is_full() {
+        return Vec::new();
+    }
+    let off = acc.x.addr.expect("an address").offset;
+    let (min, max) = gather_range(e, acc, reg);
+    let prog = e.prog;
+    // This load's register and the later loads' taken so far.
+    let mut taken: Vec<Reg> = match acc.x.dests[0].0 {
+        Dest::Reg(d) => vec![d],
+        Dest::Sink => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    // Registers some instruction between read or wrote.
+    let mut touched: Vec<Reg> = Vec::new();
+    for q in acc.pc + 1..end.min(prog.insts.len()) {
+        if prog.labels.iter().any(|l| l.at == q) || super::inject::rewrite(prog, q).is_some() {
+            break;
+        }
+        let inst = &prog.insts[q];
+        let op = &inst.op;
+        if let Op::LaneOp(x) = op {
+            let one_word = x.dests.len() == 1
+                && x.dests[0].1.bits() == 32
+                && matches!(x.dests[0].0, Dest::Reg(d) if e.reg_type(d).bits() == 32);
+            let at = x.addr.filter(|a| {
+                a.base == Some(reg) && a.offset & 3 == off & 3 && min <= a.offset && a.offset <= max
+            });
+            if let (Some((Space::Shared, true)), true, Some(a), None) =
+                (x.access(), one_word, at, inst.guard)
+            {
+                let Dest::Reg(d) = x.dests[0].0 else {
+                    unreachable!("one_word")
+                };
+                if d != reg && !taken.contains(&d) && !touched.contains(&d) {
+                    out.push((q, a.offset, d));
+                    taken.push(d);
+                    continue;
+                }
+            }
+        }
+        let may_write_shared = match op {
+            Op::LaneOp(x) => match x.kind {
+                LaneOpKind::St(_) => !matches!(x.access(), Some((Space::Global, false))),
+                LaneOpKind::Atom(_) | LaneOpKind::Fence(_) | LaneOpKind::Bar => true,
+                LaneOpKind::Ld(_)
+                | LaneOpKind::Special(_)
+                | LaneOpKind::Int(_)
+                | LaneOpKind::Float { .. }
+                | LaneOpKind::FSetp(_)
+                | LaneOpKind::Cvt { .. }
+                | LaneOpKind::Cvta { .. }
+                | LaneOpKind::Pack
+                | LaneOpKind::Unpack => false,
+            },
+            Op::Glue(_) => false,
+            // Collectives and control end the segment's straight line.
+            Op::Shfl(_)
+            | Op::Vote(_)
+            | Op::Match(_)
+            | Op::Redux(_)
+            | Op::Activemask(_)
+            | Op::Control(_) => true,
+        };
+        let mut regs: Vec<Reg> = inst.guard.iter().map(|g| g.reg).collect();
+        regs.extend(op.source_regs());
+        regs.extend(op.written());
+        if let Op::LaneOp(x) = op {
+            regs.extend(x.addr.and_then(|a| a.base));
+        }
+        let ends = may_write_shared
+            || op.rendezvous_key().is_some()
+            || matches!(op, Op::Control(_))
+            || op.written().contains(&reg);
+        if ends {
+            break;
+        }
+        touched.extend(regs);
+    }
+    out
 }
 
 /// A fact's variable ([`AddrFact`]), 0 here: the access that sets it to

@@ -400,3 +400,70 @@ fn scaled_indices_deferred_only_without_wrap() {
         }
     }
 }
+
+/// A column's later loads are loaded with its first gather only where
+/// nothing between reads their registers or may write shared memory
+/// (`memory_ops::followers`): lane `l` reads words `3 l + k` of a tile
+/// holding `1000 + w` at word `w`; `%r23` is read (77) before its load
+/// of word `3 l + 1`, and a store of `2000 + l` to word `l` comes
+/// before the loads of words `3 l + 2` and `3 l + 3`, which see it
+/// where `3 l + k < 32`.
+#[test]
+fn a_column_loaded_early_only_where_nothing_between_sees_it() {
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 k_param_0) {{\n\
+         .reg .b32 %r<40>;\n.reg .b64 %rd<12>;\n\
+         .shared .align 4 .b8 tile[512];\n\
+         mov.u32 %r5, %tid.x;\n\
+         mov.u32 %r12, tile;\n\
+         shl.b32 %r3, %r5, 2;\n\
+         add.s32 %r15, %r12, %r3;\n\
+         add.s32 %r6, %r5, 1000;\n\
+         st.shared.u32 [%r15], %r6;\n\
+         add.s32 %r7, %r5, 1032;\n\
+         st.shared.u32 [%r15+128], %r7;\n\
+         add.s32 %r8, %r5, 1064;\n\
+         st.shared.u32 [%r15+256], %r8;\n\
+         add.s32 %r9, %r5, 1096;\n\
+         st.shared.u32 [%r15+384], %r9;\n\
+         mov.u32 %r23, 77;\n\
+         mul.lo.s32 %r20, %r5, 12;\n\
+         add.s32 %r21, %r12, %r20;\n\
+         ld.shared.u32 %r22, [%r21];\n\
+         mov.u32 %r30, %r23;\n\
+         ld.shared.u32 %r23, [%r21+4];\n\
+         add.s32 %r31, %r5, 2000;\n\
+         st.shared.u32 [%r15], %r31;\n\
+         ld.shared.u32 %r24, [%r21+8];\n\
+         ld.shared.u32 %r25, [%r21+12];\n\
+         ld.param.u64 %rd1, [k_param_0];\n\
+         cvta.to.global.u64 %rd10, %rd1;\n\
+         mul.wide.u32 %rd4, %r5, 4;\n\
+         add.s64 %rd5, %rd10, %rd4;\n\
+         st.global.u32 [%rd5], %r22;\n\
+         st.global.u32 [%rd5+128], %r30;\n\
+         st.global.u32 [%rd5+256], %r23;\n\
+         st.global.u32 [%rd5+384], %r24;\n\
+         st.global.u32 [%rd5+512], %r25;\n\
+         ret;\n}}\n"
+    );
+    let launch = "kernel k\ngrid 1\nblock 32\nbuffer out fill aaaaaaaa 160\n\
+                  param k_param_0 buffer out\n";
+    let word = |w: usize| if w < 32 { 2000 + w } else { 1000 + w };
+    let want: Vec<String> = (0..160)
+        .map(|i| {
+            let l = i % 32;
+            let v = match i / 32 {
+                0 => 1000 + 3 * l,
+                1 => 77,
+                2 => 1001 + 3 * l,
+                3 => word(3 * l + 2),
+                _ => word(3 * l + 3),
+            };
+            format!("{v:08x}")
+        })
+        .collect();
+    for got in run(&src, launch) {
+        assert_eq!(got.expect("runs"), want);
+    }
+}
