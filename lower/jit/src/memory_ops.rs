@@ -221,15 +221,21 @@ fn gather(
         check(e, small, lanes);
         let hi = e.b.ins().ireduce(I32, hi);
         let hi = e.b.ins().splat(I32X4, hi);
-        let lo = e.vconst_i32x4([lo as u32; 4]);
+        // (`v >= 0` holds of every unsigned lane: no test.)
+        let lo = (lo > 0).then(|| e.vconst_i32x4([lo as u32; 4]));
         let three = e.vconst_i32x4([3; 4]);
         let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
         let ok = all_true(e, &v, |e, v| {
-            let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
             let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
             let bits = e.b.ins().band(v, three);
             let aligned = e.b.ins().icmp(IntCC::Equal, bits, low_bits);
-            let q = e.b.ins().band(above, below);
+            let q = match lo {
+                Some(lo) => {
+                    let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
+                    e.b.ins().band(above, below)
+                }
+                None => below,
+            };
             e.b.ins().band(q, aligned)
         });
         check(e, ok, lanes);
@@ -270,8 +276,14 @@ fn gather(
         for (i, &(o, dst)) in loads.iter().enumerate() {
             let mut w = None;
             for l in 0..4u8 {
-                let x = e.b.ins().extractlane(v, l);
-                let x = e.b.ins().uextend(I64, x);
+                // The lane's address zero-extended as a vector (one
+                // widening per two lanes), then taken out as a 64-bit word.
+                let wide = if l < 2 {
+                    e.b.ins().uwiden_low(v)
+                } else {
+                    e.b.ins().uwiden_high(v)
+                };
+                let x = e.b.ins().extractlane(wide, l % 2);
                 let p = e.b.ins().iadd(base, x);
                 let x = e.b.ins().load(I32, heap(), p, o as i32);
                 w = Some(match w {
