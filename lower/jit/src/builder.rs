@@ -117,6 +117,17 @@ pub struct Emitter<'a, 'b> {
     /// is 1 where it holds: forgotten at a segment's start and, per
     /// register, at each write of the register (`emit.rs`).
     pub facts: Vec<AddrFact>,
+    /// While the driver lowers a kernel segment's copy for the whole warp:
+    /// the end of the instructions that copy runs (the rest of the
+    /// segment, from there, runs after the copies join). `None`
+    /// elsewhere. A row deferred by `memory_ops::defer_row` must be read
+    /// only by its copy's accesses and rows (and be dead after them).
+    pub copy_end: Option<usize>,
+    /// `ld.shared` instructions of this segment (by pc) whose words an
+    /// earlier gather of the same column already loaded into their
+    /// registers (`memory_ops::gather`) where its variable is 1: they
+    /// then load nothing. Forgotten at a segment's start.
+    pub preloaded: Vec<(usize, Variable)>,
 }
 
 /// A property of the 32 lanes of address register `reg` that an access
@@ -130,6 +141,12 @@ pub struct AddrFact {
     pub kind: FactKind,
     /// 1 where it holds, 0 where it is not known.
     pub var: Variable,
+    /// Where `var` is 1, the state holds lane 0's value alone (a row
+    /// deferred by `memory_ops::defer_row`: the other lanes' places are
+    /// stale, each lane's value is lane 0's plus `4 l`); a reader that
+    /// needs the lanes in the state writes them first
+    /// (`memory_ops::whole_warp`). Only [`FactKind::Consecutive`].
+    pub stale: bool,
 }
 
 /// What an [`AddrFact`] says of its register's 32 lanes.
@@ -232,6 +249,8 @@ impl<'a, 'b> Emitter<'a, 'b> {
             scalar: Vec::new(),
             defer_all: false,
             facts: Vec::new(),
+            copy_end: None,
+            preloaded: Vec::new(),
             spans: {
                 let mut spans: Vec<(i32, i32, usize)> = prog
                     .regs
@@ -256,6 +275,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.full = full;
         self.defer_all = false;
         self.facts.clear();
+        self.preloaded.clear();
     }
 
     /// Whether `mask` (an i32 lane mask) is the constant with every lane:

@@ -59,7 +59,7 @@
 //! completion code is a function of its own). The exited lanes, the fuel
 //! and the runaway bound live in the state, as the lane masks do.
 
-use super::builder::Emitter;
+use super::builder::{AddrFact, Emitter};
 use super::error::JitError;
 use super::inject::{self, Bug};
 use super::layout::Layout;
@@ -1042,9 +1042,11 @@ impl Driver<'_, '_> {
                     self.e.begin_segment(full);
                     self.e.defer_all =
                         collective && self.reads_values_at_once(&prog.insts[body_end]);
+                    self.e.copy_end = full.then_some(body_end);
                     for pc in start..body_end {
                         self.ordinary(&prog.insts[pc], pc);
                     }
+                    self.e.copy_end = None;
                     if collective {
                         let inst = &prog.insts[body_end];
                         if !self.reads_values_at_once(inst) {
@@ -1152,10 +1154,27 @@ impl Driver<'_, '_> {
         // What the accesses before proved of an address register holds
         // until it is written; a copy or an `add` of a uniform value
         // passes it on (`memory_ops.rs`).
-        let passed = if e.facts.is_empty() || inject::rewrite(prog, pc).is_some() {
+        let mut passed = if e.facts.is_empty() || inject::rewrite(prog, pc).is_some() {
             None
         } else {
             memory_ops::passed_on(e, inst)
+        };
+        // A row of consecutive addresses that only whole-warp accesses
+        // and rows read: lane 0's value where the fact holds, the lanes
+        // as below where it does not (`memory_ops::defer_row`).
+        let deferred = match passed {
+            Some(f) if memory_ops::defers(e, inst, pc) => {
+                passed = Some(AddrFact { stale: true, ..f });
+                Some(memory_ops::defer_row(e, inst, f))
+            }
+            _ => None,
+        };
+        // An index scaled to bytes that only such rows read: lane 0's
+        // product where the index's lanes are consecutive.
+        let source = if deferred.is_none() && memory_ops::defers_source(e, inst, pc) {
+            Some(memory_ops::defer_source(e, inst))
+        } else {
+            None
         };
         match &inst.op {
             Op::Glue(g) if lane_ops::narrow_glue(g) => lane_ops::emit_glue(e, inst.guard, g, pc),
@@ -1173,11 +1192,16 @@ impl Driver<'_, '_> {
             }
         }
         let e = &mut self.e;
+        if let Some(join) = deferred.or(source.map(|(join, _)| join)) {
+            e.b.ins().jump(join, &[]);
+            e.switch_to(join);
+        }
         if !e.facts.is_empty() {
             let written = inst.op.written();
             e.facts.retain(|f| !written.contains(&f.reg));
         }
         e.facts.extend(passed);
+        e.facts.extend(source.map(|(_, fact)| fact));
     }
 
     /// Merges the lanes waiting at `park` into the running group.

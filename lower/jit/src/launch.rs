@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use warp_core::interp::memory::Region;
 use warp_core::interp::{OutOfFuel, WarpPlace, DEFAULT_FUEL};
-use warp_core::ir::{windows, Axis, Kernel, Module, Program, Special, WARP};
+use warp_core::ir::{windows, Axis, Kernel, LaneOpKind, Module, Op, Program, Special, WARP};
 use warp_core::launch::{BufferOut, Launch, LaunchError, LaunchOutcome};
 
 /// A kernel of a module compiled once, to launch many times.
@@ -340,6 +340,17 @@ impl Shared<'_, '_> {
             warp: 0,
             error: None,
         });
+        // The special registers the code reads (only `Special` lane ops
+        // read their places in the state): the others' places are left 0.
+        let read: Vec<bool> = Special::ALL
+            .iter()
+            .map(|&sr| {
+                kern.prog
+                    .insts
+                    .iter()
+                    .any(|i| matches!(&i.op, Op::LaneOp(x) if x.kind == LaneOpKind::Special(sr)))
+            })
+            .collect();
         let mut states: Vec<WarpState> = self
             .grid
             .places
@@ -348,6 +359,9 @@ impl Shared<'_, '_> {
                 let mut s = jit.new_state();
                 if let Some(base) = jit.layout.specials {
                     for (i, &sr) in Special::ALL.iter().enumerate() {
+                        if !read[i] {
+                            continue;
+                        }
                         let vals = std::array::from_fn(|lane| place.special(sr, lane) as u64);
                         write_lanes(&mut s.buf, base as usize + i * 128, false, vals);
                     }
@@ -414,17 +428,25 @@ impl Shared<'_, '_> {
         // (At most 32 warps to a CTA: on the stack, no allocation; the
         // warps differ only in their local memory.)
         let common = Lending::new(self.buffers, self.param, &shared, &dynamic, &none, 0);
-        let mut lendings = [common; 32];
-        for (w, local) in locals.iter().enumerate() {
-            lendings[w] = Lending::new(
-                self.buffers,
-                self.param,
-                &shared,
-                &dynamic,
-                local,
-                local_size,
-            );
-        }
+        // (One per warp only where the warps have local memory.)
+        let per_warp = (!locals.is_empty()).then(|| {
+            let mut lendings = [common; 32];
+            for (w, local) in locals.iter().enumerate() {
+                lendings[w] = Lending::new(
+                    self.buffers,
+                    self.param,
+                    &shared,
+                    &dynamic,
+                    local,
+                    local_size,
+                );
+            }
+            lendings
+        });
+        let lendings = match &per_warp {
+            Some(l) => &l[..],
+            None => std::slice::from_ref(&common),
+        };
         // Each warp from a clean start: the registers it could read
         // before writing zeroed, `%ctaid` this CTA's.
         let specials = jit.layout.specials;
@@ -456,7 +478,7 @@ impl Shared<'_, '_> {
                     continue;
                 }
                 runtime::set_warp(w);
-                let lending = Some(&lendings[w]);
+                let lending = Some(&lendings[w.min(lendings.len() - 1)]);
                 let st = if started {
                     jit.resume(s, lending)
                 } else {

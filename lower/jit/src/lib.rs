@@ -649,11 +649,15 @@ impl JitProgram {
     /// go on after it), for [`JitProgram::resume`].
     fn release(&self, s: &mut WarpState) {
         for &(waiting, park) in &self.barriers {
+            // Two 32-bit masks of the state (`read_word`'s places): `park
+            // |= waiting`, `waiting = 0`.
             let (waiting, park) = (waiting as usize, park as usize);
-            let w = read_word(&s.buf, waiting, 4);
-            let p = read_word(&s.buf, park, 4);
-            write_word(&mut s.buf, park, 4, p | w);
-            write_word(&mut s.buf, waiting, 4, 0);
+            debug_assert!(waiting % 4 == 0 && park % 4 == 0 && waiting != park);
+            let (wi, ws) = (waiting / 16, 8 * (waiting % 16));
+            let (pi, ps) = (park / 16, 8 * (park % 16));
+            let w = (s.buf[wi] >> ws) as u32;
+            s.buf[wi] &= !((u32::MAX as u128) << ws);
+            s.buf[pi] |= (w as u128) << ps;
         }
         write_word(&mut s.buf, Layout::RESUME as usize, 4, 1);
     }

@@ -43,7 +43,8 @@ use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Value};
 use cranelift_frontend::Variable;
 use warp_core::ir::{
-    windows, BinOp, Dest, Glue, Guard, Inst, LaneOp, Op, Operand, Reg, Space, Type, WARP,
+    windows, BinOp, Dest, Glue, Guard, Inst, IntOp, LaneOp, LaneOpKind, Op, Operand, Reg, Space,
+    Type, WARP,
 };
 
 /// Memory flags of an access to host memory: checked, so it never traps;
@@ -68,6 +69,23 @@ struct Access<'x> {
 
 /// Lowers `ld`/`st` `x` at `pc` under `guard`.
 pub fn emit(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
+    // Loaded already by an earlier gather of its column where that
+    // gather's variable is 1 ([`gather`]).
+    let preloaded = e.preloaded.iter().find(|&&(p, _)| p == pc).map(|&(_, v)| v);
+    let Some(var) = preloaded else {
+        return emit_access(e, guard, x, pc);
+    };
+    let (access, done) = (e.b.create_block(), e.b.create_block());
+    let flag = e.b.use_var(var);
+    e.b.ins().brif(flag, done, &[], access, &[]);
+    e.switch_to(access);
+    emit_access(e, guard, x, pc);
+    e.b.ins().jump(done, &[]);
+    e.switch_to(done);
+}
+
+/// [`emit`] of an access no gather loaded before.
+fn emit_access(e: &mut Emitter, guard: Option<Guard>, x: &LaneOp, pc: usize) {
     let (space, load) = x.access().expect("memory_ops lowers ld and st");
     let store = !load;
     let ty = if store { x.srcs[0].1 } else { x.dests[0].1 };
@@ -203,15 +221,21 @@ fn gather(
         check(e, small, lanes);
         let hi = e.b.ins().ireduce(I32, hi);
         let hi = e.b.ins().splat(I32X4, hi);
-        let lo = e.vconst_i32x4([lo as u32; 4]);
+        // (`v >= 0` holds of every unsigned lane: no test.)
+        let lo = (lo > 0).then(|| e.vconst_i32x4([lo as u32; 4]));
         let three = e.vconst_i32x4([3; 4]);
         let low_bits = e.vconst_i32x4([(-off & 3) as u32; 4]);
         let ok = all_true(e, &v, |e, v| {
-            let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
             let below = e.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, v, hi);
             let bits = e.b.ins().band(v, three);
             let aligned = e.b.ins().icmp(IntCC::Equal, bits, low_bits);
-            let q = e.b.ins().band(above, below);
+            let q = match lo {
+                Some(lo) => {
+                    let above = e.b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, v, lo);
+                    e.b.ins().band(above, below)
+                }
+                None => below,
+            };
             e.b.ins().band(q, aligned)
         });
         check(e, ok, lanes);
@@ -224,28 +248,63 @@ fn gather(
                     low: off & 3,
                 },
                 var: gathered,
+                stale: false,
             });
         }
     }
     let base = word(e, mem::SHARED);
-    let base = e.b.ins().iadd_imm_s(base, off);
     let Dest::Reg(d) = acc.x.dests[0].0 else {
         unreachable!("gathers")
     };
-    let dst = e.lay.regs[d.index()] as i32;
+    // The later loads of the column this check covers that can load now
+    // (the first time only: [`followers`]), into their registers.
+    let later = if known.is_none() {
+        followers(e, acc, base_reg)
+    } else {
+        Vec::new()
+    };
+    let loads: Vec<(i64, i32)> = std::iter::once((off, e.lay.regs[d.index()] as i32))
+        .chain(
+            later
+                .iter()
+                .map(|&(_, o, r)| (o, e.lay.regs[r.index()] as i32)),
+        )
+        .collect();
     for (j, &v) in v.iter().enumerate() {
-        let mut w = None;
-        for l in 0..4u8 {
-            let x = e.b.ins().extractlane(v, l);
-            let x = e.b.ins().uextend(I64, x);
-            let p = e.b.ins().iadd(base, x);
-            let x = e.b.ins().load(I32, heap(), p, 0);
-            w = Some(match w {
-                Some(w) => e.b.ins().insertlane(w, x, l),
-                None => e.b.ins().scalar_to_vector(I32X4, x),
-            });
+        // Each lane's address once (Cranelift keeps one copy of the same
+        // computation), each load next to its insertion (which folds it).
+        for (i, &(o, dst)) in loads.iter().enumerate() {
+            let mut w = None;
+            for l in 0..4u8 {
+                // The lane's address zero-extended as a vector (one
+                // widening per two lanes), then taken out as a 64-bit word.
+                let wide = if l < 2 {
+                    e.b.ins().uwiden_low(v)
+                } else {
+                    e.b.ins().uwiden_high(v)
+                };
+                let x = e.b.ins().extractlane(wide, l % 2);
+                let p = e.b.ins().iadd(base, x);
+                let x = e.b.ins().load(I32, heap(), p, o as i32);
+                w = Some(match w {
+                    Some(w) => e.b.ins().insertlane(w, x, l),
+                    None => e.b.ins().scalar_to_vector(I32X4, x),
+                });
+            }
+            let (w, at) = (w.expect("4 lanes"), dst + 16 * j as i32);
+            if i == 0 {
+                e.store(w, at);
+            } else {
+                // A later load's register is dead until that load (no
+                // lane reads it before): stored at once, past the
+                // liveness that would drop it.
+                let state = e.state;
+                e.store_at(w, state, at);
+            }
         }
-        e.store(w.expect("4 lanes"), dst + 16 * j as i32);
+    }
+    for &(q, _, _) in &later {
+        e.preloaded.push((q, gathered));
     }
     e.reads_done();
     let one = e.b.ins().iconst(I8, 1);
@@ -290,6 +349,103 @@ fn gather_range(e: &Emitter, acc: &Access, reg: Reg) -> (i64, i64) {
         }
     }
     (min, max)
+}
+
+/// The later `ld.shared` of the segment's copy for the whole warp at
+/// `reg` (a gather's column, [`gather_range`]) that [`gather`] may load
+/// with `acc`, once its check passed: `(pc, offset, destination)` of each
+/// unguarded load of one 32-bit word into a 32-bit register (not this
+/// access's, nor another such load's) at an offset the check covers,
+/// such that nothing between the two reads or writes that register,
+/// writes `reg`, or may write
+/// shared memory (a store outside `.global`, an atomic, a fence, a
+/// barrier or anything that ends the segment), and no other warp runs
+/// between (no barrier). Loading them early then reads the same bytes
+/// into registers no lane reads before, and no lane can fault: the check
+/// covered every lane's address at every offset.
+fn followers(e: &Emitter, acc: &Access, reg: Reg) -> Vec<(usize, i64, Reg)> {
+    let Some(end) = e.copy_end else {
+        return Vec::new();
+    };
+    if !e.is_full() {
+        return Vec::new();
+    }
+    let off = acc.x.addr.expect("an address").offset;
+    let (min, max) = gather_range(e, acc, reg);
+    let prog = e.prog;
+    // This load's register and the later loads' taken so far.
+    let mut taken: Vec<Reg> = match acc.x.dests[0].0 {
+        Dest::Reg(d) => vec![d],
+        Dest::Sink => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    // Registers some instruction between read or wrote.
+    let mut touched: Vec<Reg> = Vec::new();
+    for q in acc.pc + 1..end.min(prog.insts.len()) {
+        if prog.labels.iter().any(|l| l.at == q) || super::inject::rewrite(prog, q).is_some() {
+            break;
+        }
+        let inst = &prog.insts[q];
+        let op = &inst.op;
+        if let Op::LaneOp(x) = op {
+            let one_word = x.dests.len() == 1
+                && x.dests[0].1.bits() == 32
+                && matches!(x.dests[0].0, Dest::Reg(d) if e.reg_type(d).bits() == 32);
+            let at = x.addr.filter(|a| {
+                a.base == Some(reg) && a.offset & 3 == off & 3 && min <= a.offset && a.offset <= max
+            });
+            if let (Some((Space::Shared, true)), true, Some(a), None) =
+                (x.access(), one_word, at, inst.guard)
+            {
+                let Dest::Reg(d) = x.dests[0].0 else {
+                    unreachable!("one_word")
+                };
+                if d != reg && !taken.contains(&d) && !touched.contains(&d) {
+                    out.push((q, a.offset, d));
+                    taken.push(d);
+                    continue;
+                }
+            }
+        }
+        let may_write_shared = match op {
+            Op::LaneOp(x) => match x.kind {
+                LaneOpKind::St(_) => !matches!(x.access(), Some((Space::Global, false))),
+                LaneOpKind::Atom(_) | LaneOpKind::Fence(_) | LaneOpKind::Bar => true,
+                LaneOpKind::Ld(_)
+                | LaneOpKind::Special(_)
+                | LaneOpKind::Int(_)
+                | LaneOpKind::Float { .. }
+                | LaneOpKind::FSetp(_)
+                | LaneOpKind::Cvt { .. }
+                | LaneOpKind::Cvta { .. }
+                | LaneOpKind::Pack
+                | LaneOpKind::Unpack => false,
+            },
+            Op::Glue(_) => false,
+            // Collectives and control end the segment's straight line.
+            Op::Shfl(_)
+            | Op::Vote(_)
+            | Op::Match(_)
+            | Op::Redux(_)
+            | Op::Activemask(_)
+            | Op::Control(_) => true,
+        };
+        let mut regs: Vec<Reg> = inst.guard.iter().map(|g| g.reg).collect();
+        regs.extend(op.source_regs());
+        regs.extend(op.written());
+        if let Op::LaneOp(x) = op {
+            regs.extend(x.addr.and_then(|a| a.base));
+        }
+        let ends = may_write_shared
+            || op.rendezvous_key().is_some()
+            || matches!(op, Op::Control(_))
+            || op.written().contains(&reg);
+        if ends {
+            break;
+        }
+        touched.extend(regs);
+    }
+    out
 }
 
 /// A fact's variable ([`AddrFact`]), 0 here: the access that sets it to
@@ -414,15 +570,21 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         .facts
         .iter()
         .find(|f| f.reg == base_reg && f.kind == FactKind::Consecutive)
-        .map(|f| f.var);
+        .copied();
+    // A deferred row's lanes are written before any slower path reads
+    // them ([`defer_row`]).
+    let stale = known
+        .filter(|f| f.stale)
+        .map(|f| (f.var, e.b.create_block()));
+    let slow = stale.map_or(groups, |(_, mat)| mat);
     let consecutive = fact_var(e);
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
-    let a0 = if let Some(var) = known {
+    let a0 = if let Some(AddrFact { var, .. }) = known {
         let flag = e.b.use_var(var);
         let ok = e.b.ins().band(full, flag);
         let v0 = e.load(if wide_base { I64X2 } else { I32X4 }, regs);
         let a0 = e.b.ins().extractlane(v0, 0);
-        check(e, ok, groups);
+        check(e, ok, slow);
         if wide_base {
             a0
         } else {
@@ -467,11 +629,12 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
             reg: base_reg,
             kind: FactKind::Consecutive,
             var: consecutive,
+            stale: false,
         });
         a0
     };
     let lane0 = e.b.ins().iconst(I32, 0);
-    let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, groups);
+    let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, slow);
     let off = data_reg(e, acc);
     for k in 0..WARP as i32 / 4 {
         if acc.store {
@@ -488,6 +651,357 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     let one = e.b.ins().iconst(I8, 1);
     e.b.def_var(consecutive, one);
     e.b.ins().jump(done, &[]);
+    if let Some((var, mat)) = stale {
+        e.switch_to(mat);
+        e.b.set_cold_block(mat);
+        let flag = e.b.use_var(var);
+        let fill = e.b.create_block();
+        e.b.ins().brif(flag, fill, &[], groups, &[]);
+        e.switch_to(fill);
+        write_row(e, base_reg);
+        e.b.ins().jump(groups, &[]);
+    }
+}
+
+/// Writes every lane of `reg`, a row whose state holds lane 0's value
+/// alone ([`defer_row`]): lane `l` gets lane 0's value plus `4 l`,
+/// wrapping at the register's width. Called in a block that knows
+/// nothing of the state (entered from several), left unfilled.
+fn write_row(e: &mut Emitter, reg: Reg) {
+    let regs = e.lay.regs[reg.index()] as i32;
+    let mf = super::builder::mf();
+    if wide(e.reg_type(reg)) {
+        let a0 = e.b.ins().load(I64, mf, e.state, regs);
+        let s = e.b.ins().splat(I64X2, a0);
+        for j in 0..WARP as u64 / 2 {
+            let steps = e.vconst_i64x2([8 * j, 8 * j + 4]);
+            let v = e.b.ins().iadd(s, steps);
+            e.b.ins().store(mf, v, e.state, regs + 16 * j as i32);
+        }
+    } else {
+        let a0 = e.b.ins().load(I32, mf, e.state, regs);
+        let s = e.b.ins().splat(I32X4, a0);
+        for j in 0..WARP as u32 / 4 {
+            let steps = e.vconst_i32x4([16 * j, 16 * j + 4, 16 * j + 8, 16 * j + 12]);
+            let v = e.b.ins().iadd(s, steps);
+            e.b.ins().store(mf, v, e.state, regs + 16 * j as i32);
+        }
+    }
+}
+
+/// The register that instruction `inst` writes and the one it reads
+/// where it passes a [`FactKind::Consecutive`] on ([`passed_on`]) from
+/// register `from` (known consecutive), judged from the program alone:
+/// an unguarded copy, or an integer `add`/`sub` of a uniform register or
+/// an immediate, of `from` at its width, in a whole warp's code.
+fn passes_on_from(e: &Emitter, inst: &Inst, from: Reg) -> Option<Reg> {
+    if !e.is_full() || inst.guard.is_some() {
+        return None;
+    }
+    let same_on_every_lane = |o: Operand| match o {
+        Operand::Imm(_) => true,
+        Operand::Reg(r) => r != from && e.uniform.get(r.index()).copied().unwrap_or(false),
+        Operand::NotPred(_) | Operand::LaneId => false,
+    };
+    let is_from = |o: Operand| o == Operand::Reg(from);
+    let (ty, d) = match inst.op {
+        Op::Glue(Glue::Mov {
+            ty,
+            d: Dest::Reg(d),
+            a,
+        }) if is_from(a) => (ty, d),
+        Op::Glue(Glue::Bin {
+            op,
+            ty,
+            d: Dest::Reg(d),
+            a,
+            b,
+        }) => {
+            let first =
+                matches!(op, BinOp::Add | BinOp::Sub) && is_from(a) && same_on_every_lane(b);
+            let second = op == BinOp::Add && same_on_every_lane(a) && is_from(b);
+            if !(first || second) {
+                return None;
+            }
+            (ty, d)
+        }
+        _ => return None,
+    };
+    let width = |r: Reg| e.reg_type(r).bits();
+    let fits =
+        !ty.is_float() && ty.bits() >= 32 && width(d) == ty.bits() && width(from) == ty.bits();
+    fits.then_some(d)
+}
+
+/// Whether instruction `inst` at `pc`, which passes on a consecutive
+/// fact ([`passed_on`] said so), is lowered as a deferred row
+/// ([`defer_row`]): in a kernel segment's copy for the whole warp
+/// (`Emitter::copy_end`), when every later read of the register it
+/// writes, until it is written again, is the address of a whole-warp
+/// `ld`/`st` of the copy ([`whole_warp`], which writes the lanes before
+/// any slower path) or a row deferred in turn, and the register is dead
+/// after the copy.
+pub fn defers(e: &Emitter, inst: &Inst, pc: usize) -> bool {
+    let Some(end) = e.copy_end else {
+        return false;
+    };
+    let from = match inst.op {
+        Op::Glue(Glue::Mov {
+            a: Operand::Reg(x), ..
+        }) => x,
+        Op::Glue(Glue::Bin { a, b, .. }) => {
+            // The consecutive operand: the one a fact names.
+            let known = |o: Operand| match o {
+                Operand::Reg(r) => e
+                    .facts
+                    .iter()
+                    .any(|f| f.reg == r && f.kind == FactKind::Consecutive),
+                Operand::Imm(_) | Operand::NotPred(_) | Operand::LaneId => false,
+            };
+            match (a, b) {
+                (Operand::Reg(x), _) if known(a) => x,
+                (_, Operand::Reg(x)) if known(b) => x,
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    match passes_on_from(e, inst, from) {
+        Some(d) => only_rows_read(e, pc, d, end, 0),
+        None => false,
+    }
+}
+
+/// Whether register `d`, written at `pc`, is read after it (until it is
+/// written again, within the copy ending at `end`) only as the address
+/// of whole-warp `ld`/`st` ([`whole_warp`]) and by rows deferred in turn
+/// ([`defers`]), and is dead after the copy. Any doubt is "no".
+fn only_rows_read(e: &Emitter, pc: usize, d: Reg, end: usize, depth: u32) -> bool {
+    let Some(live) = &e.live else {
+        return false;
+    };
+    if depth > 16 || end > e.prog.insts.len() {
+        return false;
+    }
+    let prog = e.prog;
+    for q in pc + 1..end {
+        let inst = &prog.insts[q];
+        if super::inject::rewrite(prog, q).is_some() {
+            return false;
+        }
+        let by_guard = inst.guard.is_some_and(|g| g.reg == d);
+        let by_source = inst.op.source_regs().contains(&d);
+        let (by_addr, access) = match &inst.op {
+            Op::LaneOp(x) => (x.addr.and_then(|a| a.base) == Some(d), x.access().is_some()),
+            _ => (false, false),
+        };
+        let writes = inst.op.written().contains(&d);
+        if by_guard || by_source || by_addr {
+            let ok = if by_addr && access {
+                let Op::LaneOp(x) = &inst.op else {
+                    unreachable!("an access")
+                };
+                !by_guard && !by_source && !writes && whole_warp_access(e, x)
+            } else if by_source && !by_guard && !by_addr && !writes {
+                match passes_on_from(e, inst, d) {
+                    Some(next) => only_rows_read(e, q, next, end, depth + 1),
+                    None => false,
+                }
+            } else {
+                false
+            };
+            if !ok {
+                return false;
+            }
+        } else if writes {
+            // Written again by every lane: later reads read the new value.
+            return inst.guard.is_none();
+        }
+    }
+    !live.keeps(end - 1, d.index(), true)
+}
+
+/// Whether `ld`/`st` `x` takes [`whole_warp`] first (an address in a
+/// register, [`emit`]'s `four_at_a_time`), judged from the program alone.
+fn whole_warp_access(e: &Emitter, x: &LaneOp) -> bool {
+    let Some((space, load)) = x.access() else {
+        return false;
+    };
+    let narrow_reg = |r: Reg| !wide(e.reg_type(r));
+    let (n, ty) = if load {
+        (x.dests.len(), x.dests.first().map(|d| d.1))
+    } else {
+        (x.srcs.len(), x.srcs.first().map(|s| s.1))
+    };
+    n == 1
+        && ty.is_some_and(|t| (t.bits() as u64).div_ceil(8) == 4)
+        && x.addr.and_then(|a| a.base).is_some()
+        && space != Space::Local
+        && if load {
+            matches!(x.dests[0].0, Dest::Reg(r) if narrow_reg(r))
+        } else {
+            matches!(x.srcs[0].0, Operand::Reg(r) if narrow_reg(r))
+        }
+}
+
+/// Begins instruction `inst` as a deferred row ([`defers`]) of `fact`
+/// (what [`passed_on`] passes on to it): where the fact's variable is 1
+/// (its source's lanes are consecutive), the row's lane 0 alone is
+/// computed and stored (lane 0's value of the copy, `add`, `sub`: one
+/// scalar operation instead of 16 or 8 vector ones), and the code goes to
+/// the returned block; elsewhere it goes on in a fresh block, where the
+/// caller lowers the instruction as usual and then jumps to the returned
+/// block. The lanes themselves are written by the first reader that
+/// needs them ([`whole_warp`]'s slower paths, [`write_row`]).
+pub fn defer_row(e: &mut Emitter, inst: &Inst, fact: AddrFact) -> Block {
+    let (fast, slow, join) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
+    let flag = e.b.use_var(fact.var);
+    e.b.ins().brif(flag, fast, &[], slow, &[]);
+    e.switch_to(fast);
+    let (ty, d, v) = match inst.op {
+        Op::Glue(Glue::Mov {
+            ty,
+            d: Dest::Reg(d),
+            a,
+        }) => {
+            let w = ty.bits();
+            (ty, d, lane0(e, a, w))
+        }
+        Op::Glue(Glue::Bin {
+            op,
+            ty,
+            d: Dest::Reg(d),
+            a,
+            b,
+        }) => {
+            let w = ty.bits();
+            let (x, y) = (lane0(e, a, w), lane0(e, b, w));
+            let v = match op {
+                BinOp::Add => e.b.ins().iadd(x, y),
+                BinOp::Sub => e.b.ins().isub(x, y),
+                _ => unreachable!("defers: add or sub"),
+            };
+            (ty, d, v)
+        }
+        _ => unreachable!("defers: a copy, add or sub"),
+    };
+    debug_assert!(matches!(ty.bits(), 32 | 64), "defers: 32 or 64 bits");
+    let at = e.lay.regs[d.index()] as i32;
+    e.store(v, at);
+    e.b.ins().jump(join, &[]);
+    e.switch_to(slow);
+    join
+}
+
+/// Whether lane op `inst` at `pc` is lowered as a deferred source row
+/// ([`defer_source`]): in a kernel segment's copy for the whole warp, an
+/// unguarded `mul.wide` of a 32-bit register by 4 (an index scaled to
+/// bytes: `mul.wide.s32 %rd4, %r11, 4`) whose product is read only as
+/// [`defers`] allows (by the rows that add it to a base, then their
+/// whole-warp accesses).
+pub fn defers_source(e: &Emitter, inst: &Inst, pc: usize) -> bool {
+    let Some(end) = e.copy_end else {
+        return false;
+    };
+    if !e.is_full() || inst.guard.is_some() || super::inject::rewrite(e.prog, pc).is_some() {
+        return false;
+    }
+    match scaled_index(e, inst) {
+        Some((_, d)) => only_rows_read(e, pc, d, end, 0),
+        None => false,
+    }
+}
+
+/// The index register and the product of `inst` when it is `mul.wide` of
+/// a 32-bit register by the immediate 4 into a 64-bit register.
+fn scaled_index(e: &Emitter, inst: &Inst) -> Option<(Reg, Reg)> {
+    let Op::LaneOp(x) = &inst.op else {
+        return None;
+    };
+    if x.kind != LaneOpKind::Int(IntOp::MulWide) || x.srcs.len() != 2 || x.dests.len() != 1 {
+        return None;
+    }
+    let (Operand::Reg(i), t) = x.srcs[0] else {
+        return None;
+    };
+    let (Dest::Reg(d), dt) = x.dests[0] else {
+        return None;
+    };
+    let four = matches!(x.srcs[1].0, Operand::Imm(v) if v as u32 == 4);
+    let fits = t.bits() == 32
+        && e.reg_type(i).bits() == 32
+        && dt.bits() == 64
+        && e.reg_type(d).bits() == 64
+        && i != d;
+    (four && fits).then_some((i, d))
+}
+
+/// Begins `mul.wide` `inst` ([`defers_source`]) as a deferred row: where
+/// its index's 32 lanes are lane 0's plus `l` with no wrap at 32 bits
+/// (one vector check of the 8 vectors), the products are lane 0's plus
+/// `4 l`, and only lane 0's is computed and stored; the code goes to the
+/// returned block. Elsewhere it goes on in a fresh block, where the
+/// caller lowers the instruction as usual and then jumps to the returned
+/// block. The fact to add after the instruction (its product
+/// consecutive, stale, where the check held) comes back too.
+pub fn defer_source(e: &mut Emitter, inst: &Inst) -> (Block, AddrFact) {
+    let (i, d) = scaled_index(e, inst).expect("defers_source");
+    let Op::LaneOp(x) = &inst.op else {
+        unreachable!("defers_source: a lane op")
+    };
+    let signed = x.srcs[0].1.is_signed();
+    let var = fact_var(e);
+    let v: [Value; 8] = std::array::from_fn(|k| e.read_vec(Operand::Reg(i), k));
+    let x0 = e.b.ins().extractlane(v[0], 0);
+    let s = e.b.ins().splat(I32X4, x0);
+    let mut k = 0;
+    let consecutive = all_true(e, &v, |e, v| {
+        let steps = e.vconst_i32x4([k, k + 1, k + 2, k + 3]);
+        k += 4;
+        let want = e.b.ins().iadd(s, steps);
+        e.b.ins().icmp(IntCC::Equal, v, want)
+    });
+    // Lane 31's `x0 + 31` does not wrap: each lane's widened index is
+    // then lane 0's plus `l`.
+    let (x64, no_wrap) = if signed {
+        let x64 = e.b.ins().sextend(I64, x0);
+        let ok =
+            e.b.ins()
+                .icmp_imm_s(IntCC::SignedLessThanOrEqual, x64, i32::MAX as i64 - 31);
+        (x64, ok)
+    } else {
+        let x64 = e.b.ins().uextend(I64, x0);
+        let ok =
+            e.b.ins()
+                .icmp_imm_s(IntCC::UnsignedLessThanOrEqual, x64, u32::MAX as i64 - 31);
+        (x64, ok)
+    };
+    let ok = e.b.ins().band(consecutive, no_wrap);
+    let (fast, slow, join) = (e.b.create_block(), e.b.create_block(), e.b.create_block());
+    e.b.ins().brif(ok, fast, &[], slow, &[]);
+    e.switch_to(fast);
+    let d0 = e.b.ins().ishl_imm_s(x64, 2);
+    let at = e.lay.regs[d.index()] as i32;
+    e.store(d0, at);
+    let one = e.b.ins().iconst(I8, 1);
+    e.b.def_var(var, one);
+    e.b.ins().jump(join, &[]);
+    e.switch_to(slow);
+    let fact = AddrFact {
+        reg: d,
+        kind: FactKind::Consecutive,
+        var,
+        stale: true,
+    };
+    (join, fact)
+}
+
+/// Lane 0's value of operand `o` as a `width`-bit integer.
+fn lane0(e: &mut Emitter, o: Operand, width: u32) -> Value {
+    match o {
+        Operand::Imm(v) if width == 32 => e.b.ins().iconst(I32, v as u32 as i64),
+        _ => e.read(o, 0, width),
+    }
 }
 
 /// The fact instruction `inst` at `pc` passes on to the register it
@@ -548,7 +1062,12 @@ pub fn passed_on(e: &Emitter, inst: &Inst) -> Option<AddrFact> {
     let width = |r: Reg| e.reg_type(r).bits();
     let fits = !ty.is_float() && ty.bits() >= 32 && width(d) == ty.bits() && width(x) == ty.bits();
     let fact = consecutive(x)?;
-    fits.then_some(AddrFact { reg: d, ..fact })
+    // (Its lanes are computed: `emit.rs` marks a deferred row stale.)
+    fits.then_some(AddrFact {
+        reg: d,
+        stale: false,
+        ..fact
+    })
 }
 
 /// The four lanes of the group at byte offset `off` (an i64, 16 k) of a
