@@ -15,6 +15,7 @@
 use crate::ir::{
     Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
+    VoteMode,
 };
 
 mod fall_through;
@@ -954,7 +955,8 @@ impl Idiom {
             Idiom::Bfi32ImmediateLengthWraps => bfi32_length_32_or_more(prog),
             Idiom::MovRecomputedAfterActivemaskRewrite => mov_recomputed_after_activemask(prog),
             Idiom::NarrowCvtKeepsStaleUpperHalf => narrow_cvt_after_exit_and_shuffle(prog)
-                .or_else(|| narrow_cvt_at_branch_target(prog)),
+                .or_else(|| narrow_cvt_at_branch_target(prog))
+                .or_else(|| narrow_cvt_under_known_guard(prog, has_entry)),
             Idiom::CnotAmountOf16BitShift => cnot_amount_of_16_bit_shift(prog),
             Idiom::CnotShift16CrashesPtxas => cnot_shift16_after_two_collectives(prog),
             Idiom::AbsCompareFoldedIgnoringNan => abs_compare_always_true(prog),
@@ -1340,7 +1342,12 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
     // the fault shape's, not this).
     let immediate = |m: &Operand| matches!(m, Operand::Imm(v) if *v != 0);
     for (i, inst) in prog.insts.iter().enumerate() {
-        if !matches!(inst.op, Op::Match(_) | Op::Vote(_) | Op::Redux(_)) {
+        // A `shfl.sync` too since the triage of 2026-11-28-j (group K5S:
+        // `shfl.sync.down.b32 _, 0, 0, 0, %m2`, `k5s.found`).
+        if !matches!(
+            inst.op,
+            Op::Match(_) | Op::Vote(_) | Op::Redux(_) | Op::Shfl(_)
+        ) {
             continue;
         }
         // With a register membermask (per-lane groups: the
@@ -1349,7 +1356,9 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
         // later full mask does.
         let splits: &dyn Fn(&Operand) -> bool = match inst.op.membermask() {
             Some(Operand::Reg(_)) => &immediate,
-            Some(m) if !full(&m) => &full,
+            // A shuffle only with a register mask (N14's case has an
+            // unused `shfl.sync` of mask 0 before a full-mask `match`).
+            Some(m) if !full(&m) && !matches!(inst.op, Op::Shfl(_)) => &full,
             _ => continue,
         };
         let unread = inst
@@ -1361,7 +1370,8 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
                 crate::ir::Dest::Sink => true,
                 crate::ir::Dest::Reg(d) => {
                     let known = folded_result(&inst.op, n)
-                        || match_all_of_never_written(prog, i, n, has_entry);
+                        || match_all_of_never_written(prog, i, n, has_entry)
+                        || vote_of_known_predicate(prog, i);
                     (known && !guards_an_exit(prog, i, *d)) || dead_after(prog, i, *d)
                 }
             });
@@ -1438,6 +1448,37 @@ fn match_all_of_never_written(
         && !loops(prog)
             .iter()
             .any(|&(h, b)| h <= i && i <= b && prog.insts[h..=b].iter().any(writes))
+}
+
+/// Whether instruction `i` is a `vote.{all,any,uni}` of a predicate whose
+/// value an `@p exit` before it fixes (no label, no other control flow,
+/// no write of `p` between): every member votes the same known value, so
+/// the result is known (2026-11-28-j, group K5V: `@%p0 exit; ...;
+/// vote.sync.any.pred %p0, !%p0, %m0`, `k5v.found`).
+fn vote_of_known_predicate(prog: &Program, i: usize) -> bool {
+    let Op::Vote(v) = &prog.insts[i].op else {
+        return false;
+    };
+    let (Operand::Reg(r) | Operand::NotPred(r)) = v.a else {
+        return false;
+    };
+    if v.mode == VoteMode::Ballot {
+        return false;
+    }
+    for j in (0..i).rev() {
+        if labelled(prog, j + 1) {
+            return false;
+        }
+        let x = &prog.insts[j];
+        if x.op.is_control_flow() {
+            return matches!(x.op, Op::Control(Control::Exit))
+                && x.guard.is_some_and(|g| g.reg == r);
+        }
+        if x.op.written().contains(&r) {
+            return false;
+        }
+    }
+    false
 }
 
 /// Whether an `exit` after instruction `i` is guarded by `d` before any
@@ -2149,6 +2190,32 @@ fn narrow_cvt_at_branch_target(prog: &Program) -> Option<usize> {
     })
 }
 
+/// Since the triage of 2026-11-28-j (`docs/log/gpu-2026-11-28-j/
+/// triage.md`, group N12W): a guarded `cvt` to an 8- or 16-bit integer
+/// type into a 32-bit register that has an entry value, on the
+/// fall-through of a branch on its own guard's negation (the guard known
+/// to hold, [`guard_known_true`]): the register's own old upper half is
+/// kept (`@!%p1 bra L0; shfl.idx.b32 ...; @%p1 cvt.rzi.u8.f32 %r1, %b2`,
+/// %r1 0x79c06530 on entry, 0x79c00000 after: `n12-own.found`).
+fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
+    (0..prog.insts.len()).find(|&k| {
+        let x = &prog.insts[k];
+        let entry = x.op.written().first().is_some_and(|r| has_entry(*r));
+        // By a branch, not an `exit` (2026-11-28-i's `n12-match.no-match`
+        // and `n12-mov.no-mov`, `@%p2 exit; ... @!%p2 cvt.rzi.s8.f32` of an
+        // input register, agreed on the H100).
+        let by_branch = (0..k)
+            .rev()
+            .find(|&j| prog.insts[j].op.is_control_flow())
+            .is_some_and(|j| prog.insts[j].op.branch_target().is_some());
+        x.guard.is_some()
+            && narrow_cvt_into_32_bits(prog, x)
+            && entry
+            && by_branch
+            && guard_known_true(prog, k)
+    })
+}
+
 /// The 16-bit shifts whose amount a `cnot.b32` wrote (unchanged since),
 /// and with `cvt_sat` also the `cvt.sat`s to a 16-bit integer of such a
 /// result: (the `cnot`, the reader).
@@ -2739,7 +2806,7 @@ fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
     let Op::LaneOp(LaneOp {
         kind:
             LaneOpKind::Cvt {
-                rnd: Some(Rounding::Rp),
+                rnd: Some(rnd @ (Rounding::Rp | Rounding::Rm)),
                 int_round: true,
                 ftz: true,
                 ..
@@ -2751,13 +2818,18 @@ fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
     else {
         return None;
     };
+    // Since the triage of 2026-11-28-j (`docs/log/gpu-2026-11-28-j/
+    // triage.md`, group N21W): `cvt.rmi.ftz.u32.f32` of a register too
+    // (-3.0 saturates to 0; the shift went as if by -3: `n21-rmi.found`).
+    let rm = *rnd == Rounding::Rm;
     let source = match srcs.first() {
         Some((Operand::Reg(_), Type::F32)) => true,
-        Some((Operand::Imm(v), Type::F32)) => (1..=0x007f_ffff).contains(&(v & 0xffff_ffff)),
+        Some((Operand::Imm(v), Type::F32)) => !rm && (1..=0x007f_ffff).contains(&(v & 0xffff_ffff)),
         _ => false,
     };
     match dests.first() {
-        Some((Dest::Reg(c), Type::U32 | Type::S32)) if source => Some(*c),
+        Some((Dest::Reg(c), Type::U32)) if source => Some(*c),
+        Some((Dest::Reg(c), Type::S32)) if source && !rm => Some(*c),
         _ => None,
     }
 }
