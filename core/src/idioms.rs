@@ -15,7 +15,6 @@
 use crate::ir::{
     Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
-    VoteMode,
 };
 
 mod fall_through;
@@ -1326,7 +1325,13 @@ fn folded_after_exit(prog: &Program) -> Option<usize> {
                 continue;
             };
             let body = &prog.insts[h..=b];
-            let write = body.iter().position(|x| x.op.written().contains(&g.reg));
+            // A copy of `p` into itself changes nothing, so folding `p`
+            // there is right (2026-11-28-j: `k2-enter.p6-input`, the loop's
+            // rewrite made `mov.pred %p6, %p6`, right at every level).
+            let self_copy = |x: &crate::ir::Inst| matches!(x.op, Op::Glue(Glue::Mov { a: Operand::Reg(a), .. }) if a == g.reg);
+            let write = body
+                .iter()
+                .position(|x| x.op.written().contains(&g.reg) && !self_copy(x));
             if let (Some(w), true) = (write, body.iter().any(|x| reads(x, g.reg))) {
                 return Some(h + w);
             }
@@ -1342,12 +1347,7 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
     // the fault shape's, not this).
     let immediate = |m: &Operand| matches!(m, Operand::Imm(v) if *v != 0);
     for (i, inst) in prog.insts.iter().enumerate() {
-        // A `shfl.sync` too since the triage of 2026-11-28-j (group K5S:
-        // `shfl.sync.down.b32 _, 0, 0, 0, %m2`, `k5s.found`).
-        if !matches!(
-            inst.op,
-            Op::Match(_) | Op::Vote(_) | Op::Redux(_) | Op::Shfl(_)
-        ) {
+        if !matches!(inst.op, Op::Match(_) | Op::Vote(_) | Op::Redux(_)) {
             continue;
         }
         // With a register membermask (per-lane groups: the
@@ -1356,9 +1356,7 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
         // later full mask does.
         let splits: &dyn Fn(&Operand) -> bool = match inst.op.membermask() {
             Some(Operand::Reg(_)) => &immediate,
-            // A shuffle only with a register mask (N14's case has an
-            // unused `shfl.sync` of mask 0 before a full-mask `match`).
-            Some(m) if !full(&m) && !matches!(inst.op, Op::Shfl(_)) => &full,
+            Some(m) if !full(&m) => &full,
             _ => continue,
         };
         let unread = inst
@@ -1370,8 +1368,7 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
                 crate::ir::Dest::Sink => true,
                 crate::ir::Dest::Reg(d) => {
                     let known = folded_result(&inst.op, n)
-                        || match_all_of_never_written(prog, i, n, has_entry)
-                        || vote_of_known_predicate(prog, i);
+                        || match_all_of_never_written(prog, i, n, has_entry);
                     (known && !guards_an_exit(prog, i, *d)) || dead_after(prog, i, *d)
                 }
             });
@@ -1448,37 +1445,6 @@ fn match_all_of_never_written(
         && !loops(prog)
             .iter()
             .any(|&(h, b)| h <= i && i <= b && prog.insts[h..=b].iter().any(writes))
-}
-
-/// Whether instruction `i` is a `vote.{all,any,uni}` of a predicate whose
-/// value an `@p exit` before it fixes (no label, no other control flow,
-/// no write of `p` between): every member votes the same known value, so
-/// the result is known (2026-11-28-j, group K5V: `@%p0 exit; ...;
-/// vote.sync.any.pred %p0, !%p0, %m0`, `k5v.found`).
-fn vote_of_known_predicate(prog: &Program, i: usize) -> bool {
-    let Op::Vote(v) = &prog.insts[i].op else {
-        return false;
-    };
-    let (Operand::Reg(r) | Operand::NotPred(r)) = v.a else {
-        return false;
-    };
-    if v.mode == VoteMode::Ballot {
-        return false;
-    }
-    for j in (0..i).rev() {
-        if labelled(prog, j + 1) {
-            return false;
-        }
-        let x = &prog.insts[j];
-        if x.op.is_control_flow() {
-            return matches!(x.op, Op::Control(Control::Exit))
-                && x.guard.is_some_and(|g| g.reg == r);
-        }
-        if x.op.written().contains(&r) {
-            return false;
-        }
-    }
-    false
 }
 
 /// Whether an `exit` after instruction `i` is guarded by `d` before any
@@ -1608,10 +1574,11 @@ fn results_dead(prog: &Program, k: usize, depth: u32) -> bool {
 /// program text: on the fall-through of `@p bra` (forward) or `@p exit`
 /// with the guard `@!p` (or the other way round), no label and no write
 /// of `p` between (2026-11-28-j: `@%p0 bra L2; ...; @!%p0 mov.b32 %s5, 0`,
-/// `a/found-replay/match.any.sync.b32-638a027c`); or `p` last written, no
-/// label between, by an unguarded integer `setp` of a register against
-/// itself, whose value the comparison fixes (`setp.ne.s32 %p1, %rd1, %rd1;
-/// ...; @!%p1 mov.u32 %r1, 0`, `d/found-O3/redux.sync.xor.b32-985ecf29`).
+/// `a/found-replay/match.any.sync.b32-638a027c`, `k5g-branch.found` wrong
+/// from -O1 on the H100, `k5g-branch.other-guard` with an input's guard
+/// right). (A guard from `setp.ne %p1, %rd1, %rd1` was tried too:
+/// `k5g-setp.guard-unknown`, an unknown guard, went as wrong, so it
+/// decided nothing and is not taken.)
 fn guard_known_true(prog: &Program, k: usize) -> bool {
     let Some(g) = prog.insts[k].guard else {
         return false;
@@ -1628,26 +1595,7 @@ fn guard_known_true(prog: &Program, k: usize) -> bool {
                     .is_some_and(|q| q.reg == g.reg && q.negated != g.negated);
         }
         if x.op.written().contains(&g.reg) {
-            let Op::Glue(Glue::Setp {
-                cmp,
-                combine: None,
-                ty,
-                p: Dest::Reg(p),
-                a: Operand::Reg(a),
-                b: Operand::Reg(b),
-                ..
-            }) = x.op
-            else {
-                return false;
-            };
-            if x.guard.is_some() || p != g.reg || a != b || ty.is_float() {
-                return false;
-            }
-            let value = match cmp {
-                CmpOp::Eq | CmpOp::Le | CmpOp::Ge => true,
-                CmpOp::Ne | CmpOp::Lt | CmpOp::Gt => false,
-            };
-            return value != g.negated;
+            return false;
         }
     }
     false
@@ -1976,8 +1924,8 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
 }
 
 /// N7 as the triage of 2026-11-28-j widened it
-/// (`docs/log/gpu-2026-11-28-j/triage.md`, group N7W): X reads `p` and
-/// writes a register; going on from X through forward branches and labels
+/// (`docs/log/gpu-2026-11-28-j/triage.md`, group N7W): X is guarded by
+/// `p` and writes a register; going on from X through forward branches and labels
 /// that only paths through X reach ([`joins_only_from`]), with no `exit`
 /// or loop between, the first write of `p` (by no guarded collective) is
 /// on one path only (a forward branch before it, X's own or an earlier
@@ -1996,12 +1944,12 @@ fn predicate_redefined_on_one_path(prog: &Program) -> Option<usize> {
         if x.op.is_control_flow() || loops.iter().any(|&(h, b)| h <= i && i <= b) {
             continue;
         }
-        let mut preds: Vec<Reg> = x.guard.map(|g| g.reg).into_iter().collect();
-        preds.extend(x.op.sources().iter().filter_map(|(o, _, _)| match o {
-            Operand::Reg(r) | Operand::NotPred(r) if prog.decl(*r).ty == Type::Pred => Some(*r),
-            _ => None,
-        }));
-        for p in preds {
+        // Its guard only: N26's copy `or.pred %p3, %p0, %p0; mov.pred %p0,
+        // 0; @%p3 exit` in a block a branch skips diverges with `or.pred`
+        // and agrees with `mov.pred %p3, %p0` (`n26x.found`,
+        // `n26x.mov-pred`), which a late read of the source cannot tell.
+        if let Some(g) = x.guard {
+            let p = g.reg;
             let results: Vec<Reg> = x.op.written().into_iter().filter(|r| *r != p).collect();
             if results.is_empty() {
                 continue;
@@ -2194,9 +2142,11 @@ fn narrow_cvt_at_branch_target(prog: &Program) -> Option<usize> {
 /// triage.md`, group N12W): a guarded `cvt` to an 8- or 16-bit integer
 /// type into a 32-bit register that has an entry value, on the
 /// fall-through of a branch on its own guard's negation (the guard known
-/// to hold, [`guard_known_true`]): the register's own old upper half is
-/// kept (`@!%p1 bra L0; shfl.idx.b32 ...; @%p1 cvt.rzi.u8.f32 %r1, %b2`,
-/// %r1 0x79c06530 on entry, 0x79c00000 after: `n12-own.found`).
+/// to hold, [`guard_known_true`]), a shuffle between: the register's own
+/// old upper half is kept (`@!%p1 bra L0; shfl.idx.b32 ...; @%p1
+/// cvt.rzi.u8.f32 %r1, %b2`, %r1 0x79c06530 on entry, 0x79c00000 after:
+/// `n12-own.found`, wrong at -O3 on the H100, right at -O1; without the
+/// shuffle, unguarded or to `.u32` right at every level).
 fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
     (0..prog.insts.len()).find(|&k| {
         let x = &prog.insts[k];
@@ -2204,14 +2154,21 @@ fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
         // By a branch, not an `exit` (2026-11-28-i's `n12-match.no-match`
         // and `n12-mov.no-mov`, `@%p2 exit; ... @!%p2 cvt.rzi.s8.f32` of an
         // input register, agreed on the H100).
-        let by_branch = (0..k)
+        let branch = (0..k)
             .rev()
             .find(|&j| prog.insts[j].op.is_control_flow())
-            .is_some_and(|j| prog.insts[j].op.branch_target().is_some());
+            .filter(|&j| prog.insts[j].op.branch_target().is_some());
+        // A shuffle (any, the legacy `shfl` too) between the branch and
+        // the `cvt`: without it the H100 agreed (`n12-own.no-shfl`).
+        let shuffled = branch.is_some_and(|j| {
+            prog.insts[j + 1..k]
+                .iter()
+                .any(|y| matches!(y.op, Op::Shfl(_)))
+        });
         x.guard.is_some()
             && narrow_cvt_into_32_bits(prog, x)
             && entry
-            && by_branch
+            && shuffled
             && guard_known_true(prog, k)
     })
 }
@@ -2808,7 +2765,7 @@ fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
             LaneOpKind::Cvt {
                 rnd: Some(rnd @ (Rounding::Rp | Rounding::Rm)),
                 int_round: true,
-                ftz: true,
+                ftz,
                 ..
             },
         dests,
@@ -2819,9 +2776,14 @@ fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
         return None;
     };
     // Since the triage of 2026-11-28-j (`docs/log/gpu-2026-11-28-j/
-    // triage.md`, group N21W): `cvt.rmi.ftz.u32.f32` of a register too
-    // (-3.0 saturates to 0; the shift went as if by -3: `n21-rmi.found`).
+    // triage.md`, group N21W): `cvt.rmi{.ftz}.u32.f32` of a register too,
+    // with or without `.ftz` (-3.0 saturates to 0; the shift went as if by
+    // -3: `n21-rmi.found`, `n21-rmi.no-ftz` wrong from -O1 on the H100,
+    // `n21-rmi.positive` of 3.0 right).
     let rm = *rnd == Rounding::Rm;
+    if !rm && !ftz {
+        return None;
+    }
     let source = match srcs.first() {
         Some((Operand::Reg(_), Type::F32)) => true,
         Some((Operand::Imm(v), Type::F32)) => !rm && (1..=0x007f_ffff).contains(&(v & 0xffff_ffff)),
