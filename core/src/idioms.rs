@@ -40,6 +40,11 @@ pub enum Idiom {
     /// no branch targets, or a forward branch's join), and past forward
     /// branches (`k1-label.found` and `k1-branch.found` wrong from -O1;
     /// with the label made a join, or a fresh predicate written, right).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): past a loop that
+    /// keeps the guard (`k1-loop.found` wrong from -O1), and a branch no lane
+    /// reaches makes no join (`k1-exit.found`); a fresh predicate, right.
     GuardRedefinedByCollective,
     /// `@p exit` (either polarity), or `@p bra L` where `L` is an unguarded
     /// `exit`, the end of the program or any label past the loop, then a
@@ -56,6 +61,13 @@ pub enum Idiom {
     /// (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
     /// guarded branch just before it skips (`@%p bra L; exit; L:`) is a
     /// guarded exit (`k2-branch.found` wrong from -O1).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): instructions may
+    /// stand between that branch and the `exit` (`k2-inner.found`), and a
+    /// branch into the loop's entry that is the only way there counts
+    /// (`k2-enter.found`, wrong from -O1); a copy of `p` into itself is no
+    /// rewrite (`k2-enter.p6-input` right).
     GuardFoldedAfterExit,
     /// A `match`, `vote` or `redux` whose result no one reads (a sink, or
     /// a register overwritten before any read), with a register membermask
@@ -82,6 +94,15 @@ pub enum Idiom {
     /// the next rewrite counts (group L). A result nothing rewrites is
     /// stored by the case, so it is used (`k5-movimm.vote-result-read`
     /// right at every level).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): a read by an
+    /// instruction whose results are all dead (two steps deep) is no read
+    /// (`k5t-*.found` wrong from -O1, the reader's result kept right); the
+    /// predicate of a `match.all` of a register nothing writes is known, as
+    /// of an immediate (`k5u.found`; with an input or `%laneid`, right); a
+    /// guarded overwrite whose guard a branch fixes overwrites
+    /// (`k5g-branch.found`; an input's guard, right).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -248,6 +269,13 @@ pub enum Idiom {
     /// `n7-coll.found` wrong from -O1; a guarded one is K1's), and on the
     /// taken side where the fall-through jumps over it to the join
     /// (`n7-taken.found`).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): X's guard read,
+    /// with the rewrite on one path anywhere forward of X (past labels that
+    /// only paths through X reach and forward branches; right after X in a
+    /// block an earlier branch skips): `n7-*.found` wrong from -O1, with a
+    /// fresh predicate right.
     PredicateRedefinedPastBranch,
     /// N8: `bfe.s32 d, a, POS, len` with an immediate position POS past
     /// the msb (above 31). The PTX ISA (`bfe`, docs.nvidia.com/cuda/
@@ -362,6 +390,11 @@ pub enum Idiom {
     /// 0x12340000 and 0x33330000), wrong from -O2; without it, unguarded,
     /// to `.s32` or without the exit right at every level. A `shfl.sync`
     /// in the match's place, N12's shape without its `xor.b64`, agreed.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): the register's own
+    /// old upper half (an input), the `cvt` under a guard a branch on its
+    /// negation fixes, a shuffle between (`n12-own.found`, wrong at -O3).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -603,6 +636,11 @@ pub enum Idiom {
     /// reference gives 0xffff) and its sign shifted down (`shr.s16 x, 15`,
     /// computed as a logical shift: 1), wrong from -O1; the same `mul.hi`
     /// of the input itself right at every level.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): `mul.hi` by any
+    /// positive immediate (`mul.hi.s16` by 31 of the abs of 0x8000: 15, the
+    /// unsigned product's high half; `n18-mulhi31.found`).
     AbsResultTakenAsNonNegative,
     /// N19: `setp.ne p, r, K` of a register (or `%laneid`) `r` against an
     /// immediate `K`, then `@p bra L` (forward): the instructions only the
@@ -647,6 +685,12 @@ pub enum Idiom {
     /// compared with 0x00050001 differs from -O1 (0x50001, not
     /// 0xfffafffe); `not.b32`, `xor` by 0xfffffff0, `add.u32 ..., 5` and
     /// `neg.s32` of `%laneid` agree at every level.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): also at the target
+    /// of `@!p bra L` that nothing else enters, and past an inner branch
+    /// forward on the fall-through (`n20-target.found`, `n20-inner.found`,
+    /// `n20-target.lane-5` giving 5; `xor` with 0x0f0f0f0f right).
     XorAllOnesOfKnownValue,
     /// N21: `cvt.rpi.ftz.u32.f32` (or `.s32`) of a register (or of a
     /// positive subnormal immediate), its result the shift amount of a
@@ -679,6 +723,11 @@ pub enum Idiom {
     /// ([`Idiom::ShiftAmountConvertedFromF32`]) is a 64-bit shift whose
     /// amount an `.f32` instruction wrote; neither detector fires on the
     /// other's cases.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): `cvt.rmi.u32.f32`
+    /// (with or without `.ftz`) of a register too: -3.0, 0 by saturation,
+    /// shifts as if by -3 (`n21-rmi.found`, `n21-rmi.no-ftz`; 3.0 right).
     RoundedFtzCvtShift16LosesFlush,
     /// N22 (a compiler crash): a `vote` (any mode, `.sync` or not) in a
     /// loop with two back edges to its header and a guarded branch in the
@@ -709,6 +758,11 @@ pub enum Idiom {
     /// in place of the guarded `mov` and `abs.ftz` differ from -O1; `abs`
     /// of -0.0 with no choice, -1.0 in place of -0.0 and `neg.f32` in place
     /// of `abs` agree at every level.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): a `neg.f32` of an
+    /// immediate as either write of the choice (`n23-neg.found`; unguarded,
+    /// right).
     AbsOfChoiceKeepsNegativeZero,
     /// N24 (a compiler crash): a `match.all.sync` with an unused result
     /// whose predicate guards an `exit`, a branch from before the `exit` to
