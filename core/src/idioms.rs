@@ -40,6 +40,11 @@ pub enum Idiom {
     /// no branch targets, or a forward branch's join), and past forward
     /// branches (`k1-label.found` and `k1-branch.found` wrong from -O1;
     /// with the label made a join, or a fresh predicate written, right).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): past a loop that
+    /// keeps the guard (`k1-loop.found` wrong from -O1), and a branch no lane
+    /// reaches makes no join (`k1-exit.found`); a fresh predicate, right.
     GuardRedefinedByCollective,
     /// `@p exit` (either polarity), or `@p bra L` where `L` is an unguarded
     /// `exit`, the end of the program or any label past the loop, then a
@@ -56,6 +61,13 @@ pub enum Idiom {
     /// (`docs/log/gpu-2026-11-27-h/triage.md`): an unguarded `exit` that a
     /// guarded branch just before it skips (`@%p bra L; exit; L:`) is a
     /// guarded exit (`k2-branch.found` wrong from -O1).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): instructions may
+    /// stand between that branch and the `exit` (`k2-inner.found`), and a
+    /// branch into the loop's entry that is the only way there counts
+    /// (`k2-enter.found`, wrong from -O1); a copy of `p` into itself is no
+    /// rewrite (`k2-enter.p6-input` right).
     GuardFoldedAfterExit,
     /// A `match`, `vote` or `redux` whose result no one reads (a sink, or
     /// a register overwritten before any read), with a register membermask
@@ -82,6 +94,15 @@ pub enum Idiom {
     /// the next rewrite counts (group L). A result nothing rewrites is
     /// stored by the case, so it is used (`k5-movimm.vote-result-read`
     /// right at every level).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): a read by an
+    /// instruction whose results are all dead (two steps deep) is no read
+    /// (`k5t-*.found` wrong from -O1, the reader's result kept right); the
+    /// predicate of a `match.all` of a register nothing writes is known, as
+    /// of an immediate (`k5u.found`; with an input or `%laneid`, right); a
+    /// guarded overwrite whose guard a branch fixes overwrites
+    /// (`k5g-branch.found`; an input's guard, right).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -248,6 +269,13 @@ pub enum Idiom {
     /// `n7-coll.found` wrong from -O1; a guarded one is K1's), and on the
     /// taken side where the fall-through jumps over it to the join
     /// (`n7-taken.found`).
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): X's guard read,
+    /// with the rewrite on one path anywhere forward of X (past labels that
+    /// only paths through X reach and forward branches; right after X in a
+    /// block an earlier branch skips): `n7-*.found` wrong from -O1, with a
+    /// fresh predicate right.
     PredicateRedefinedPastBranch,
     /// N8: `bfe.s32 d, a, POS, len` with an immediate position POS past
     /// the msb (above 31). The PTX ISA (`bfe`, docs.nvidia.com/cuda/
@@ -362,6 +390,11 @@ pub enum Idiom {
     /// 0x12340000 and 0x33330000), wrong from -O2; without it, unguarded,
     /// to `.s32` or without the exit right at every level. A `shfl.sync`
     /// in the match's place, N12's shape without its `xor.b64`, agreed.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): the register's own
+    /// old upper half (an input), the `cvt` under a guard a branch on its
+    /// negation fixes, a shuffle between (`n12-own.found`, wrong at -O3).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -603,6 +636,11 @@ pub enum Idiom {
     /// reference gives 0xffff) and its sign shifted down (`shr.s16 x, 15`,
     /// computed as a logical shift: 1), wrong from -O1; the same `mul.hi`
     /// of the input itself right at every level.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): `mul.hi` by any
+    /// positive immediate (`mul.hi.s16` by 31 of the abs of 0x8000: 15, the
+    /// unsigned product's high half; `n18-mulhi31.found`).
     AbsResultTakenAsNonNegative,
     /// N19: `setp.ne p, r, K` of a register (or `%laneid`) `r` against an
     /// immediate `K`, then `@p bra L` (forward): the instructions only the
@@ -647,6 +685,12 @@ pub enum Idiom {
     /// compared with 0x00050001 differs from -O1 (0x50001, not
     /// 0xfffafffe); `not.b32`, `xor` by 0xfffffff0, `add.u32 ..., 5` and
     /// `neg.s32` of `%laneid` agree at every level.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): also at the target
+    /// of `@!p bra L` that nothing else enters, and past an inner branch
+    /// forward on the fall-through (`n20-target.found`, `n20-inner.found`,
+    /// `n20-target.lane-5` giving 5; `xor` with 0x0f0f0f0f right).
     XorAllOnesOfKnownValue,
     /// N21: `cvt.rpi.ftz.u32.f32` (or `.s32`) of a register (or of a
     /// positive subnormal immediate), its result the shift amount of a
@@ -679,6 +723,11 @@ pub enum Idiom {
     /// ([`Idiom::ShiftAmountConvertedFromF32`]) is a 64-bit shift whose
     /// amount an `.f32` instruction wrote; neither detector fires on the
     /// other's cases.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): `cvt.rmi.u32.f32`
+    /// (with or without `.ftz`) of a register too: -3.0, 0 by saturation,
+    /// shifts as if by -3 (`n21-rmi.found`, `n21-rmi.no-ftz`; 3.0 right).
     RoundedFtzCvtShift16LosesFlush,
     /// N22 (a compiler crash): a `vote` (any mode, `.sync` or not) in a
     /// loop with two back edges to its header and a guarded branch in the
@@ -709,6 +758,11 @@ pub enum Idiom {
     /// in place of the guarded `mov` and `abs.ftz` differ from -O1; `abs`
     /// of -0.0 with no choice, -1.0 in place of -0.0 and `neg.f32` in place
     /// of `abs` agree at every level.
+    /// Since the triage of 2026-11-28-j
+    /// (`docs/log/gpu-2026-11-28-j/triage.md`, its variants run on an H100
+    /// through the driver's JIT linker at -O0, -O1, -O3): a `neg.f32` of an
+    /// immediate as either write of the choice (`n23-neg.found`; unguarded,
+    /// right).
     AbsOfChoiceKeepsNegativeZero,
     /// N24 (a compiler crash): a `match.all.sync` with an unused result
     /// whose predicate guards an `exit`, a branch from before the `exit` to
@@ -940,7 +994,7 @@ impl Idiom {
         match self {
             Idiom::GuardRedefinedByCollective => guard_redefined(prog),
             Idiom::GuardFoldedAfterExit => folded_after_exit(prog),
-            Idiom::UnusedCollectiveSplitsWarp => unused_collective(prog),
+            Idiom::UnusedCollectiveSplitsWarp => unused_collective(prog, has_entry),
             Idiom::LoopWriteHoistedAboveExit => write_hoisted_above_exit(prog, has_entry),
             Idiom::ShuffleOfShuffledImmediate => shuffle_of_shuffled_immediate(prog),
             Idiom::ShiftAmountConvertedFromF32 => shift_amount_from_f32(prog),
@@ -948,12 +1002,14 @@ impl Idiom {
             Idiom::ZeroMembermaskCollectiveFaults => zero_membermask_after_register_mask(prog),
             Idiom::Shl64ImmediateAmountWraps => shl64_immediate_amount_over_63(prog),
             Idiom::F32AddImmediatesTieMisrounded => f32_add_immediates_tie(prog),
-            Idiom::PredicateRedefinedPastBranch => predicate_redefined_past_branch(prog),
+            Idiom::PredicateRedefinedPastBranch => predicate_redefined_past_branch(prog)
+                .or_else(|| predicate_redefined_on_one_path(prog)),
             Idiom::BfeS32ImmediatePositionPastMsb => bfe_s32_position_past_msb(prog),
             Idiom::Bfi32ImmediateLengthWraps => bfi32_length_32_or_more(prog),
             Idiom::MovRecomputedAfterActivemaskRewrite => mov_recomputed_after_activemask(prog),
             Idiom::NarrowCvtKeepsStaleUpperHalf => narrow_cvt_after_exit_and_shuffle(prog)
-                .or_else(|| narrow_cvt_at_branch_target(prog)),
+                .or_else(|| narrow_cvt_at_branch_target(prog))
+                .or_else(|| narrow_cvt_under_known_guard(prog, has_entry)),
             Idiom::CnotAmountOf16BitShift => cnot_amount_of_16_bit_shift(prog),
             Idiom::CnotShift16CrashesPtxas => cnot_shift16_after_two_collectives(prog),
             Idiom::AbsCompareFoldedIgnoringNan => abs_compare_always_true(prog),
@@ -1100,15 +1156,26 @@ fn guard_redefined(prog: &Program) -> Option<usize> {
         if inst.op.is_control_flow() {
             continue;
         }
-        for j in i + 1..prog.insts.len() {
+        let mut j = i + 1;
+        while j < prog.insts.len() {
             let later = &prog.insts[j];
             if labelled(prog, j) && !joins_only_from(prog, i, j) {
-                break;
+                // Past a loop that does not write the guard (2026-11-28-j,
+                // group K1: a one-trip loop of a `vote.sync.ballot`
+                // between, `k1-loop.found`).
+                match loop_keeping(prog, j, p) {
+                    Some(b) => {
+                        j = b + 1;
+                        continue;
+                    }
+                    None => break,
+                }
             }
             if later.op.is_control_flow() {
                 // Past a forward branch only from an instruction that is no
                 // collective (the shape the H200 confirmed, a guarded `cvt`).
                 if forward_branch(prog, j) && !is_collective(&inst.op) {
+                    j += 1;
                     continue;
                 }
                 break;
@@ -1117,6 +1184,7 @@ fn guard_redefined(prog: &Program) -> Option<usize> {
             {
                 return Some(j);
             }
+            j += 1;
         }
     }
     None
@@ -1128,11 +1196,55 @@ fn guard_redefined(prog: &Program) -> Option<usize> {
 /// guarded collective past a label no branch targets, `found-O2/
 /// max.u64-14f8c882`, and past the join of a forward branch,
 /// `found-O1/input-58592b2e`).
+/// Since the triage of 2026-11-28-j (group K1): a branch no lane can
+/// reach (right after an unguarded `exit` or `bra`, no label at it) is no
+/// way in (`exit; bra L5; L4: @!%p0 cvt ...; L5:`, `k1-exit.found`).
 fn joins_only_from(prog: &Program, i: usize, j: usize) -> bool {
     prog.insts.iter().enumerate().all(|(k, x)| {
         x.op.branch_target()
             .is_none_or(|l| prog.labels[l.0 as usize].at != j || (i < k && k < j))
+            || unreachable(prog, k)
     })
+}
+
+/// Whether no lane reaches instruction `k`: it follows an unguarded
+/// `exit` or `bra`, with no label at it.
+fn unreachable(prog: &Program, k: usize) -> bool {
+    k > 0 && !labelled(prog, k) && {
+        let x = &prog.insts[k - 1];
+        x.guard.is_none()
+            && (matches!(x.op, Op::Control(Control::Exit)) || x.op.branch_target().is_some())
+    }
+}
+
+/// The back edge `b` of the loop whose head is instruction `h`, where the
+/// only branches to `h` are back edges from inside it (at `b` the last),
+/// no instruction of it writes `p`, and no branch leaves it: a loop the
+/// scan for K1's collective may pass over.
+fn loop_keeping(prog: &Program, h: usize, p: Reg) -> Option<usize> {
+    let mut b = None;
+    for (k, x) in prog.insts.iter().enumerate() {
+        if let Some(l) = x.op.branch_target() {
+            let t = prog.label_target(l);
+            if t == h {
+                if k < h {
+                    return None;
+                }
+                b = b.max(Some(k));
+            }
+        }
+    }
+    let b = b?;
+    let body = &prog.insts[h..=b];
+    let leaves = (h..b).any(|k| {
+        let x = &prog.insts[k];
+        matches!(x.op, Op::Control(Control::Exit))
+            || x.op
+                .branch_target()
+                .is_some_and(|l| !(h..=b).contains(&prog.label_target(l)))
+    });
+    let writes = body.iter().any(|x| x.op.written().contains(&p));
+    (!leaves && !writes).then_some(b)
 }
 
 /// Whether instruction `k` is a branch forward (not an exit, not a loop's
@@ -1195,12 +1307,64 @@ fn guarded_branch_past(prog: &Program, inst: &crate::ir::Inst, b: usize) -> Opti
 /// `exit` that the branch skips ([`branched_over`]): `@%p bra L; exit; L:`
 /// leaves the lanes without `%p` (2026-11-27-h: `found-O1/
 /// vote.ballot-ea6b6639`, K2's fold after it).
+/// Since the triage of 2026-11-28-j (group K2W): instructions that are
+/// no control flow may stand between the branch and the `exit` (`@%p2 bra
+/// L1; mov.s32 _, 0; exit; L1:`, `k2-inner.found`).
 fn exit_branched_over(prog: &Program, i: usize) -> Option<Guard> {
     let x = &prog.insts[i];
-    if x.guard.is_some() || !matches!(x.op, Op::Control(Control::Exit)) || !branched_over(prog, i) {
+    if x.guard.is_some() || !matches!(x.op, Op::Control(Control::Exit)) {
         return None;
     }
-    prog.insts[i - 1].guard
+    let mut k = i;
+    while k > 0 && !labelled(prog, k) && !prog.insts[k - 1].op.is_control_flow() {
+        k -= 1;
+    }
+    if labelled(prog, k) || k == 0 {
+        return None;
+    }
+    let b = &prog.insts[k - 1];
+    let past =
+        b.op.branch_target()
+            .is_some_and(|l| prog.label_target(l) == i + 1);
+    if past {
+        b.guard
+    } else {
+        None
+    }
+}
+
+/// The guard of `@p bra L` at `i` when `L` is entered only by it (the
+/// instruction before `L` an unguarded `bra` or `exit`, no other branch to
+/// `L`) and lies before the loop head `h`, with no write of `p` from `L`
+/// to `h`: the loop runs with `p` known (2026-11-28-j, group K2W: `@!%p6
+/// bra L1; bra L3; L1:` into a loop that rewrites `%p6`, `k2-enter.found`).
+fn branch_into_loop(prog: &Program, i: usize, h: usize) -> Option<Guard> {
+    let x = &prog.insts[i];
+    let g = x.guard?;
+    let t = prog.label_target(x.op.branch_target()?);
+    if t <= i + 1 || t > h || !unreachable_but_by_label(prog, t) {
+        return None;
+    }
+    let only = prog.insts.iter().enumerate().all(|(k, y)| {
+        k == i
+            || y.op
+                .branch_target()
+                .is_none_or(|l| prog.label_target(l) != t)
+    });
+    let kept = !prog.insts[t..h]
+        .iter()
+        .any(|y| y.op.written().contains(&g.reg));
+    (only && kept).then_some(g)
+}
+
+/// Whether the instruction before `t` is an unguarded `exit` or `bra` (no
+/// lane falls through into `t`).
+fn unreachable_but_by_label(prog: &Program, t: usize) -> bool {
+    t > 0 && {
+        let x = &prog.insts[t - 1];
+        x.guard.is_none()
+            && (matches!(x.op, Op::Control(Control::Exit)) || x.op.branch_target().is_some())
+    }
 }
 
 fn folded_after_exit(prog: &Program) -> Option<usize> {
@@ -1210,11 +1374,18 @@ fn folded_after_exit(prog: &Program) -> Option<usize> {
             let Some(g) = guarded_exit(prog, inst)
                 .or_else(|| guarded_branch_past(prog, inst, b))
                 .or_else(|| exit_branched_over(prog, i))
+                .or_else(|| branch_into_loop(prog, i, h))
             else {
                 continue;
             };
             let body = &prog.insts[h..=b];
-            let write = body.iter().position(|x| x.op.written().contains(&g.reg));
+            // A copy of `p` into itself changes nothing, so folding `p`
+            // there is right (2026-11-28-j: `k2-enter.p6-input`, the loop's
+            // rewrite made `mov.pred %p6, %p6`, right at every level).
+            let self_copy = |x: &crate::ir::Inst| matches!(x.op, Op::Glue(Glue::Mov { a: Operand::Reg(a), .. }) if a == g.reg);
+            let write = body
+                .iter()
+                .position(|x| x.op.written().contains(&g.reg) && !self_copy(x));
             if let (Some(w), true) = (write, body.iter().any(|x| reads(x, g.reg))) {
                 return Some(h + w);
             }
@@ -1223,7 +1394,7 @@ fn folded_after_exit(prog: &Program) -> Option<usize> {
     None
 }
 
-fn unused_collective(prog: &Program) -> Option<usize> {
+fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
     let full = |m: &Operand| matches!(m, Operand::Imm(0xffff_ffff));
     // An immediate membermask other than 0: the later collective whose
     // groups the dropped one leaves behind (a mask of 0 no lane can run is
@@ -1250,8 +1421,9 @@ fn unused_collective(prog: &Program) -> Option<usize> {
             .all(|(n, (d, _))| match d {
                 crate::ir::Dest::Sink => true,
                 crate::ir::Dest::Reg(d) => {
-                    (folded_result(&inst.op, n) && !guards_an_exit(prog, i, *d))
-                        || dead_after(prog, i, *d)
+                    let known = folded_result(&inst.op, n)
+                        || match_all_of_never_written(prog, i, n, has_entry);
+                    (known && !guards_an_exit(prog, i, *d)) || dead_after(prog, i, *d)
                 }
             });
         let later = (i + 1..prog.insts.len()).any(|k| {
@@ -1297,6 +1469,36 @@ fn folded_result(op: &Op, n: usize) -> bool {
         | Op::Control(_)
         | Op::LaneOp(_) => false,
     }
+}
+
+/// Whether instruction `i` is a `match.all` of a register that nothing
+/// writes before it (no entry value, no write above it or in a loop around
+/// it) and `n` its predicate result: the compiler may take the never-written
+/// value as one constant, so every member has the same and the predicate
+/// is known, as for [`folded_result`]'s immediate (2026-11-28-j: eight
+/// findings, `match.all.sync.b32 _|%p0, %s2, %m2` of the never-written
+/// `%s2` with `%p0` stored, `a/found-replay/match.any.sync.b32-ac585f68`;
+/// `k5u.found` wrong, `k5u.value-input` right, docs/log/gpu-2026-11-28-j/triage.md).
+fn match_all_of_never_written(
+    prog: &Program,
+    i: usize,
+    n: usize,
+    has_entry: &dyn Fn(Reg) -> bool,
+) -> bool {
+    let Op::Match(m) = &prog.insts[i].op else {
+        return false;
+    };
+    let Operand::Reg(r) = m.a else {
+        return false;
+    };
+    let writes = |x: &crate::ir::Inst| x.op.written().contains(&r);
+    n == 1
+        && m.mode == MatchMode::All
+        && !has_entry(r)
+        && !prog.insts[..i].iter().any(writes)
+        && !loops(prog)
+            .iter()
+            .any(|&(h, b)| h <= i && i <= b && prog.insts[h..=b].iter().any(writes))
 }
 
 /// Whether an `exit` after instruction `i` is guarded by `d` before any
@@ -1359,27 +1561,46 @@ fn uses_what_it_reads(x: &crate::ir::Inst) -> bool {
 /// head back to `i` counts too (the next trip may read it before the
 /// write). A read by an instruction whose results are all sinks is no read
 /// ([`uses_what_it_reads`]).
+/// Widened by the triage of 2026-11-28-j (docs/log/gpu-2026-11-28-j/triage.md):
+/// a read by an instruction whose own results are all dead so (two steps
+/// deep: `mov.pred %p0, %p0` or `vote.sync.ballot.b32 %s0, %p0` whose
+/// result is overwritten unread) is no read either (group K5T, twelve
+/// findings; `k5t-copy.found` wrong, `k5t-copy.copy-kept` right); and a
+/// guarded write counts as a write where its guard is known to hold
+/// ([`guard_known_true`]; group K5G, two findings).
 fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
-    let read = |x: &crate::ir::Inst| reads(x, d) && uses_what_it_reads(x);
-    let kill = |x: &crate::ir::Inst| x.guard.is_none() && x.op.written().contains(&d);
+    dead_after_within(prog, i, d, 2)
+}
+
+/// [`dead_after`], following reads by instructions whose results are
+/// dead `depth` steps further.
+fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
+    let read = |k: usize| {
+        let x = &prog.insts[k];
+        reads(x, d) && uses_what_it_reads(x) && !(depth > 0 && results_dead(prog, k, depth - 1))
+    };
+    let kill = |k: usize| {
+        let x = &prog.insts[k];
+        x.op.written().contains(&d) && (x.guard.is_none() || guard_known_true(prog, k))
+    };
     for (h, b) in loops(prog) {
-        if h > i || i > b || prog.insts[i + 1..=b].iter().any(kill) {
+        if h > i || i > b || (i + 1..=b).any(kill) {
             continue;
         }
-        for x in &prog.insts[h..=i] {
-            if read(x) {
+        for k in h..=i {
+            if read(k) {
                 return false;
             }
-            if kill(x) {
+            if kill(k) {
                 break;
             }
         }
     }
-    for x in &prog.insts[i + 1..] {
-        if read(x) {
+    for k in i + 1..prog.insts.len() {
+        if read(k) {
             return false;
         }
-        if kill(x) {
+        if kill(k) {
             return true;
         }
     }
@@ -1387,6 +1608,50 @@ fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
     // H200's `k5-subwarp.result-read` of 2026-11-27 and the H200's
     // `k5-movimm.vote-result-read` and `k5-sink.sink-read-value-in-register`
     // of 2026-11-27-h, each a result only stored, agreed at every level).
+    false
+}
+
+/// Whether instruction `k` computes registers that are all dead after it
+/// ([`dead_after_within`] with `depth`): no control flow, at least one
+/// register result.
+fn results_dead(prog: &Program, k: usize, depth: u32) -> bool {
+    let x = &prog.insts[k];
+    let written = x.op.written();
+    !x.op.is_control_flow()
+        && !written.is_empty()
+        && written
+            .iter()
+            .all(|r| dead_after_within(prog, k, *r, depth))
+}
+
+/// Whether the guard of instruction `k` is known to hold there from the
+/// program text: on the fall-through of `@p bra` (forward) or `@p exit`
+/// with the guard `@!p` (or the other way round), no label and no write
+/// of `p` between (2026-11-28-j: `@%p0 bra L2; ...; @!%p0 mov.b32 %s5, 0`,
+/// `a/found-replay/match.any.sync.b32-638a027c`, `k5g-branch.found` wrong
+/// from -O1 on the H100, `k5g-branch.other-guard` with an input's guard
+/// right). (A guard from `setp.ne %p1, %rd1, %rd1` was tried too:
+/// `k5g-setp.guard-unknown`, an unknown guard, went as wrong, so it
+/// decided nothing and is not taken.)
+fn guard_known_true(prog: &Program, k: usize) -> bool {
+    let Some(g) = prog.insts[k].guard else {
+        return false;
+    };
+    for j in (0..k).rev() {
+        if labelled(prog, j + 1) {
+            return false;
+        }
+        let x = &prog.insts[j];
+        if x.op.is_control_flow() {
+            let skips = matches!(x.op, Op::Control(Control::Exit)) || forward_branch(prog, j);
+            return skips
+                && x.guard
+                    .is_some_and(|q| q.reg == g.reg && q.negated != g.negated);
+        }
+        if x.op.written().contains(&g.reg) {
+            return false;
+        }
+    }
     false
 }
 
@@ -1712,6 +1977,76 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
     None
 }
 
+/// N7 as the triage of 2026-11-28-j widened it
+/// (`docs/log/gpu-2026-11-28-j/triage.md`, group N7W): X is guarded by
+/// `p` and writes a register; going on from X through forward branches and labels
+/// that only paths through X reach ([`joins_only_from`]), with no `exit`
+/// or loop between, the first write of `p` (by no guarded collective) is
+/// on one path only (a forward branch before it, X's own or an earlier
+/// one, goes past it) and one of X's results is not yet rewritten there.
+/// Found cases: the write at a label after X that nothing targets
+/// (`@%p2 mov.s64 %sd1, 0; L6: @!%p0 bra L7; setp.eq.s32 %p2, 0, 1; L7:`,
+/// `n7-label.found`), at a branch's target (`@!%p0 cnot.b16 ...; @!%p2 bra
+/// L0; @!%p3 bra L1; L0: setp.le.or.u32 %p0, ...; L1:`, `n7-target.found`;
+/// `n7-neg.found`; `mov.pred %p0, %p3` there, `n7-movpred.found`), right
+/// after X inside a branch's skipped block (`@!%p0 bra L0; @%p2 mov.s32
+/// %b1, 0; setp.ne.b32 %p2, %laneid, 0; ... L0:`, `n7-before.found`).
+fn predicate_redefined_on_one_path(prog: &Program) -> Option<usize> {
+    let n = prog.insts.len();
+    let loops = loops(prog);
+    for (i, x) in prog.insts.iter().enumerate() {
+        if x.op.is_control_flow() || loops.iter().any(|&(h, b)| h <= i && i <= b) {
+            continue;
+        }
+        // Its guard only: N26's copy `or.pred %p3, %p0, %p0; mov.pred %p0,
+        // 0; @%p3 exit` in a block a branch skips diverges with `or.pred`
+        // and agrees with `mov.pred %p3, %p0` (`n26x.found`,
+        // `n26x.mov-pred`), which a late read of the source cannot tell.
+        if let Some(g) = x.guard {
+            let p = g.reg;
+            let results: Vec<Reg> = x.op.written().into_iter().filter(|r| *r != p).collect();
+            if results.is_empty() {
+                continue;
+            }
+            for w in i + 1..n {
+                if labelled(prog, w) && !joins_only_from(prog, i, w) {
+                    break;
+                }
+                let y = &prog.insts[w];
+                if unreachable(prog, w) {
+                    break;
+                }
+                if y.op.is_control_flow() {
+                    if forward_branch(prog, w) {
+                        continue;
+                    }
+                    break;
+                }
+                if !y.op.written().contains(&p) {
+                    continue;
+                }
+                let writer = !is_collective(&y.op) || y.guard.is_none();
+                let one_path = (0..w).any(|c| {
+                    prog.insts[c]
+                        .op
+                        .branch_target()
+                        .is_some_and(|l| prog.label_target(l) > w)
+                });
+                let live = results.iter().any(|r| {
+                    !prog.insts[i + 1..w]
+                        .iter()
+                        .any(|z| z.guard.is_none() && z.op.written().contains(r))
+                });
+                if writer && one_path && live {
+                    return Some(w);
+                }
+                break;
+            }
+        }
+    }
+    None
+}
+
 /// The `bfe`/`bfi` of instruction `x` (`op`) of type `ty`: its sources
 /// (the instruction type is the first source's).
 fn bit_field_sources(x: &crate::ir::Inst, op: IntOp, ty: Type) -> Option<&[(Operand, Type)]> {
@@ -1854,6 +2189,41 @@ fn narrow_cvt_at_branch_target(prog: &Program) -> Option<usize> {
                     .is_some_and(|l| prog.labels[l.0 as usize].at == k)
                     && b < k
             })
+    })
+}
+
+/// Since the triage of 2026-11-28-j (`docs/log/gpu-2026-11-28-j/
+/// triage.md`, group N12W): a guarded `cvt` to an 8- or 16-bit integer
+/// type into a 32-bit register that has an entry value, on the
+/// fall-through of a branch on its own guard's negation (the guard known
+/// to hold, [`guard_known_true`]), a shuffle between: the register's own
+/// old upper half is kept (`@!%p1 bra L0; shfl.idx.b32 ...; @%p1
+/// cvt.rzi.u8.f32 %r1, %b2`, %r1 0x79c06530 on entry, 0x79c00000 after:
+/// `n12-own.found`, wrong at -O3 on the H100, right at -O1; without the
+/// shuffle, unguarded or to `.u32` right at every level).
+fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
+    (0..prog.insts.len()).find(|&k| {
+        let x = &prog.insts[k];
+        let entry = x.op.written().first().is_some_and(|r| has_entry(*r));
+        // By a branch, not an `exit` (2026-11-28-i's `n12-match.no-match`
+        // and `n12-mov.no-mov`, `@%p2 exit; ... @!%p2 cvt.rzi.s8.f32` of an
+        // input register, agreed on the H100).
+        let branch = (0..k)
+            .rev()
+            .find(|&j| prog.insts[j].op.is_control_flow())
+            .filter(|&j| prog.insts[j].op.branch_target().is_some());
+        // A shuffle (any, the legacy `shfl` too) between the branch and
+        // the `cvt`: without it the H100 agreed (`n12-own.no-shfl`).
+        let shuffled = branch.is_some_and(|j| {
+            prog.insts[j + 1..k]
+                .iter()
+                .any(|y| matches!(y.op, Op::Shfl(_)))
+        });
+        x.guard.is_some()
+            && narrow_cvt_into_32_bits(prog, x)
+            && entry
+            && shuffled
+            && guard_known_true(prog, k)
     })
 }
 
@@ -2299,9 +2669,13 @@ fn reads_as_non_negative(y: &crate::ir::Inst, holders: &[Reg], bits: u32) -> boo
     // Since the triage of 2026-11-28-i (`docs/log/gpu-2026-11-28-i/
     // triage.md`): the high half of its product with 1 or 2 (0 for every
     // non-negative value; `n18-mulhi.found`, `n18-mulhi.by-2`) and its sign
-    // shifted down (`shr.sNN d, x, NN-1`; `n18-mulhi.shr-sign`).
+    // shifted down (`shr.sNN d, x, NN-1`; `n18-mulhi.shr-sign`). Since the
+    // triage of 2026-11-28-j (`docs/log/gpu-2026-11-28-j/triage.md`, group
+    // N18W): the product with any positive immediate, whose high half the
+    // GPU computes as unsigned (`mul.hi.s16 %rh1, 31, %rh1` of the abs of
+    // 0x8000: 15, not 0xfff0; `n18-mulhi31.found`).
     if let Op::Glue(Glue::Bin { op, ty, a, b, .. }) = y.op {
-        let small = |o: &Operand| matches!(o, Operand::Imm(1 | 2));
+        let small = |o: &Operand| matches!(o, Operand::Imm(k) if *k > 0 && *k < 1u64 << (bits - 1));
         let mul_hi = op == BinOp::MulHi && ((held(&a) && small(&b)) || (small(&a) && held(&b)));
         let sign = op == BinOp::Shr
             && held(&a)
@@ -2379,7 +2753,10 @@ fn part(v: u64, k: usize, bits: u32) -> u64 {
 }
 
 fn unpack_high_half_of_fixed(prog: &Program) -> Option<usize> {
-    for f in fixed_on_fall_through(prog) {
+    for f in fixed_on_fall_through(prog)
+        .into_iter()
+        .filter(|f| !f.widened)
+    {
         for j in f.reach.clone() {
             let Op::LaneOp(LaneOp {
                 kind: LaneOpKind::Unpack,
@@ -2440,9 +2817,9 @@ fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
     let Op::LaneOp(LaneOp {
         kind:
             LaneOpKind::Cvt {
-                rnd: Some(Rounding::Rp),
+                rnd: Some(rnd @ (Rounding::Rp | Rounding::Rm)),
                 int_round: true,
-                ftz: true,
+                ftz,
                 ..
             },
         dests,
@@ -2452,13 +2829,23 @@ fn rpi_ftz_cvt_to_int32(x: &crate::ir::Inst) -> Option<Reg> {
     else {
         return None;
     };
+    // Since the triage of 2026-11-28-j (`docs/log/gpu-2026-11-28-j/
+    // triage.md`, group N21W): `cvt.rmi{.ftz}.u32.f32` of a register too,
+    // with or without `.ftz` (-3.0 saturates to 0; the shift went as if by
+    // -3: `n21-rmi.found`, `n21-rmi.no-ftz` wrong from -O1 on the H100,
+    // `n21-rmi.positive` of 3.0 right).
+    let rm = *rnd == Rounding::Rm;
+    if !rm && !ftz {
+        return None;
+    }
     let source = match srcs.first() {
         Some((Operand::Reg(_), Type::F32)) => true,
-        Some((Operand::Imm(v), Type::F32)) => (1..=0x007f_ffff).contains(&(v & 0xffff_ffff)),
+        Some((Operand::Imm(v), Type::F32)) => !rm && (1..=0x007f_ffff).contains(&(v & 0xffff_ffff)),
         _ => false,
     };
     match dests.first() {
-        Some((Dest::Reg(c), Type::U32 | Type::S32)) if source => Some(*c),
+        Some((Dest::Reg(c), Type::U32)) if source => Some(*c),
+        Some((Dest::Reg(c), Type::S32)) if source && !rm => Some(*c),
         _ => None,
     }
 }
@@ -2529,6 +2916,29 @@ fn f32_imm(o: &Operand, neg_zero: bool) -> bool {
     matches!(o, Operand::Imm(c) if !neg_zero || (*c & 0xffff_ffff) == NEGATIVE_ZERO_F32)
 }
 
+/// The `.f32` constant `x` writes when it is a `mov.{f32,b32}` of an
+/// immediate or a `neg.f32` of one (its sign flipped).
+fn f32_constant_write(x: &crate::ir::Inst) -> Option<u64> {
+    if let Op::Glue(Glue::Mov {
+        ty: Type::F32 | Type::B32,
+        a: Operand::Imm(c),
+        ..
+    }) = x.op
+    {
+        return Some(c);
+    }
+    if let Op::Glue(Glue::Un {
+        op: UnOp::Neg,
+        ty: Type::F32,
+        a: Operand::Imm(c),
+        ..
+    }) = x.op
+    {
+        return Some(c ^ NEGATIVE_ZERO_F32);
+    }
+    None
+}
+
 fn abs_of_choice_with_negative_zero(prog: &Program) -> Option<usize> {
     prog.insts.iter().enumerate().find_map(|(j, x)| {
         let r = abs_f32_source(x)?;
@@ -2552,25 +2962,22 @@ fn abs_of_choice_with_negative_zero(prog: &Program) -> Option<usize> {
                 && f32_imm(a, false)
                 && f32_imm(b, false)
                 && (f32_imm(a, true) || f32_imm(b, true))
-        } else if let Op::Glue(Glue::Mov {
-            ty: Type::F32 | Type::B32,
-            a,
-            ..
-        }) = &w.op
-        {
+        } else if let Some(a) = f32_constant_write(w) {
             // `@p mov.f32 r, c` over an unguarded `mov.f32 r, c'`, one of
-            // the two -0.0.
+            // the two -0.0; since the triage of 2026-11-28-j
+            // (`docs/log/gpu-2026-11-28-j/triage.md`, group N23W) either may
+            // be a `neg.f32` of an immediate (`@%p1 neg.f32 %f0, 0`,
+            // `n23-neg.found`).
             let earlier = (0..k)
                 .rev()
                 .find(|&e| prog.insts[e].op.written().contains(&r))
                 .filter(|&e| !(e + 1..=k).any(|i| labelled(prog, i)));
+            let neg_zero = |c: u64| (c & 0xffff_ffff) == NEGATIVE_ZERO_F32;
             w.guard.is_some()
-                && f32_imm(a, false)
                 && earlier.is_some_and(|e| {
                     let y = &prog.insts[e];
-                    matches!(&y.op, Op::Glue(Glue::Mov { ty: Type::F32 | Type::B32, a: b, .. })
-                        if y.guard.is_none() && f32_imm(b, false)
-                            && (f32_imm(a, true) || f32_imm(b, true)))
+                    y.guard.is_none()
+                        && f32_constant_write(y).is_some_and(|b| neg_zero(a) || neg_zero(b))
                 })
         } else {
             false

@@ -13,7 +13,7 @@
 //! control-flow instruction, and the one that rewrites `r` is the last of
 //! them (it still reads `r == K`).
 
-use crate::ir::{CmpOp, Dest, Glue, Op, Operand, Program};
+use crate::ir::{CmpOp, Control, Dest, Glue, Op, Operand, Program};
 
 /// A value a branch fixes on its fall-through.
 pub(super) struct Fixed {
@@ -27,6 +27,15 @@ pub(super) struct Fixed {
     /// The instructions that only the fall-through reaches, where `what`
     /// still holds `value` when they read it.
     pub(super) reach: std::ops::Range<usize>,
+    /// Whether `reach` is one of the wider regions of the triage of
+    /// 2026-11-28-j (docs/log/gpu-2026-11-28-j/triage.md, group N20W),
+    /// which only N20's detector takes: the target of `@!p bra L` where
+    /// nothing else enters `L` (`setp.ne.u32 %p1, %laneid, 0; @!%p1 bra
+    /// L3; bra L10; L3: xor.b32 ...`, `c/found-default/xor.b32-73aada6f`),
+    /// or the fall-through past a guarded branch forward to a label inside
+    /// it (`@%p3 bra L16; @!%p1 bra L17; @!%p2 xor.b32 ...; L17: L16:`,
+    /// `c/found-default/xor.b32-b2532cf9`).
+    pub(super) widened: bool,
 }
 
 /// Whether a label sits at instruction `i` (other paths join there).
@@ -86,29 +95,89 @@ pub(super) fn fixed_on_fall_through(prog: &Program) -> Vec<Fixed> {
         let Some(target) = bra.op.branch_target() else {
             continue;
         };
-        if bra.guard.is_none_or(|g| g.reg != p || g.negated) {
+        let Some(g) = bra.guard.filter(|g| g.reg == p) else {
             continue;
-        }
+        };
         let t = prog.label_target(target);
         if t <= k_at + 1 {
             continue;
         }
-        let from = k_at + 1;
-        let mut to = from;
-        while to < t.min(n) && !labelled(prog, to) && !prog.insts[to].op.is_control_flow() {
-            to += 1;
-            if writes(prog, to - 1, what) {
-                break;
+        let value = k & ty.mask();
+        let fixed = |reach: std::ops::Range<usize>, widened| Fixed {
+            what,
+            value,
+            bits: ty.bits(),
+            reach,
+            widened,
+        };
+        if g.negated {
+            // `@!p bra L`: the lanes at `L` have `r == K` when nothing
+            // else enters `L` (no fall-through into it, no other branch).
+            if t >= n {
+                continue;
             }
+            let from = t;
+            let first = &prog.insts[from];
+            let to = if first.op.is_control_flow() || writes(prog, from, what) {
+                from + 1
+            } else {
+                block_end(prog, from + 1, n, what, false)
+            };
+            if entered_only_from(prog, k_at, t) && to > from {
+                found.push(fixed(from..to, true));
+            }
+            continue;
         }
+        let from = k_at + 1;
+        let to = block_end(prog, from, t.min(n), what, false);
         if to > from {
-            found.push(Fixed {
-                what,
-                value: k & ty.mask(),
-                bits: ty.bits(),
-                reach: from..to,
-            });
+            found.push(fixed(from..to, false));
+        }
+        let wide = block_end(prog, from, t.min(n), what, true);
+        if wide > to {
+            found.push(fixed(from..wide, true));
         }
     }
     found
+}
+
+/// The end of the run of instructions from `from` (before `limit`) up to
+/// the first label or control-flow instruction, or just past one that
+/// writes `what`; with `past_inner`, a guarded branch forward to a label
+/// up to `limit` does not end it.
+fn block_end(prog: &Program, from: usize, limit: usize, what: Operand, past_inner: bool) -> usize {
+    let mut to = from;
+    while to < limit && !labelled(prog, to) {
+        let x = &prog.insts[to];
+        if x.op.is_control_flow() {
+            let inner = x.guard.is_some()
+                && x.op
+                    .branch_target()
+                    .is_some_and(|l| (to + 1..=limit).contains(&prog.label_target(l)));
+            if !(past_inner && inner) {
+                break;
+            }
+        }
+        to += 1;
+        if writes(prog, to - 1, what) {
+            break;
+        }
+    }
+    to
+}
+
+/// Whether the only way into instruction `t` is the branch at `b`: the
+/// instruction before `t` is an unguarded `bra` or `exit`, and no other
+/// branch targets a label at `t`.
+fn entered_only_from(prog: &Program, b: usize, t: usize) -> bool {
+    let before = &prog.insts[t - 1];
+    let no_fall = before.guard.is_none()
+        && (matches!(before.op, Op::Control(Control::Exit)) || before.op.branch_target().is_some());
+    no_fall
+        && prog.insts.iter().enumerate().all(|(k, x)| {
+            k == b
+                || x.op
+                    .branch_target()
+                    .is_none_or(|l| prog.label_target(l) != t)
+        })
 }

@@ -29,6 +29,7 @@ mod single_pass;
 mod spec_reference;
 mod text;
 mod thread_ops;
+mod triage_10;
 mod triage_9;
 mod ub;
 mod vary;
