@@ -1442,8 +1442,8 @@ fn n17_fires_only_where_the_comparison_holds_for_every_number() {
     assert!(!case("setp.gt.f32 %p0, %f1, 0fbf800000;", true)); // > -1: false at -inf
 }
 
-/// A case file under `docs/log/`, by its path there.
-fn log_case(file: &str) -> Case {
+/// A case file under `docs/log/`, by its path there (without `.ptx.txt`).
+pub fn log_case(file: &str) -> Case {
     corpus_case(&format!("../docs/log/{file}.ptx.txt"))
 }
 
@@ -1807,15 +1807,23 @@ fn triage_of_the_found_cases_of_2026_11_27_h() {
 #[test]
 #[ignore = "prints the detectors on the variants of docs/log/gpu-2026-11-27-h/triage.md"]
 fn idioms_of_the_triage_variants_of_2026_11_27_h() {
+    assert!(print_variant_idioms("gpu-2026-11-27-h") > 0);
+}
+
+/// Prints, for each variant `PREDICT.txt` lists in
+/// `docs/log/LOG/triage/experiments/`, the idioms every detector finds in it
+/// (with its inputs, and as a program alone) beside the prediction; returns
+/// how many it printed.
+pub fn print_variant_idioms(log: &str) -> usize {
     let dir = format!(
-        "{}/../docs/log/gpu-2026-11-27-h/triage/experiments",
+        "{}/../docs/log/{log}/triage/experiments",
         env!("CARGO_MANIFEST_DIR")
     );
     let predict = std::fs::read_to_string(format!("{dir}/PREDICT.txt")).expect("PREDICT.txt");
     let mut n = 0;
     for line in predict.lines() {
         let (name, says) = line.split_once(' ').expect("NAME PREDICTION");
-        let case = log_case(&format!("gpu-2026-11-27-h/triage/experiments/{name}"));
+        let case = log_case(&format!("{log}/triage/experiments/{name}"));
         let names = |v: &[Idiom]| v.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ");
         println!(
             "{name} ({says}): {} (program alone: {})",
@@ -1824,7 +1832,7 @@ fn idioms_of_the_triage_variants_of_2026_11_27_h() {
         );
         n += 1;
     }
-    assert!(n > 0);
+    n
 }
 
 /// The variants of experiment 8 (2026-11-27), run on an H100 at every

@@ -3,9 +3,8 @@
 //! `found-default/` (H200, the driver's default level) and the idioms the
 //! current detectors find in it, with its inputs and as a program alone.
 
-use crate::idioms::{print_triage, variant_mismatches, Alone};
-use warp_core::idioms::{idioms, idioms_in_case, Idiom};
-use warp_core::text::parse;
+use crate::idioms::{print_triage, print_variant_idioms, variant_mismatches, Alone};
+use warp_core::idioms::{idioms_in_case, Idiom};
 
 /// Prints a table row per file and the counts per first idiom
 /// ([`print_triage`]); run by hand:
@@ -19,13 +18,6 @@ fn triage_of_the_found_cases_of_2026_11_28_i() {
     );
 }
 
-/// A case under `docs/log/`, by its path there (without `.ptx.txt`).
-fn log_case(file: &str) -> warp_core::ir::Case {
-    let path = format!("{}/../docs/log/{file}.ptx.txt", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse(&text).unwrap_or_else(|e| panic!("{path}: {e:?}"))
-}
-
 /// The idioms every detector finds in each experiment variant of the
 /// 2026-11-28-i triage (`docs/log/gpu-2026-11-28-i/triage/experiments/`),
 /// beside what `PREDICT.txt` says the hypothesis predicts; run by hand:
@@ -33,24 +25,7 @@ fn log_case(file: &str) -> warp_core::ir::Case {
 #[test]
 #[ignore = "prints the detectors on the variants of docs/log/gpu-2026-11-28-i/triage.md"]
 fn idioms_of_the_triage_variants_of_2026_11_28_i() {
-    let dir = format!(
-        "{}/../docs/log/gpu-2026-11-28-i/triage/experiments",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let predict = std::fs::read_to_string(format!("{dir}/PREDICT.txt")).expect("PREDICT.txt");
-    let mut n = 0;
-    for line in predict.lines() {
-        let (name, says) = line.split_once(' ').expect("NAME PREDICTION");
-        let case = log_case(&format!("gpu-2026-11-28-i/triage/experiments/{name}"));
-        let names = |v: &[Idiom]| v.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ");
-        println!(
-            "{name} ({says}): {} (program alone: {})",
-            names(&idioms_in_case(&case.program, &case.inputs)),
-            names(&idioms(&case.program))
-        );
-        n += 1;
-    }
-    assert!(n > 0);
+    assert!(print_variant_idioms("gpu-2026-11-28-i") > 0);
 }
 
 /// The variants of the 2026-11-28-i triage and what the GPU did with each
@@ -59,7 +34,7 @@ fn idioms_of_the_triage_variants_of_2026_11_28_i() {
 /// level, and what the GPU gave or what the variant changed. The expected
 /// answers are those hardware results.
 mod variants {
-    use super::log_case;
+    use crate::idioms::log_case;
     use warp_core::ir::Case;
 
     /// A variant's case.
