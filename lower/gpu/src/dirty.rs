@@ -109,7 +109,7 @@ mod tests {
     /// fold equals the seed on no thread, which the GPU cannot know).
     #[test]
     fn the_filler_runs_on_the_reference_and_writes_nothing() {
-        use warp_core::launch::{Launch, ParamValue};
+        use warp_core::launch::Launch;
         let module = warp_core::text::parse_module(&filler_ptx()).expect("the filler parses");
         for seed in [0u64, 1, 0xffff_ffff] {
             let launch = Launch::new(FILLER_KERNEL)
@@ -126,6 +126,5 @@ mod tests {
                 "seed {seed}"
             );
         }
-        let _ = ParamValue::Buffer(0);
     }
 }

@@ -355,8 +355,9 @@ pub fn launch_with_params(
 /// saving what is live across the call, where the whole program inlines
 /// them. On an H200 (driver 580.159.04, 2026-11-28) its SASS was `ptxas -O3
 /// -c`'s line for line, and it got programs wrong and crashed on others
-/// that the whole-program compile runs right (`docs/findings.md`, N26 and
-/// N27). A finding of a run that compiles here is checked again here.
+/// that the whole-program compile runs right (`docs/findings.md`: bug N26,
+/// the candidate LC). A finding of a run that compiles here is checked
+/// again here.
 pub fn link_ptx(ptx: &[u8], opt_level: Option<u32>) -> Result<Vec<u8>, String> {
     let src = CString::new(ptx).map_err(|_| "the PTX text contains a NUL byte".to_string())?;
     let mut log = vec![0u8; 16 * 1024];

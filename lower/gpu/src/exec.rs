@@ -72,8 +72,9 @@ fn driver<T>(what: &str, r: Result<T, cudarc::driver::DriverError>) -> Result<T,
     r.map_err(|e| format!("{what}: {e:?}"))
 }
 
-/// The register filler of [`crate::dirty`], loaded once per process (a
-/// process has one context), with a sink word and the launch's grid.
+/// The register filler of [`crate::dirty`], loaded once per device (the
+/// contexts of one process are the devices' primary ones), with a sink
+/// word and the launch's grid.
 struct Filler {
     _raw: RawModule,
     func: Function,
@@ -81,33 +82,45 @@ struct Filler {
     blocks: u32,
 }
 
+/// Loads the filler on `ctx`'s device, with its sink on `stream`.
+fn load_filler(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>) -> Result<Filler, String> {
+    let src = CString::new(super::dirty::filler_ptx()).map_err(|e| e.to_string())?;
+    let raw = RawModule::load(ctx, src.as_bytes_with_nul(), None)
+        .map_err(|log| format!("the register filler did not compile: {log}"))?;
+    let func = raw.function(super::dirty::FILLER_KERNEL)?;
+    let sms = ctx
+        .attribute(
+            cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )
+        .map_err(|e| format!("the multiprocessor count: {e:?}"))?;
+    let sink = driver("the filler's sink", stream.alloc_zeros::<u32>(1))?;
+    Ok(Filler {
+        _raw: raw,
+        func,
+        sink,
+        blocks: 2 * sms.max(1) as u32,
+    })
+}
+
 /// Launches the filler with `seed` on `stream` before a batch's kernels
-/// (loading it the first time); why not, on failure.
+/// (loading it on the device the first time); why not, on failure.
 fn fill_registers(
     ctx: &Arc<CudaContext>,
     stream: &Arc<CudaStream>,
     seed: u32,
 ) -> Result<(), String> {
-    static FILLER: std::sync::OnceLock<Result<Filler, String>> = std::sync::OnceLock::new();
-    let filler = FILLER.get_or_init(|| {
-        let src = CString::new(super::dirty::filler_ptx()).map_err(|e| e.to_string())?;
-        let raw = RawModule::load(ctx, src.as_bytes_with_nul(), None)
-            .map_err(|log| format!("the register filler did not compile: {log}"))?;
-        let func = raw.function(super::dirty::FILLER_KERNEL)?;
-        let sms = ctx
-            .attribute(
-                cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            )
-            .map_err(|e| format!("the multiprocessor count: {e:?}"))?;
-        let sink = driver("the filler's sink", stream.alloc_zeros::<u32>(1))?;
-        Ok(Filler {
-            _raw: raw,
-            func,
-            sink,
-            blocks: 2 * sms.max(1) as u32,
-        })
-    });
-    let f = filler.as_ref().map_err(Clone::clone)?;
+    type Fillers = std::sync::Mutex<Vec<(usize, Result<Filler, String>)>>;
+    static FILLERS: Fillers = std::sync::Mutex::new(Vec::new());
+    let mut fillers = FILLERS.lock().unwrap_or_else(|p| p.into_inner());
+    let device = ctx.ordinal();
+    let i = match fillers.iter().position(|(d, _)| *d == device) {
+        Some(i) => i,
+        None => {
+            fillers.push((device, load_filler(ctx, stream)));
+            fillers.len() - 1
+        }
+    };
+    let f = fillers[i].1.as_ref().map_err(Clone::clone)?;
     let (sink, _s) = f.sink.device_ptr(stream);
     driver::launch_u32(f.func, f.blocks, 1024, stream, seed, sink)
         .map_err(|e| format!("launching the register filler: {e}"))

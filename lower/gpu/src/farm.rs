@@ -13,7 +13,8 @@
 //! whole-program compile of `cuModuleLoadDataEx` on PTX, and the two
 //! differ ([`driver::link_ptx`]): so a run's findings are checked again
 //! through a helper, and its level sweep compiles in helpers too
-//! (`warpdiff diff --gpu-helpers` does the same for one case). A helper that fails or dies is dropped and the chunk is
+//! (`warpdiff diff --gpu-helpers` does the same for one case). A helper
+//! that fails or dies is dropped and the chunk is
 //! compiled in the parent instead.
 //!
 //! With [`Compiler::Ptxas`] (`warpdiff --gpu-compiler ptxas`, and the CUDA

@@ -704,28 +704,32 @@ fn passes_on_from(e: &Emitter, inst: &Inst, from: Reg) -> Option<Reg> {
         Operand::NotPred(_) | Operand::LaneId => false,
     };
     let is_from = |o: Operand| o == Operand::Reg(from);
-    let (ty, d) = match inst.op {
-        Op::Glue(Glue::Mov {
-            ty,
-            d: Dest::Reg(d),
-            a,
-        }) if is_from(a) => (ty, d),
-        Op::Glue(Glue::Bin {
-            op,
-            ty,
-            d: Dest::Reg(d),
-            a,
-            b,
-        }) => {
-            let first =
-                matches!(op, BinOp::Add | BinOp::Sub) && is_from(a) && same_on_every_lane(b);
-            let second = op == BinOp::Add && same_on_every_lane(a) && is_from(b);
-            if !(first || second) {
-                return None;
-            }
-            (ty, d)
+    let (ty, d) = if let Op::Glue(Glue::Mov {
+        ty,
+        d: Dest::Reg(d),
+        a,
+    }) = inst.op
+    {
+        if !is_from(a) {
+            return None;
         }
-        _ => return None,
+        (ty, d)
+    } else if let Op::Glue(Glue::Bin {
+        op,
+        ty,
+        d: Dest::Reg(d),
+        a,
+        b,
+    }) = inst.op
+    {
+        let first = (op == BinOp::Add || op == BinOp::Sub) && is_from(a) && same_on_every_lane(b);
+        let second = op == BinOp::Add && same_on_every_lane(a) && is_from(b);
+        if !(first || second) {
+            return None;
+        }
+        (ty, d)
+    } else {
+        return None;
     };
     let width = |r: Reg| e.reg_type(r).bits();
     let fits =
@@ -745,26 +749,27 @@ pub fn defers(e: &Emitter, inst: &Inst, pc: usize) -> bool {
     let Some(end) = e.copy_end else {
         return false;
     };
-    let from = match inst.op {
-        Op::Glue(Glue::Mov {
-            a: Operand::Reg(x), ..
-        }) => x,
-        Op::Glue(Glue::Bin { a, b, .. }) => {
-            // The consecutive operand: the one a fact names.
-            let known = |o: Operand| match o {
-                Operand::Reg(r) => e
-                    .facts
-                    .iter()
-                    .any(|f| f.reg == r && f.kind == FactKind::Consecutive),
-                Operand::Imm(_) | Operand::NotPred(_) | Operand::LaneId => false,
-            };
-            match (a, b) {
-                (Operand::Reg(x), _) if known(a) => x,
-                (_, Operand::Reg(x)) if known(b) => x,
-                _ => return false,
-            }
-        }
-        _ => return false,
+    // The consecutive operand: the one a fact names.
+    let known = |o: Operand| match o {
+        Operand::Reg(r) => e
+            .facts
+            .iter()
+            .any(|f| f.reg == r && f.kind == FactKind::Consecutive)
+            .then_some(r),
+        Operand::Imm(_) | Operand::NotPred(_) | Operand::LaneId => None,
+    };
+    let from = if let Op::Glue(Glue::Mov {
+        a: Operand::Reg(x), ..
+    }) = inst.op
+    {
+        x
+    } else if let Op::Glue(Glue::Bin { a, b, .. }) = inst.op {
+        let Some(x) = known(a).or_else(|| known(b)) else {
+            return false;
+        };
+        x
+    } else {
+        return false;
     };
     match passes_on_from(e, inst, from) {
         Some(d) => only_rows_read(e, pc, d, end, 0),
@@ -791,9 +796,10 @@ fn only_rows_read(e: &Emitter, pc: usize, d: Reg, end: usize, depth: u32) -> boo
         }
         let by_guard = inst.guard.is_some_and(|g| g.reg == d);
         let by_source = inst.op.source_regs().contains(&d);
-        let (by_addr, access) = match &inst.op {
-            Op::LaneOp(x) => (x.addr.and_then(|a| a.base) == Some(d), x.access().is_some()),
-            _ => (false, false),
+        let (by_addr, access) = if let Op::LaneOp(x) = &inst.op {
+            (x.addr.and_then(|a| a.base) == Some(d), x.access().is_some())
+        } else {
+            (false, false)
         };
         let writes = inst.op.written().contains(&d);
         if by_guard || by_source || by_addr {
@@ -858,32 +864,34 @@ pub fn defer_row(e: &mut Emitter, inst: &Inst, fact: AddrFact) -> Block {
     let flag = e.b.use_var(fact.var);
     e.b.ins().brif(flag, fast, &[], slow, &[]);
     e.switch_to(fast);
-    let (ty, d, v) = match inst.op {
-        Op::Glue(Glue::Mov {
-            ty,
-            d: Dest::Reg(d),
-            a,
-        }) => {
-            let w = ty.bits();
-            (ty, d, lane0(e, a, w))
-        }
-        Op::Glue(Glue::Bin {
-            op,
-            ty,
-            d: Dest::Reg(d),
-            a,
-            b,
-        }) => {
-            let w = ty.bits();
-            let (x, y) = (lane0(e, a, w), lane0(e, b, w));
-            let v = match op {
-                BinOp::Add => e.b.ins().iadd(x, y),
-                BinOp::Sub => e.b.ins().isub(x, y),
-                _ => unreachable!("defers: add or sub"),
-            };
-            (ty, d, v)
-        }
-        _ => unreachable!("defers: a copy, add or sub"),
+    // `defers` took only a copy, an `add` or a `sub` ([`passes_on_from`]).
+    let (ty, d, v) = if let Op::Glue(Glue::Mov {
+        ty,
+        d: Dest::Reg(d),
+        a,
+    }) = inst.op
+    {
+        let w = ty.bits();
+        (ty, d, lane0(e, a, w))
+    } else if let Op::Glue(Glue::Bin {
+        op,
+        ty,
+        d: Dest::Reg(d),
+        a,
+        b,
+    }) = inst.op
+    {
+        let w = ty.bits();
+        let (x, y) = (lane0(e, a, w), lane0(e, b, w));
+        debug_assert!(op == BinOp::Add || op == BinOp::Sub, "defers: add or sub");
+        let v = if op == BinOp::Sub {
+            e.b.ins().isub(x, y)
+        } else {
+            e.b.ins().iadd(x, y)
+        };
+        (ty, d, v)
+    } else {
+        unreachable!("defers: a copy, add or sub")
     };
     debug_assert!(matches!(ty.bits(), 32 | 64), "defers: 32 or 64 bits");
     let at = e.lay.regs[d.index()] as i32;
