@@ -12,6 +12,18 @@ use warp_jit::launch::CompiledKernel;
 
 const HEAD: &str = ".version 9.0\n.target sm_90\n.address_size 64\n";
 
+/// A launch of kernel `k` on one CTA of `block` threads with buffers
+/// `out` (128 words of 0xaaaaaaaa) and `in` (`n` words 0x100, 0x101,
+/// ...), passed as `k_param_0` and `k_param_1`.
+fn copy_launch(block: &str, n: usize) -> String {
+    let words: Vec<String> = (0..n).map(|i| format!("{:08x}", 0x100 + i)).collect();
+    format!(
+        "kernel k\ngrid 1\nblock {block}\nbuffer out fill aaaaaaaa 128\nbuffer in u32 {}\n\
+         param k_param_0 buffer out\nparam k_param_1 buffer in\n",
+        words.join(" ")
+    )
+}
+
 /// `src` (one kernel `k`) launched as `launch` on 1 and 3 threads:
 /// the words of the first buffer, or the error's text.
 fn run(src: &str, launch: &str) -> Vec<Result<Vec<String>, String>> {
@@ -60,14 +72,7 @@ fn rows_known_consecutive_load_right_and_fault_at_the_first_lane_out() {
          st.global.f32 [%rd9], %f1;\n\
          ret;\n}}\n"
     );
-    let launch = |n: usize| {
-        let words: Vec<String> = (0..n).map(|i| format!("{:08x}", 0x100 + i)).collect();
-        format!(
-            "kernel k\ngrid 1\nblock 32,2\nbuffer out fill aaaaaaaa 128\nbuffer in u32 {}\n\
-             param k_param_0 buffer out\nparam k_param_1 buffer in\n",
-            words.join(" ")
-        )
-    };
+    let launch = |n: usize| copy_launch("32,2", n);
     let want: Vec<String> = (0..128)
         .map(|i| format!("{:08x}", 0x100 + (i + 64) % 128))
         .collect();
@@ -203,14 +208,7 @@ fn deferred_rows_load_and_store_right_and_fault_at_the_first_lane_out() {
          st.global.u32 [%rd15], %r2;\n\
          ret;\n}}\n"
     );
-    let launch = |n: usize| {
-        let words: Vec<String> = (0..n).map(|i| format!("{:08x}", 0x100 + i)).collect();
-        format!(
-            "kernel k\ngrid 1\nblock 32\nbuffer out fill aaaaaaaa 128\nbuffer in u32 {}\n\
-             param k_param_0 buffer out\nparam k_param_1 buffer in\n",
-            words.join(" ")
-        )
-    };
+    let launch = |n: usize| copy_launch("32", n);
     // Output row r holds input row [2, 0, 1, 1][r].
     let want: Vec<String> = (0..128)
         .map(|i| format!("{:08x}", 0x100 + 32 * [2, 0, 1, 1][i / 32] + i % 32))
