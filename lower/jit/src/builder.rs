@@ -330,6 +330,40 @@ impl<'a, 'b> Emitter<'a, 'b> {
         v
     }
 
+    /// Lane 0 of the lanes' vector type `ty` (`I32X4`, `I64X2`) at `off`:
+    /// from a vector of it the block knows (or a one-word register's
+    /// word), else one load of lane 0's word alone. A vector load there
+    /// would read past a lane 0 that was just stored alone (a deferred
+    /// row keeps lane 0's address only, `memory_ops::defer_source`): a
+    /// load wider than the store before it is not forwarded from the
+    /// store buffer and waits until every older store, the kernel's
+    /// cache-missing `st.global` among them, has reached the cache (the
+    /// transpose's first `st.global` spent most of the launch there,
+    /// 2026-11-28).
+    pub fn load_lane0(&mut self, ty: cranelift_codegen::ir::Type, off: i32) -> Value {
+        let cached = self.known.iter().any(|k| k.off == off && k.ty == ty);
+        if !cached {
+            if let Some(v) = self.scalar_read(ty, off) {
+                return self.b.ins().extractlane(v, 0);
+            }
+            if let Some(v) = self.uniform_vec(ty, off) {
+                return self.b.ins().extractlane(v, 0);
+            }
+            let word = ty.lane_type();
+            let end = off + word.bytes() as i32;
+            for i in 0..self.known.len() {
+                let k = self.known[i];
+                if k.dirty && k.overlaps(off, end) {
+                    self.b.ins().store(mf(), k.v, self.state, k.off);
+                    self.known[i].dirty = false;
+                }
+            }
+            return self.b.ins().load(word, mf(), self.state, off);
+        }
+        let v = self.load(ty, off);
+        self.b.ins().extractlane(v, 0)
+    }
+
     /// Stores `v` at `state + off`; a register's vector written while an
     /// instruction is lowered waits in `known` ([`Emitter::pc`]).
     pub fn store(&mut self, v: Value, off: i32) {

@@ -582,8 +582,7 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     let a0 = if let Some(AddrFact { var, .. }) = known {
         let flag = e.b.use_var(var);
         let ok = e.b.ins().band(full, flag);
-        let v0 = e.load(if wide_base { I64X2 } else { I32X4 }, regs);
-        let a0 = e.b.ins().extractlane(v0, 0);
+        let a0 = e.load_lane0(if wide_base { I64X2 } else { I32X4 }, regs);
         check(e, ok, slow);
         if wide_base {
             a0
