@@ -867,7 +867,7 @@ pub enum Idiom {
     /// lanes by the fall-through (`mj2.one-path`) or the same values
     /// (`mj2.same-values`, every `match` of an immediate) right at every
     /// level. Whether `vote.sync`/`shfl.sync` at such a join go wrong too,
-    /// and the SASS: `devrun/s11-rows/` (session 11).
+    /// and the SASS: session 11's call (`docs/log/gpu-2026-11-28-k/`).
     MatchAtJoinOfTwoPaths,
     /// N26X (draft row, issue #35; the triage of 2026-11-28-j): N26's
     /// predicate copy (`and.pred`/`or.pred d, a, a`, `a` rewritten after
@@ -879,7 +879,8 @@ pub enum Idiom {
     /// variants through the linker: `and.pred` for the copy and a `sqrt`
     /// before it wrong from -O1; `mov.pred` for the copy or no rewrite of
     /// `%p0` right at every level. Whether this is N26's rule (then N26's
-    /// detector takes this shape and this idiom goes): `devrun/s11-rows/`.
+    /// detector takes this shape and this idiom goes): session 11's call
+    /// (`docs/log/gpu-2026-11-28-k/`).
     PredicateCopyLostAtExit,
     /// OR64 (draft row, issue #35; the triage of 2026-11-28-j): after `@p
     /// exit` that no lane takes, a loop whose body runs `@!p or.b64 d,
