@@ -18,7 +18,7 @@ for path in sys.argv[2:]:
         m = re.match(r"^(?:.*/)?([\w.\-]+?)\.ptx: (.*)$", l)
         if m and cur:
             name, what = m.group(1), m.group(2)
-            if what.startswith("interp = gpu"):
+            if re.match(r"interp = \w+$", what):
                 res[(name, cur)] = "agrees"
             elif "DIVERGES" in what:
                 first = lines[k + 1].strip() if k + 1 < len(lines) else ""
