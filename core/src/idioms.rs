@@ -17,10 +17,16 @@ use crate::ir::{
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
+mod copy_exit;
 mod fall_through;
+mod match_join;
+mod or64_after_exit;
 mod unwritten;
 
+use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
+use match_join::match_at_join_of_two_paths;
+use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
 use unwritten::Lazy;
 
 /// A known bug's idiom.
@@ -843,6 +849,49 @@ pub enum Idiom {
     /// predicate register no instruction wrote), so it is no variant of
     /// either answer.
     PredicateCopyLostAfterMathCall,
+    /// MJ (draft row, issue #35; the triage of 2026-11-28-j,
+    /// `docs/log/gpu-2026-11-28-j/triage.md`): a `match.sync` of a per-lane
+    /// value with an immediate sub-warp membermask at a label that member
+    /// lanes reach by different paths (a forward branch to it, and the
+    /// fall-through into it): the GPU runs it as if each lane were alone.
+    /// `corpus/match.all.sync.b64-66cbd4dc.ptx` (H100 -O3 hunt of
+    /// 2026-11-28-i: lane 21 branches to `L12`, lane 11 falls into it;
+    /// `match.all.sync.b64 _|%p0, %sd0, 0x200800` of 0 and 21 gives `%p0` =
+    /// 1 on both, where the ISA's `.all` gives false for different values)
+    /// and `corpus/match.any.sync.b64-925e3038.ptx` (H200 -O3 hunt of
+    /// 2026-11-28-j: lanes 12 and 17 at `L7` by two paths; the second
+    /// `match.any.sync.b64 %s0, 0, %m1`, each lane's mask its own bit, gives
+    /// 0x21000 on both, where no lane outside a lane's membermask can be in
+    /// its result). The H100's variants through the driver's JIT linker
+    /// (`triage/levels.txt` there): the second case wrong from -O1; both
+    /// lanes by the fall-through (`mj2.one-path`) or the same values
+    /// (`mj2.same-values`, every `match` of an immediate) right at every
+    /// level. Whether `vote.sync`/`shfl.sync` at such a join go wrong too,
+    /// and the SASS: session 11's call (`docs/log/gpu-2026-11-28-k/`).
+    MatchAtJoinOfTwoPaths,
+    /// N26X (draft row, issue #35; the triage of 2026-11-28-j): N26's
+    /// predicate copy (`and.pred`/`or.pred d, a, a`, `a` rewritten after
+    /// it) read by `@d exit` in place of a branch, with no math call: the
+    /// exiting lanes lose what they hold. `corpus/input-57155f24.ptx` (H200
+    /// default-level hunt of 2026-11-28-j): `@!%p1 bra L0; or.pred %p3, %p0,
+    /// %p0; mov.pred %p0, 0; @%p3 exit; L0:` with `%p0` = `%p1` = 1 gives the
+    /// input `%b0` (1, nothing writes it) as 0 on every lane. The H100's
+    /// variants through the linker: `and.pred` for the copy and a `sqrt`
+    /// before it wrong from -O1; `mov.pred` for the copy or no rewrite of
+    /// `%p0` right at every level. Whether this is N26's rule (then N26's
+    /// detector takes this shape and this idiom goes): session 11's call
+    /// (`docs/log/gpu-2026-11-28-k/`).
+    PredicateCopyLostAtExit,
+    /// OR64 (draft row, issue #35; the triage of 2026-11-28-j): after `@p
+    /// exit` that no lane takes, a loop whose body runs `@!p or.b64 d,
+    /// 0xffffffff, d`: the GPU gives `d` = 0xffffffff, its upper word lost,
+    /// where the ISA's `or` gives `d | 0x00000000ffffffff` (the immediate a
+    /// 64-bit integer). `corpus/or.b64-306b84b5.ptx` (H200 default-level
+    /// hunt of 2026-11-28-j, class -O2 there): `%bd3` =
+    /// 0xc8a1da4178976f04 gives 0xffffffff, not 0xc8a1da41ffffffff. The
+    /// H100's variants through the linker: the case wrong at -O3 only;
+    /// without the `exit`, or with the `or` unguarded, right at every level.
+    Or64LowWordOnesDropsHighWord,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -868,7 +917,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 31] = [
+    pub const ALL: [Idiom; 34] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -902,6 +951,9 @@ impl Idiom {
         Idiom::MatchAllExitJoinCrashes,
         Idiom::CnotPairNarrowCvtFromF64,
         Idiom::PredicateCopyLostAfterMathCall,
+        Idiom::MatchAtJoinOfTwoPaths,
+        Idiom::PredicateCopyLostAtExit,
+        Idiom::Or64LowWordOnesDropsHighWord,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -938,6 +990,9 @@ impl Idiom {
             Idiom::MatchAllExitJoinCrashes => "match-all-exit-join-crashes",
             Idiom::CnotPairNarrowCvtFromF64 => "cnot-pair-narrow-cvt-from-f64",
             Idiom::PredicateCopyLostAfterMathCall => "predicate-copy-lost-after-math-call",
+            Idiom::MatchAtJoinOfTwoPaths => "match-at-join-of-two-paths",
+            Idiom::PredicateCopyLostAtExit => "predicate-copy-lost-at-exit",
+            Idiom::Or64LowWordOnesDropsHighWord => "or64-low-word-ones-drops-high-word",
         }
     }
 
@@ -961,7 +1016,8 @@ impl Idiom {
     /// the 16-bit shift, the `setp`, the read before the rewrite, the
     /// repeat after the join, the copy of the register that may lack a
     /// value, the copy into the counted register, the `cvt` or `setp` that
-    /// reads the `abs`, the unpack, the `xor`, the 16-bit shift), or
+    /// reads the `abs`, the unpack, the `xor`, the 16-bit shift; for MJ
+    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`), or
     /// `None`.
     ///
     /// The last four idioms (N3, N4, N15, N16) need a register that may
@@ -1028,6 +1084,9 @@ impl Idiom {
             Idiom::MatchAllExitJoinCrashes => match_all_exit_join(prog),
             Idiom::CnotPairNarrowCvtFromF64 => cnot_pair_narrow_cvt_from_f64(prog),
             Idiom::PredicateCopyLostAfterMathCall => predicate_copy_lost_after_math_call(prog),
+            Idiom::MatchAtJoinOfTwoPaths => match_at_join_of_two_paths(prog),
+            Idiom::PredicateCopyLostAtExit => predicate_copy_guards_exit(prog),
+            Idiom::Or64LowWordOnesDropsHighWord => or64_low_word_ones_in_loop_after_exit(prog),
         }
     }
 
@@ -1093,7 +1152,10 @@ impl Idiom {
             | Idiom::RoundedFtzCvtShift16LosesFlush
             | Idiom::AbsOfChoiceKeepsNegativeZero
             | Idiom::CnotPairNarrowCvtFromF64
-            | Idiom::PredicateCopyLostAfterMathCall => &[Effect::WrongValue],
+            | Idiom::PredicateCopyLostAfterMathCall
+            | Idiom::MatchAtJoinOfTwoPaths
+            | Idiom::PredicateCopyLostAtExit
+            | Idiom::Or64LowWordOnesDropsHighWord => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],

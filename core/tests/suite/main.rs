@@ -23,6 +23,7 @@ mod kernels;
 mod mov_vector;
 mod nan_bits;
 mod reduce;
+mod rows_11;
 mod sanitize;
 mod scopes;
 mod single_pass;
