@@ -51,7 +51,9 @@
 //!   ([`config`]) and makes the GPU an [`Engine`](warp_core::engine::Engine).
 //! - `sim` (fault-injection builds only) is a simulated GPU that hangs,
 //!   faults or gets stuck on command, in this process or in a runner, to
-//!   test the fault paths without hardware.
+//!   test the fault paths without hardware; `sim_wrong` its wrong values
+//!   (a program wrong only after a batch mate, after a register fill, or
+//!   once).
 //!
 //! Imports go one way: `engine` → `remote`, `run` → `plan`, `exec`, `farm`,
 //! `driver`; `runner` → `exec`, `sim`, `wire`; `kernel` → `driver`,
@@ -77,6 +79,8 @@ pub mod run;
 pub mod runner;
 #[cfg(feature = "inject-bugs")]
 pub mod sim;
+#[cfg(feature = "inject-bugs")]
+pub mod sim_wrong;
 pub mod wire;
 
 pub use config::{Compiler, GpuConfig, SimFault, SimStop};

@@ -488,6 +488,10 @@ pub struct RunnerArgs {
     /// Fill the registers with values from this seed before each batch
     #[arg(long, value_parser = parse_u32)]
     pub gpu_dirty: Option<u32>,
+    /// (fault-injection builds) the level the parent compiles at, which
+    /// the simulated GPU's wrong values depend on
+    #[arg(long, value_parser = parse_opt_level)]
+    pub sim_opt_level: Option<OptLevel>,
 }
 
 /// `warpdiff gpu-probe` (internal).
