@@ -312,6 +312,26 @@ pub struct FuzzArgs {
     /// Most cases per GPU batch
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub gpu_batch: u64,
+    /// A GPU divergence that agrees at every level alone: how many times
+    /// its batch (kept next to the finding as `.batch.txt`) runs again, each
+    /// in a fresh process, to see whether it needs its batch
+    #[arg(
+        long,
+        env = "WARPDIFF_GPU_BATCH_RERUNS",
+        default_value_t = 3,
+        value_name = "N"
+    )]
+    pub gpu_batch_reruns: usize,
+    /// A GPU divergence that agrees at every level alone: under how many
+    /// `--gpu-dirty` register fills (seeds drawn from its case seed) it runs
+    /// alone again, to see whether it reads a register it never wrote
+    #[arg(
+        long,
+        env = "WARPDIFF_GPU_DIRTY_RETRIES",
+        default_value_t = 4,
+        value_name = "N"
+    )]
+    pub gpu_dirty_retries: usize,
     /// Input sets per program sent to the GPU (the case's and sets with
     /// its data inputs redrawn, as for --inputs): one compile serves them
     /// all
