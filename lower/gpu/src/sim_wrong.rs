@@ -79,14 +79,16 @@ pub fn wrong(rule: &SimFault, state: &SimState, programs: &[&Program]) -> Vec<bo
 }
 
 /// Makes `out` wrong: the lowest bit of every register flipped on every
-/// lane (a bit every width has, `.pred` included), so that some lane the
-/// reference defines differs.
+/// lane (a bit every width has, `.pred` included), and lane 0's exit
+/// flipped (a program may define no register: one that only copies a
+/// register it never wrote), so that it differs from the reference.
 pub fn spoil(out: &mut Outcome) {
     for lanes in &mut out.values {
         for v in lanes.iter_mut() {
             *v ^= 1;
         }
     }
+    out.exited ^= 1;
 }
 
 #[cfg(test)]
