@@ -236,8 +236,14 @@ pub struct DiffArgs {
     /// defines; --expect and --out belong to `run`)
     #[command(flatten)]
     pub kernel: KernelArgs,
+    /// Run a GPU batch kept by `fuzz` next to a finding that agreed alone
+    /// (`<form>-<hash>.batch.txt`) again, as one batch in its order, and
+    /// compare each case with the reference (`--gpu-helpers`,
+    /// `--gpu-opt-level` and `--gpu-dirty` give the run's path)
+    #[arg(long, value_name = "FILE", conflicts_with = "files")]
+    pub gpu_batch_file: Option<PathBuf>,
     /// The .ptx case files (or one PTX module, with --launch or --kernel)
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "gpu_batch_file", value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
 
