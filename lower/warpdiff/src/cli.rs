@@ -587,7 +587,8 @@ pub struct GpuArgs {
     /// `stuck-batch:N` (the N-th batch never returns), `hang-every:N`,
     /// `fault-every:N`, `stuck-every:N`, `fail-every:N` (by turns),
     /// `fault-form:FORM`,
-    /// `fault-pair:FORM+FORM`, `hang-idiom:NAME`
+    /// `fault-pair:FORM+FORM`, `hang-idiom:NAME`; wrong values that agree
+    /// alone: `wrong-after:FORM+FORM`, `wrong-dirty:FORM`, `wrong-once:N`
     #[arg(long, env = "WARPDIFF_GPU_SIMULATE", hide = true, value_parser = parse_sim)]
     pub gpu_simulate: Option<SimFault>,
 }
@@ -758,6 +759,9 @@ mod tests {
             "stuck-every:7",
             "fail-every:4",
             "hang-idiom:guard-redefined-by-collective",
+            "wrong-after:activemask+match.any.sync.b32",
+            "wrong-dirty:brev.b32",
+            "wrong-once:2",
         ] {
             assert_eq!(sim_name(&parse_sim(s).unwrap()), s);
         }
@@ -765,5 +769,8 @@ mod tests {
         assert!(parse_sim("fault-pair:a").is_err());
         assert!(parse_sim("hang-every:0").is_err());
         assert!(parse_sim("hang-idiom:no-such-bug").is_err());
+        assert!(parse_sim("wrong-after:a").is_err());
+        assert!(parse_sim("wrong-dirty:").is_err());
+        assert!(parse_sim("wrong-once:0").is_err());
     }
 }

@@ -3,7 +3,7 @@
 //! docs/case-format.md): every case of the batch, in the order the batch
 //! ran them, each a case text as `warp_core::text::print` writes it (the
 //! program with its input set), under a marker line that gives its index
-//! and says which one diverged. `warpdiff diff --gpu-batch FILE` runs it
+//! and says which one diverged. `warpdiff diff --gpu-batch-file FILE` runs it
 //! again as one batch.
 
 use std::io::Write as _;

@@ -461,19 +461,24 @@ fn keep_batch(
 ) -> (String, String) {
     let name = warp_core::corpus::case_name(&d.form, &warp_core::text::print(&small.to_case()));
     let stem = name.strip_suffix(".ptx").unwrap_or(&name);
-    let level = warp_gpu::engine::config()
+    let config = warp_gpu::engine::config();
+    let level = config
         .opt_level
         .map_or("default".to_string(), |o| o.to_string());
+    // The run's register fill, when it had one.
+    let dirty = config
+        .dirty
+        .map_or(String::new(), |seed| format!(" --gpu-dirty {seed:#x}"));
     let mut notes = vec![
         format!(
-            "Found by `warpdiff fuzz --seed {:#x}` (job {}, case seed {:#x}) at {}; the finding is {name} (reduced: its case {} is the unreduced program).",
+            "Found by `warpdiff fuzz --seed {:#x}` (job {}, case seed {:#x}) at {}; the finding is {name} (case {} here is its program as found, before any reduction).",
             r.seed,
             found.job,
             found.case_seed,
             case::now_utc(),
             b.diverged
         ),
-        format!("Replay: `warpdiff diff --gpu-batch FILE --gpu-opt-level {level}` (add `--gpu-helpers` for the run's compile helpers and runner process)."),
+        format!("Replay: `warpdiff diff --gpu-batch-file FILE --gpu-opt-level {level}{dirty}` (add `--gpu-helpers` for the run's compile helpers and runner process)."),
     ];
     notes.extend(r.engines.notes("gpu"));
     let text = batch_text(&b.test_cases(), b.diverged, &notes);
@@ -484,7 +489,7 @@ fn keep_batch(
             });
             (
                 format!(
-                    "batch: the {} cases it diverged in are kept in {file} (case {} diverged); `warpdiff diff --gpu-batch {file}` runs them again",
+                    "batch: the {} cases it diverged in are kept in {file} (case {} diverged); `warpdiff diff --gpu-batch-file {file}` runs them again",
                     b.cases.len(),
                     b.diverged
                 ),
