@@ -210,21 +210,36 @@ impl Attempts {
     }
 }
 
+/// Where the retries run: devices of their own opened as `base` says
+/// (the run's GPU configuration), with `per_gpu` compile threads for the
+/// batch (the run's split: the same modules); nothing starts after
+/// `until`.
+#[derive(Clone, Copy, Debug)]
+pub struct On<'a> {
+    /// The run's GPU configuration.
+    pub base: &'a GpuConfig,
+    /// The compile threads of each of the run's GPUs.
+    pub per_gpu: usize,
+    /// When no more attempts start.
+    pub until: Instant,
+}
+
 /// Runs the retries (see the module doc) of `small`, whose reference run
-/// is `reference`, found in `batch` (when it was found in one), on devices
-/// of its own opened as `base` says (the run's GPU configuration), with
-/// `per_gpu` compile threads for the batch (the run's split: the same
-/// modules). `counts` says how many; nothing starts after `until`.
+/// is `reference`, found in `batch` (when it was found in one), `counts`
+/// of them, `on` devices of their own.
 pub fn retry(
     batch: Option<&AsRan>,
     small: &TestCase,
     reference: &Outcome,
     case_seed: u64,
-    base: &GpuConfig,
-    per_gpu: usize,
     counts: Retries,
-    until: Instant,
+    on: On,
 ) -> Attempts {
+    let On {
+        base,
+        per_gpu,
+        until,
+    } = on;
     let late = || AtLevel::Unknown("not run: the run's time and grace were over".to_string());
     // A device of its own for each attempt, so that what ran before it in
     // a process is never the batch's doing.

@@ -9,7 +9,7 @@ use crate::engines::EngineSet;
 use crate::fuzz::batch_file::{batch_text, write_batch};
 use crate::fuzz::case;
 use crate::fuzz::levels::Class;
-use crate::fuzz::retry::{retry, AsRan, Retries};
+use crate::fuzz::retry::{retry, AsRan, On, Retries};
 use crate::outln;
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -409,16 +409,13 @@ fn triage(
                         reruns: r.args.gpu_batch_reruns,
                         seeds: r.args.gpu_dirty_retries,
                     };
-                    let attempts = retry(
-                        found.batch,
-                        small,
-                        &reference,
-                        found.case_seed,
+                    let on = On {
                         base,
                         per_gpu,
-                        counts,
-                        r.end() + r.narrow_grace(),
-                    );
+                        until: r.end() + r.narrow_grace(),
+                    };
+                    let attempts =
+                        retry(found.batch, small, &reference, found.case_seed, counts, on);
                     let c = attempts.class(&why);
                     notes.push(c.header(&per));
                     notes
