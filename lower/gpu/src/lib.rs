@@ -56,9 +56,9 @@
 //!   once).
 //!
 //! Imports go one way: `engine` → `remote`, `run` → `plan`, `exec`, `farm`,
-//! `driver`; `runner` → `exec`, `sim`, `wire`; `kernel` → `driver`,
-//! `config`; `batch` → `device`; `plan`, `sim` → `emit`, `wire`; no module
-//! imports `engine`.
+//! `driver`; `runner` → `exec`, `sim`, `sim_wrong`, `wire`; `kernel` →
+//! `driver`, `config`; `batch` → `device`; `plan`, `sim` → `emit`, `wire`;
+//! `sim` → `sim_wrong` → `config`; no module imports `engine`.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
