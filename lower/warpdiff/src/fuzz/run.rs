@@ -330,9 +330,16 @@ pub fn report(
         .entry(key)
         .or_default() += 1;
     let kept = kept.map_or(String::new(), |k| format!("; {k}"));
+    // A case already in the corpus keeps its header: what the retries of
+    // this finding said goes into its line instead of being lost.
+    let retried: Vec<String> = notes
+        .iter()
+        .filter(|n| n.starts_with("retry: ") || (!kept.is_empty() && n.starts_with("class: ")))
+        .cloned()
+        .collect();
     let msg = match case::record(&r.corpus, &small, &d2, notes) {
         Ok(w) => sh.wrote(w.path(), format!(
-            "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}{kept}",
+            "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}{kept}{}",
             d2.engine,
             d2.form,
             tc.program.insts.len(),
@@ -341,7 +348,15 @@ pub fn report(
                 warp_core::corpus::Written::New(_) => "wrote",
                 warp_core::corpus::Written::Exists(_) => "already in corpus:",
             },
-            w.path().display()
+            w.path().display(),
+            match w {
+                warp_core::corpus::Written::Exists(_) if !retried.is_empty() => {
+                    format!("; this time: {}", retried.join("; "))
+                }
+                warp_core::corpus::Written::New(_) | warp_core::corpus::Written::Exists(_) => {
+                    String::new()
+                }
+            }
         )),
         Err(e) => format!(
             "divergence: {} on {}; could not write it: {e}{kept}",

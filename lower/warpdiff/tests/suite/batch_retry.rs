@@ -249,3 +249,55 @@ fn a_one_off_stays_unknown_with_its_retries_recorded() {
         "{out}"
     );
 }
+
+#[test]
+fn the_same_finding_again_keeps_a_second_batch_and_tells_its_retries() {
+    let rule = "wrong-after:activemask+match.any.sync.b32";
+    let d = dir("again");
+    let corpus = d.join("corpus");
+    let c = corpus.to_str().expect("utf-8");
+    // One worker and the GPU in this process: the same seed gives the
+    // same cases in the same batches, so the same finding.
+    let run = || {
+        let (code, out, err, _) = warpdiff(
+            &[
+                "fuzz",
+                "--engines",
+                "interp,gpu",
+                "--seconds",
+                "120",
+                "--seed",
+                "5",
+                "--jobs",
+                "1",
+                "--gpu-in-process",
+                "--gpu-batch",
+                "16",
+                "--batch-fill-ms",
+                "3000",
+                "--avoid",
+                "all",
+                "--gpu-simulate",
+                rule,
+                "--corpus",
+                c,
+            ],
+            &[],
+        );
+        assert_eq!(code, 1, "{out}{err}");
+        out
+    };
+    let first = run();
+    assert!(first.contains("; wrote "), "{first}");
+    let again = run();
+    assert!(again.contains("; already in corpus: "), "{again}");
+    assert!(
+        again.contains(
+            ".batch-2.txt; this time: class: compiler (needs its batch: differs in 3 of 3 reruns)"
+        ),
+        "{again}"
+    );
+    assert!(again.contains("retry: batch at -O0 agrees"), "{again}");
+    assert_eq!(files(&corpus, ".ptx").len(), 1);
+    assert_eq!(files(&corpus, ".txt").len(), 2, "both batches kept");
+}
