@@ -85,17 +85,32 @@ pub enum SimFault {
     /// (`warp_core::idioms`), as the hardware does for the idioms seen to
     /// hang.
     HangIdiom(String),
+    /// A wrong value, not a stop: a program with the second form gets a
+    /// wrong value when a program with the first form ran before it in the
+    /// same batch, at an optimising level (not -O0): it agrees alone
+    /// (`sim_wrong.rs`).
+    WrongAfter(String, String),
+    /// A wrong value: a program with this form gets one when the registers
+    /// hold what ran before its batch (a `--gpu-dirty` fill, or an earlier
+    /// batch of the same process), at an optimising level: it agrees alone
+    /// in a fresh process.
+    WrongDirty(String),
+    /// A wrong value once: the last job of the `n`-th batch (as the rule
+    /// counts batches), when that batch holds more than one job, whatever
+    /// it is; never again.
+    WrongOnce(usize),
 }
 
 impl SimFault {
     /// Parses the `--gpu-simulate` spelling: `fault-batch:N`,
     /// `stuck-batch:N`, `hang-every:N`, `fault-every:N`, `stuck-every:N`,
     /// `fail-every:N`, `fault-form:FORM`, `fault-pair:FORM+FORM`,
-    /// `hang-idiom:NAME`.
+    /// `hang-idiom:NAME`, and the wrong values `wrong-after:FORM+FORM`,
+    /// `wrong-dirty:FORM`, `wrong-once:N`.
     pub fn parse(s: &str) -> Result<SimFault, String> {
         let bad = || {
             format!(
-                "`{s}` is not fault-batch:N, stuck-batch:N, hang-every:N, fault-every:N, stuck-every:N, fail-every:N, fault-form:FORM, fault-pair:FORM+FORM or hang-idiom:NAME"
+                "`{s}` is not fault-batch:N, stuck-batch:N, hang-every:N, fault-every:N, stuck-every:N, fail-every:N, fault-form:FORM, fault-pair:FORM+FORM, hang-idiom:NAME, wrong-after:FORM+FORM, wrong-dirty:FORM or wrong-once:N"
             )
         };
         let (kind, arg) = s.split_once(':').ok_or_else(bad)?;
@@ -123,6 +138,14 @@ impl SimFault {
                 }
                 _ => Err(bad()),
             },
+            "wrong-after" => match arg.split_once('+') {
+                Some((a, b)) if !a.is_empty() && !b.is_empty() => {
+                    Ok(SimFault::WrongAfter(a.to_string(), b.to_string()))
+                }
+                _ => Err(bad()),
+            },
+            "wrong-dirty" if !arg.is_empty() => Ok(SimFault::WrongDirty(arg.to_string())),
+            "wrong-once" => n().map(SimFault::WrongOnce),
             _ => Err(bad()),
         }
     }
@@ -137,6 +160,9 @@ impl SimFault {
             SimFault::Every(n, how) => format!("{}-every:{n}", how.word()),
             SimFault::Cycle(n) => format!("fail-every:{n}"),
             SimFault::HangIdiom(i) => format!("hang-idiom:{i}"),
+            SimFault::WrongAfter(a, b) => format!("wrong-after:{a}+{b}"),
+            SimFault::WrongDirty(f) => format!("wrong-dirty:{f}"),
+            SimFault::WrongOnce(n) => format!("wrong-once:{n}"),
         }
     }
 }

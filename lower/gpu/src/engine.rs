@@ -27,11 +27,13 @@ pub fn config() -> &'static GpuConfig {
     CONFIG.get_or_init(GpuConfig::default)
 }
 
-/// Opens device `ordinal` as the configuration says (with `config`):
-/// through runner processes when it names a runner ([`RemoteGpu`]: the
-/// hardware or the simulated GPU, in a child), else in this process (the
-/// hardware, or the simulated GPU of a fault-injection build).
-fn open_with(ordinal: usize, config: &GpuConfig) -> Result<Arc<dyn Device>, NoGpu> {
+/// Opens device `ordinal` as `config` says, a device of its own (not the
+/// process's [`gpu`] or [`gpus`]): through runner processes when it names
+/// a runner ([`RemoteGpu`]: the hardware or the simulated GPU, in a
+/// child), else in this process (the hardware, or the simulated GPU of a
+/// fault-injection build). The level sweep and the retries of a finding
+/// open theirs here, each with its own level or register fill.
+pub fn open_with(ordinal: usize, config: &GpuConfig) -> Result<Arc<dyn Device>, NoGpu> {
     if let Some(exe) = &config.runner {
         #[cfg(not(feature = "inject-bugs"))]
         if config.simulate.is_some() {
@@ -45,7 +47,10 @@ fn open_with(ordinal: usize, config: &GpuConfig) -> Result<Arc<dyn Device>, NoGp
     }
     #[cfg(feature = "inject-bugs")]
     if let Some(fault) = &config.simulate {
-        return Ok(Arc::new(super::sim::SimGpu::new(ordinal, fault.clone())));
+        return Ok(Arc::new(
+            super::sim::SimGpu::new(ordinal, fault.clone())
+                .with_setup(config.opt_level, config.dirty),
+        ));
     }
     Gpu::open_device(ordinal, config).map(|g| Arc::new(g) as Arc<dyn Device>)
 }

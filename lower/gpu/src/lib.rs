@@ -51,12 +51,14 @@
 //!   ([`config`]) and makes the GPU an [`Engine`](warp_core::engine::Engine).
 //! - `sim` (fault-injection builds only) is a simulated GPU that hangs,
 //!   faults or gets stuck on command, in this process or in a runner, to
-//!   test the fault paths without hardware.
+//!   test the fault paths without hardware; `sim_wrong` its wrong values
+//!   (a program wrong only after a batch mate, after a register fill, or
+//!   once).
 //!
 //! Imports go one way: `engine` → `remote`, `run` → `plan`, `exec`, `farm`,
-//! `driver`; `runner` → `exec`, `sim`, `wire`; `kernel` → `driver`,
-//! `config`; `batch` → `device`; `plan`, `sim` → `emit`, `wire`; no module
-//! imports `engine`.
+//! `driver`; `runner` → `exec`, `sim`, `sim_wrong`, `wire`; `kernel` →
+//! `driver`, `config`; `batch` → `device`; `plan`, `sim` → `emit`, `wire`;
+//! `sim` → `sim_wrong` → `config`; no module imports `engine`.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -77,6 +79,8 @@ pub mod run;
 pub mod runner;
 #[cfg(feature = "inject-bugs")]
 pub mod sim;
+#[cfg(feature = "inject-bugs")]
+pub mod sim_wrong;
 pub mod wire;
 
 pub use config::{Compiler, GpuConfig, SimFault, SimStop};

@@ -147,6 +147,14 @@ impl RemoteGpu {
             .args(["--device", &self.ordinal.to_string()]);
         if let Some(rule) = &self.config.simulate {
             cmd.arg(format!("--gpu-simulate={}", rule.name()));
+            // The simulated GPU's wrong values depend on the level (the
+            // real runner gets compiled code and needs no level).
+            cmd.arg(format!(
+                "--sim-opt-level={}",
+                self.config
+                    .opt_level
+                    .map_or("default".to_string(), |o| o.to_string())
+            ));
         }
         if let Some(seed) = self.config.dirty {
             cmd.arg(format!("--gpu-dirty={seed}"));

@@ -25,13 +25,25 @@ pub const EXIT_FAULT: u8 = 4;
 pub const EXIT_NO_GPU: u8 = 5;
 
 /// The runner's loop, on GPU `device` (or on the simulated GPU of a
-/// fault-injection build when `simulate` is given). Returns the exit
-/// status: 0 when the parent closed the pipe.
-pub fn runner_main(device: usize, simulate: Option<SimFault>, dirty: Option<u32>) -> u8 {
+/// fault-injection build when `simulate` is given: its wrong-value rules
+/// read `sim_opt_level`, the level the parent compiles at, and `dirty`).
+/// Returns the exit status: 0 when the parent closed the pipe.
+pub fn runner_main(
+    device: usize,
+    simulate: Option<SimFault>,
+    dirty: Option<u32>,
+    sim_opt_level: Option<u32>,
+) -> u8 {
     let mut input = BufReader::new(io::stdin().lock());
     let mut output = BufWriter::new(io::stdout().lock());
     if let Some(rule) = simulate {
-        return simulated(&rule, device, &mut input, &mut output);
+        return simulated(
+            &rule,
+            device,
+            (sim_opt_level, dirty),
+            &mut input,
+            &mut output,
+        );
     }
     let opened = driver::open_context(device).and_then(|ctx| {
         ctx.bind_to_thread()
@@ -84,16 +96,18 @@ pub fn runner_main(device: usize, simulate: Option<SimFault>, dirty: Option<u32>
     }
 }
 
-/// The runner on the simulated GPU.
+/// The runner on the simulated GPU, compiling at `setup.0` and filling
+/// the registers from `setup.1`.
 fn simulated(
     rule: &SimFault,
     device: usize,
+    setup: (Option<u32>, Option<u32>),
     input: &mut impl io::Read,
     output: &mut impl io::Write,
 ) -> u8 {
     #[cfg(not(feature = "inject-bugs"))]
     {
-        let _ = (rule, device, input);
+        let _ = (rule, device, setup, input);
         let _ = Hello {
             description: "no GPU: the simulated GPU needs a build with `--features inject-bugs`"
                 .into(),
@@ -112,13 +126,22 @@ fn simulated(
         if hello.write(output).is_err() {
             return 2;
         }
+        // Batches this process ran: what its registers hold.
+        let mut earlier = 0;
         loop {
             let req = match Request::read(input) {
                 Ok(Some(r)) => r,
                 Ok(None) => return 0,
                 Err(_) => return 2,
             };
-            let reply = super::sim::run_modules(rule, req.seq, &req.modules);
+            let state = super::sim_wrong::SimState {
+                opt_level: setup.0,
+                dirty: setup.1,
+                earlier,
+                seq: req.seq as usize,
+            };
+            earlier += 1;
+            let reply = super::sim::run_modules(rule, &state, &req.modules);
             let status = match reply {
                 Reply::Ran(_) => None,
                 Reply::Hang(_) => Some(EXIT_HANG),

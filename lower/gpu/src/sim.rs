@@ -15,6 +15,7 @@
 use super::config::{SimFault, SimStop};
 use super::device::{Device, GpuError, Timing};
 use super::emit::{encode_outputs, module_target, Job};
+use super::sim_wrong::{spoil, wrong, SimState};
 use super::wire::{Image, ModuleRun, Reply};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use warp_core::idioms::Idiom;
@@ -48,6 +49,8 @@ pub fn decide(rule: &SimFault, n: usize, programs: &[&Program]) -> Option<SimSto
                 .any(|p| idiom.find(p).is_some())
                 .then_some(SimStop::Hang)
         }
+        // Wrong values, not stops (`sim_wrong`).
+        SimFault::WrongAfter(_, _) | SimFault::WrongDirty(_) | SimFault::WrongOnce(_) => None,
     }
 }
 
@@ -72,17 +75,30 @@ pub struct SimGpu {
     fault: SimFault,
     batches: AtomicUsize,
     dead: AtomicBool,
+    opt_level: Option<u32>,
+    dirty: Option<u32>,
 }
 
 impl SimGpu {
-    /// A simulated device that fails as `fault` says.
+    /// A simulated device that fails as `fault` says, compiling at -O0
+    /// with no register fill.
     pub fn new(ordinal: usize, fault: SimFault) -> SimGpu {
         SimGpu {
             ordinal,
             fault,
             batches: AtomicUsize::new(0),
             dead: AtomicBool::new(false),
+            opt_level: Some(0),
+            dirty: None,
         }
+    }
+
+    /// The device compiling at `opt_level` and filling the registers from
+    /// `dirty` before each batch (what the wrong-value rules read).
+    pub fn with_setup(mut self, opt_level: Option<u32>, dirty: Option<u32>) -> SimGpu {
+        self.opt_level = opt_level;
+        self.dirty = dirty;
+        self
     }
 }
 
@@ -135,23 +151,36 @@ impl Device for SimGpu {
                 Timing::default(),
             );
         }
+        let state = SimState {
+            opt_level: self.opt_level,
+            dirty: self.dirty,
+            earlier: n - 1,
+            seq: n,
+        };
+        let spoilt = wrong(&self.fault, &state, &programs);
         let results = jobs
             .iter()
-            .map(|j| {
+            .zip(spoilt)
+            .map(|(j, bad)| {
                 if let Err(s) = module_target(j.program) {
                     return Err(GpuError::Skip(s));
                 }
-                run_one(j.program, j.inputs).map_err(GpuError::Hang)
+                let mut out = run_one(j.program, j.inputs).map_err(GpuError::Hang)?;
+                if bad {
+                    spoil(&mut out);
+                }
+                Ok(out)
             })
             .collect();
         (results, Timing::default())
     }
 }
 
-/// A runner's batch on the simulated GPU: batch `seq` of the run, its
-/// modules' jobs as case texts ([`Image::Sim`]). Never returns when the
-/// rule says the batch gets stuck.
-pub fn run_modules(rule: &SimFault, seq: u64, modules: &[ModuleRun]) -> Reply {
+/// A runner's batch on the simulated GPU: batch `state.seq` of the run,
+/// its modules' jobs as case texts ([`Image::Sim`]), run module by module,
+/// kernel by kernel. Never returns when the rule says the batch gets stuck.
+pub fn run_modules(rule: &SimFault, state: &SimState, modules: &[ModuleRun]) -> Reply {
+    let seq = state.seq;
     let mut programs = Vec::new();
     let mut parsed = Vec::with_capacity(modules.len());
     for m in modules {
@@ -168,7 +197,8 @@ pub fn run_modules(rule: &SimFault, seq: u64, modules: &[ModuleRun]) -> Reply {
     for cases in parsed.iter().flatten() {
         programs.extend(cases.iter().map(|c| &c.program));
     }
-    match decide(rule, seq as usize, &programs) {
+    let mut spoilt = wrong(rule, state, &programs).into_iter();
+    match decide(rule, seq, &programs) {
         None => {}
         Some(SimStop::Stuck) => stuck(),
         Some(SimStop::Hang) => {
@@ -196,7 +226,10 @@ pub fn run_modules(rule: &SimFault, seq: u64, modules: &[ModuleRun]) -> Reply {
                     let c = next
                         .next()
                         .ok_or("simulated: fewer cases than blocks".to_string())?;
-                    let out = run_one(&c.program, &c.inputs)?;
+                    let mut out = run_one(&c.program, &c.inputs)?;
+                    if spoilt.next().unwrap_or(false) {
+                        spoil(&mut out);
+                    }
                     let w = encode_outputs(&c.program, &out);
                     let at = (k.out_off + n * k.out_words) as usize;
                     words[at..at + w.len()].copy_from_slice(&w);

@@ -236,8 +236,14 @@ pub struct DiffArgs {
     /// defines; --expect and --out belong to `run`)
     #[command(flatten)]
     pub kernel: KernelArgs,
+    /// Run a GPU batch kept by `fuzz` next to a finding that agreed alone
+    /// (`<form>-<hash>.batch.txt`) again, as one batch in its order, and
+    /// compare each case with the reference (`--gpu-helpers`,
+    /// `--gpu-opt-level` and `--gpu-dirty` give the run's path)
+    #[arg(long, value_name = "FILE", conflicts_with = "files")]
+    pub gpu_batch_file: Option<PathBuf>,
     /// The .ptx case files (or one PTX module, with --launch or --kernel)
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "gpu_batch_file", value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
 
@@ -312,6 +318,26 @@ pub struct FuzzArgs {
     /// Most cases per GPU batch
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub gpu_batch: u64,
+    /// A GPU divergence that agrees at every level alone: how many times
+    /// its batch (kept next to the finding as `.batch.txt`) runs again, each
+    /// in a fresh process, to see whether it needs its batch
+    #[arg(
+        long,
+        env = "WARPDIFF_GPU_BATCH_RERUNS",
+        default_value_t = 3,
+        value_name = "N"
+    )]
+    pub gpu_batch_reruns: usize,
+    /// A GPU divergence that agrees at every level alone: under how many
+    /// `--gpu-dirty` register fills (seeds drawn from its case seed) it runs
+    /// alone again, to see whether it reads a register it never wrote
+    #[arg(
+        long,
+        env = "WARPDIFF_GPU_DIRTY_RETRIES",
+        default_value_t = 4,
+        value_name = "N"
+    )]
+    pub gpu_dirty_retries: usize,
     /// Input sets per program sent to the GPU (the case's and sets with
     /// its data inputs redrawn, as for --inputs): one compile serves them
     /// all
@@ -488,6 +514,10 @@ pub struct RunnerArgs {
     /// Fill the registers with values from this seed before each batch
     #[arg(long, value_parser = parse_u32)]
     pub gpu_dirty: Option<u32>,
+    /// (fault-injection builds) the level the parent compiles at, which
+    /// the simulated GPU's wrong values depend on
+    #[arg(long, value_parser = parse_opt_level)]
+    pub sim_opt_level: Option<OptLevel>,
 }
 
 /// `warpdiff gpu-probe` (internal).
@@ -557,7 +587,8 @@ pub struct GpuArgs {
     /// `stuck-batch:N` (the N-th batch never returns), `hang-every:N`,
     /// `fault-every:N`, `stuck-every:N`, `fail-every:N` (by turns),
     /// `fault-form:FORM`,
-    /// `fault-pair:FORM+FORM`, `hang-idiom:NAME`
+    /// `fault-pair:FORM+FORM`, `hang-idiom:NAME`; wrong values that agree
+    /// alone: `wrong-after:FORM+FORM`, `wrong-dirty:FORM`, `wrong-once:N`
     #[arg(long, env = "WARPDIFF_GPU_SIMULATE", hide = true, value_parser = parse_sim)]
     pub gpu_simulate: Option<SimFault>,
 }
@@ -728,6 +759,9 @@ mod tests {
             "stuck-every:7",
             "fail-every:4",
             "hang-idiom:guard-redefined-by-collective",
+            "wrong-after:activemask+match.any.sync.b32",
+            "wrong-dirty:brev.b32",
+            "wrong-once:2",
         ] {
             assert_eq!(sim_name(&parse_sim(s).unwrap()), s);
         }
@@ -735,5 +769,8 @@ mod tests {
         assert!(parse_sim("fault-pair:a").is_err());
         assert!(parse_sim("hang-every:0").is_err());
         assert!(parse_sim("hang-idiom:no-such-bug").is_err());
+        assert!(parse_sim("wrong-after:a").is_err());
+        assert!(parse_sim("wrong-dirty:").is_err());
+        assert!(parse_sim("wrong-once:0").is_err());
     }
 }

@@ -47,9 +47,12 @@ fn main() -> ExitCode {
         Command::BenchGpu(a) => bench_gpu::bench(&a),
         Command::Repro(a) => repro::repro(&a),
         Command::GpuCompileWorker(a) => warp_gpu::farm::worker_main(a.compiler, a.device),
-        Command::GpuRunner(a) => {
-            warp_gpu::runner::runner_main(a.device, a.gpu_simulate, a.gpu_dirty)
-        }
+        Command::GpuRunner(a) => warp_gpu::runner::runner_main(
+            a.device,
+            a.gpu_simulate,
+            a.gpu_dirty,
+            a.sim_opt_level.map_or(Some(0), |o| o.0),
+        ),
         Command::GpuProbe(a) => gpu_probe::probe(&a),
     })
 }

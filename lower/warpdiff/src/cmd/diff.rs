@@ -1,7 +1,8 @@
 //! `warpdiff diff`: run each file on every engine named (by default every
 //! built-in one) and compare with the reference interpreter on its defined
 //! lanes. A PTX module with `--launch`/`--kernel` is compared by
-//! [`crate::cmd::diff_kernel`].
+//! [`crate::cmd::diff_kernel`], a GPU batch kept by `fuzz`
+//! (`--gpu-batch-file`) by [`crate::cmd::diff_batch`].
 
 use crate::cli::DiffArgs;
 use crate::cmd::run::read_case;
@@ -21,6 +22,9 @@ use warp_core::oracle::compile_guarded;
 pub fn diff(a: &DiffArgs) -> u8 {
     if a.kernel.wanted() {
         return crate::cmd::diff_kernel::diff(a);
+    }
+    if let Some(file) = &a.gpu_batch_file {
+        return crate::cmd::diff_batch::diff_batch(file);
     }
     let set = match EngineSet::open(&flatten(&a.engines, ENGINES), &a.ext.options()) {
         Ok(s) => s,

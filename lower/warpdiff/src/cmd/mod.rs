@@ -4,6 +4,7 @@
 pub mod bench_gpu;
 pub mod check;
 pub mod diff;
+pub mod diff_batch;
 pub mod diff_kernel;
 pub mod emit_ptx;
 pub mod fuzz;

@@ -130,6 +130,12 @@ fn class_line(c: &Class) -> String {
         Class::OnlyAtO0 => {
             "class: o0-only; fails at -O0, agrees at every optimising level".to_string()
         }
+        Class::InBatch { differs, reruns } => {
+            format!("class: compiler; needs its batch (differs in {differs} of {reruns} reruns)")
+        }
+        Class::AfterDirty { seed } => {
+            format!("class: compiler; state-dependent (differs after dirty seed {seed:#x})")
+        }
         Class::Unknown(why) => format!("class: unknown ({why})"),
     }
 }

@@ -208,7 +208,7 @@ pub fn worker(r: &Run, job: usize, sh: &Shared, to_gpu: Option<ToGpu>, lanes: &[
             CaseResult::Rejected => {
                 sh.rejected.fetch_add(1, Ordering::Relaxed);
             }
-            CaseResult::Diverge(tc, d) => report(r, sh, job, case_seed, &tc, d, &all),
+            CaseResult::Diverge(tc, d) => report(r, sh, job, case_seed, &tc, d, &all, None),
         }
     }
     sh.stats

@@ -166,7 +166,7 @@ pub fn ext_loop(r: &Run, sh: &Shared, lane: &Lane) {
                             lane.agreed.fetch_add(1, Ordering::Relaxed);
                         }
                         Some(d) if !stopped() => {
-                            report(r, sh, b.job, b.case_seed, &b.case, d, &all);
+                            report(r, sh, b.job, b.case_seed, &b.case, d, &all, None);
                         }
                         Some(_) => {}
                     }
@@ -175,7 +175,16 @@ pub fn ext_loop(r: &Run, sh: &Shared, lane: &Lane) {
                     answered = true;
                     lane.checked.fetch_add(1, Ordering::Relaxed);
                     if !stopped() {
-                        report(r, sh, b.job, b.case_seed, &b.case, failed(name, m), &all);
+                        report(
+                            r,
+                            sh,
+                            b.job,
+                            b.case_seed,
+                            &b.case,
+                            failed(name, m),
+                            &all,
+                            None,
+                        );
                     }
                 }
                 JobResult::Skipped(s) => sh.skip(name, &s.reason),
@@ -246,7 +255,16 @@ fn after_request_failure(
                     t.elapsed().as_secs_f64()
                 ));
             }
-            report(r, sh, b.job, b.case_seed, &b.case, failed(name, m), all);
+            report(
+                r,
+                sh,
+                b.job,
+                b.case_seed,
+                &b.case,
+                failed(name, m),
+                all,
+                None,
+            );
         }
         None => {
             count_finding(r, sh, name, ENGINE_FAILED);

@@ -32,6 +32,7 @@
 use crate::errln;
 use crate::fuzz::case;
 use crate::fuzz::hang::{self, Prober};
+use crate::fuzz::retry::AsRan;
 use crate::fuzz::run::{report, take_batch, Run, Shared, MAX_DEVICES, NARROW_QUEUE};
 use crate::fuzz::schedule;
 use std::sync::atomic::Ordering;
@@ -150,7 +151,7 @@ pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForG
                 .add(&timing);
             let mut refused = Vec::new();
             let mut failed = None;
-            for (b, c) in batch.iter().zip(checked) {
+            for (i, (b, c)) in batch.iter().zip(checked).enumerate() {
                 match c {
                     Checked::Agree => count_checked(r, sh, gpu, b, true),
                     Checked::Skipped(reason) => sh.skip("gpu", &reason),
@@ -174,7 +175,19 @@ pub fn gpu_loop(r: &Run, sh: &Shared, gpu: &dyn Device, rx: &Mutex<Receiver<ForG
                             sh.schedules.fetch_add(1, Ordering::Relaxed);
                             continue;
                         }
-                        report(r, sh, b.job, b.case_seed, &b.pending.case, d, &all);
+                        // The batch as it ran, kept and run again if the
+                        // case agrees alone (`crate::fuzz::retry`).
+                        let as_ran = AsRan::new(batch.iter().map(|b| &b.pending), i);
+                        report(
+                            r,
+                            sh,
+                            b.job,
+                            b.case_seed,
+                            &b.pending.case,
+                            d,
+                            &all,
+                            as_ran.as_ref(),
+                        );
                     }
                     Checked::Failed(GpuError::Driver(m)) => refused.push((b, m)),
                     Checked::Failed(GpuError::Abandoned) => {
@@ -285,7 +298,7 @@ fn driver_refused(
                     what: Disagreement::EngineFailed(m),
                     form: ENGINE_FAILED.to_string(),
                 });
-                report(r, sh, b.job, b.case_seed, &b.pending.case, d, all);
+                report(r, sh, b.job, b.case_seed, &b.pending.case, d, all, None);
             }
             _ => sh.skip(
                 "gpu",

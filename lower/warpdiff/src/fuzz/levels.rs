@@ -82,6 +82,24 @@ pub enum Class {
     /// branch over a guarded `activemask` that split the warp), not the
     /// reference's semantics, which every other level shares.
     OnlyAtO0,
+    /// Agrees alone at every level, and its batch, run again as it ran
+    /// (fresh processes, the run's level and compile path), differs in
+    /// `differs` of `reruns` runs and agrees at -O0: the optimiser, on
+    /// code that needs its batch mates ([`crate::fuzz::retry`]).
+    InBatch {
+        /// Reruns of the batch in which the case differed.
+        differs: usize,
+        /// Reruns of the batch.
+        reruns: usize,
+    },
+    /// Agrees alone at every level, and alone after the GPU's registers
+    /// were filled from `seed` (`--gpu-dirty`) differs at the run's level
+    /// and agrees at -O0: the optimiser read a register the program never
+    /// wrote ([`crate::fuzz::retry`]).
+    AfterDirty {
+        /// The first register fill it differed after.
+        seed: u32,
+    },
     /// The sweep could not decide (no GPU, or -O0 could not run), with why.
     Unknown(String),
 }
@@ -117,7 +135,7 @@ impl Class {
     /// A short name: `compiler`, `semantics`, `o0-only`, `unknown`.
     pub fn name(&self) -> &'static str {
         match self {
-            Class::Compiler { .. } => "compiler",
+            Class::Compiler { .. } | Class::InBatch { .. } | Class::AfterDirty { .. } => "compiler",
             Class::Semantics => "semantics",
             Class::OnlyAtO0 => "o0-only",
             Class::Unknown(_) => "unknown",
@@ -136,6 +154,12 @@ impl Class {
             }
             Class::Semantics => "semantics (fails at -O0 too)".to_string(),
             Class::OnlyAtO0 => "o0-only (fails at -O0 and agrees at every optimising level: -O0's own code, a compiler crash or a schedule only its code takes)".to_string(),
+            Class::InBatch { differs, reruns } => format!(
+                "compiler (needs its batch: differs in {differs} of {reruns} reruns)"
+            ),
+            Class::AfterDirty { seed } => {
+                format!("compiler (state-dependent: differs after dirty seed {seed:#x})")
+            }
             Class::Unknown(why) => format!("unknown ({why})"),
         };
         format!("class: {what}; {}", per.join(", "))
@@ -166,14 +190,9 @@ fn device(level: u32, base: &GpuConfig) -> Option<Arc<dyn Device>> {
             };
             // Through a runner process of its own when the run has them,
             // so that a case that hangs at some level costs that runner.
-            match &config.runner {
-                Some(exe) => warp_gpu::remote::RemoteGpu::open(0, &config, exe.clone())
-                    .ok()
-                    .map(|g| Arc::new(g) as Arc<dyn Device>),
-                None => warp_gpu::run::Gpu::open_device(0, &config)
-                    .ok()
-                    .map(|g| Arc::new(g) as Arc<dyn Device>),
-            }
+            // (The simulated GPU of a fault-injection build when the run
+            // has one.)
+            warp_gpu::engine::open_with(0, &config).ok()
         })
         .clone()
 }
@@ -196,14 +215,27 @@ fn at_level(case: &TestCase, reference: &Outcome, base: &GpuConfig, level: u32) 
     let Some(gpu) = device(level, base) else {
         return AtLevel::Unknown("no GPU".to_string());
     };
-    if gpu.is_dead() {
-        return AtLevel::Unknown("the device was switched off".to_string());
-    }
     let job = Job {
         program: &case.program,
         inputs: &case.inputs,
     };
-    match gpu.run_batch(&[job]).pop() {
+    judge(gpu.as_ref(), &[job], 0, case, reference)
+}
+
+/// Runs `jobs` as one batch on `gpu` and says what it did with job
+/// `which`, whose case is `case` and whose reference run is `reference`
+/// (the level sweep's rule, also the retries' of [`crate::fuzz::retry`]).
+pub fn judge(
+    gpu: &dyn Device,
+    jobs: &[Job],
+    which: usize,
+    case: &TestCase,
+    reference: &Outcome,
+) -> AtLevel {
+    if gpu.is_dead() {
+        return AtLevel::Unknown("the device was switched off".to_string());
+    }
+    match gpu.run_batch(jobs).into_iter().nth(which) {
         Some(Ok(out)) => match diverges("gpu", &case.program, reference, &out) {
             Some(_) => AtLevel::Differs,
             None => AtLevel::Agrees,

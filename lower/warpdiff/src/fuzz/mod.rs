@@ -25,9 +25,11 @@
 //! progress line ([`progress`]) and the summary
 //! ([`summary`](mod@summary)); GPU hangs narrowed down in fresh processes
 //! ([`hang`]) and GPU divergences classified by optimisation level
-//! ([`levels`]); the cases themselves ([`case`]), and the cargo-fuzz
+//! ([`levels`]), those that agree alone kept with their batch
+//! ([`batch_file`]) and retried ([`retry`]); the cases themselves ([`case`]), and the cargo-fuzz
 //! targets ([`target`]) with their memo ([`seen`]).
 
+pub mod batch_file;
 pub mod case;
 pub mod cpu;
 pub mod external;
@@ -36,6 +38,7 @@ pub mod hang;
 pub mod known;
 pub mod levels;
 pub mod progress;
+pub mod retry;
 pub mod run;
 pub mod schedule;
 pub mod seen;

@@ -6,7 +6,10 @@
 
 use crate::cli::FuzzArgs;
 use crate::engines::EngineSet;
+use crate::fuzz::batch_file::{batch_text, write_batch};
 use crate::fuzz::case;
+use crate::fuzz::levels::Class;
+use crate::fuzz::retry::{retry, AsRan, On, Retries};
 use crate::outln;
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -270,6 +273,10 @@ pub fn count_finding(r: &Run, sh: &Shared, engine: &str, form: &str) -> u64 {
 }
 
 /// Reduces a divergence, writes it into the corpus and prints a line.
+/// `batch` is the GPU batch it diverged in (a GPU value divergence), which
+/// is kept and run again when the level sweep cannot explain the case
+/// ([`crate::fuzz::retry`]).
+#[allow(clippy::too_many_arguments)]
 pub fn report(
     r: &Run,
     sh: &Shared,
@@ -278,6 +285,7 @@ pub fn report(
     tc: &TestCase,
     d: Box<Divergence>,
     others: &[&dyn Engine],
+    batch: Option<&AsRan>,
 ) {
     let found_after = r.start.elapsed().as_secs_f64();
     // With --keep-going, one engine and form can diverge thousands of
@@ -310,15 +318,28 @@ pub fn report(
     // and runs, each up to the GPU's deadline) would hold the summary up:
     // the case is written unclassified.
     let sweep = Instant::now() < r.end() + r.narrow_grace();
-    let key = triage(&small, &d2, sweep, &mut notes);
+    let found = Found {
+        job,
+        case_seed,
+        batch,
+    };
+    let (key, kept) = triage(r, &small, &d2, sweep, &found, &mut notes);
     *sh.distinct
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .entry(key)
         .or_default() += 1;
+    let kept = kept.map_or(String::new(), |k| format!("; {k}"));
+    // A case already in the corpus keeps its header: what the retries of
+    // this finding said goes into its line instead of being lost.
+    let retried: Vec<String> = notes
+        .iter()
+        .filter(|n| n.starts_with("retry: ") || (!kept.is_empty() && n.starts_with("class: ")))
+        .cloned()
+        .collect();
     let msg = match case::record(&r.corpus, &small, &d2, notes) {
         Ok(w) => sh.wrote(w.path(), format!(
-            "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}",
+            "divergence: {} on {} after {found_after:.1} s; reduced {} -> {} instructions in {secs:.2} s; {} {}{kept}{}",
             d2.engine,
             d2.form,
             tc.program.insts.len(),
@@ -327,31 +348,59 @@ pub fn report(
                 warp_core::corpus::Written::New(_) => "wrote",
                 warp_core::corpus::Written::Exists(_) => "already in corpus:",
             },
-            w.path().display()
+            w.path().display(),
+            match w {
+                warp_core::corpus::Written::Exists(_) if !retried.is_empty() => {
+                    format!("; this time: {}", retried.join("; "))
+                }
+                warp_core::corpus::Written::New(_) | warp_core::corpus::Written::Exists(_) => {
+                    String::new()
+                }
+            }
         )),
         Err(e) => format!(
-            "divergence: {} on {}; could not write it: {e}",
+            "divergence: {} on {}; could not write it: {e}{kept}",
             d2.engine, d2.form
         ),
     };
     sh.found(msg);
 }
 
+/// Where a divergence was found: what the retries of a GPU divergence
+/// need.
+struct Found<'a> {
+    job: usize,
+    case_seed: u64,
+    batch: Option<&'a AsRan>,
+}
+
 /// What a reduced divergence is: for the GPU, its class by optimisation
-/// level ([`crate::fuzz::levels`]; the real GPU only, and only when
-/// `sweep`: not once the run is over); the idioms of known compiler bugs
-/// it shows ([`warp_core::idioms`]). Adds both to `notes`; returns the key
-/// it counts under among distinct findings.
-fn triage(small: &TestCase, d: &Divergence, sweep: bool, notes: &mut Vec<String>) -> String {
+/// level ([`crate::fuzz::levels`]; only when `sweep`: not once the run is
+/// over), and, when that is `unknown`, its batch kept next to it and the
+/// retries ([`crate::fuzz::retry`]); the idioms of known compiler bugs it
+/// shows ([`warp_core::idioms`]). Adds them to `notes`; returns the key it
+/// counts under among distinct findings, and where its batch was kept
+/// (for the finding's line).
+fn triage(
+    r: &Run,
+    small: &TestCase,
+    d: &Divergence,
+    sweep: bool,
+    found: &Found,
+    notes: &mut Vec<String>,
+) -> (String, Option<String>) {
     let mut class = String::new();
-    let real_gpu = d.engine == "gpu" && warp_gpu::engine::config().simulate.is_none();
-    if real_gpu && !sweep {
+    let mut kept = None;
+    // The hardware, or the simulated GPU of a fault-injection build (whose
+    // devices the sweep opens the same way).
+    let gpu_finding = d.engine == "gpu";
+    if gpu_finding && !sweep {
         notes.push(
             "class: not classified (found as the run ended: no level sweep; `warpdiff repro --gpu-sweep` classifies it)"
                 .to_string(),
         );
     }
-    if real_gpu && sweep {
+    if gpu_finding && sweep {
         // In the model the GPU is compared in (the spec one when its
         // schedule is perturbed).
         let gpu = warp_gpu::engine::GpuEngine;
@@ -359,9 +408,40 @@ fn triage(small: &TestCase, d: &Divergence, sweep: bool, notes: &mut Vec<String>
             warp_core::oracle::reference_interp(&small.program, &[&gpu], case::FUZZ_FUEL)
                 .run(&small.inputs);
         if let Ok(reference) = reference {
-            let (c, per) =
-                crate::fuzz::levels::sweep(small, &reference, warp_gpu::engine::config());
-            notes.push(c.header(&per));
+            let base = warp_gpu::engine::config();
+            let (c, per) = crate::fuzz::levels::sweep(small, &reference, base);
+            let c = match c {
+                Class::Unknown(why) => {
+                    if let Some(b) = found.batch {
+                        let (line, msg) = keep_batch(r, small, d, found, b);
+                        notes.push(line);
+                        kept = Some(msg);
+                    }
+                    // The run's compile threads per GPU: its batches' modules.
+                    let per_gpu =
+                        base.compile_threads / warp_gpu::engine::gpus(usize::MAX).len().max(1);
+                    let counts = Retries {
+                        reruns: r.args.gpu_batch_reruns,
+                        seeds: r.args.gpu_dirty_retries,
+                    };
+                    let on = On {
+                        base,
+                        per_gpu,
+                        until: r.end() + r.narrow_grace(),
+                    };
+                    let attempts =
+                        retry(found.batch, small, &reference, found.case_seed, counts, on);
+                    let c = attempts.class(&why);
+                    notes.push(c.header(&per));
+                    notes
+                        .extend(attempts.lines(base.opt_level, found.batch.map(|b| b.cases.len())));
+                    c
+                }
+                c => {
+                    notes.push(c.header(&per));
+                    c
+                }
+            };
             class = format!("{} ", c.name());
         }
     }
@@ -373,9 +453,65 @@ fn triage(small: &TestCase, d: &Divergence, sweep: bool, notes: &mut Vec<String>
             i.name()
         ));
     }
-    match known.first() {
+    let key = match known.first() {
         Some(i) => format!("known idiom {}", i.name()),
         None => format!("{} {class}on {}", d.engine, d.form),
+    };
+    (key, kept)
+}
+
+/// Writes the batch `b` that `small` (divergence `d`) was found in next to
+/// where the finding is written: `<form>-<hash>.batch.txt`
+/// ([`crate::fuzz::batch_file`]). Returns the finding's header line and
+/// the finding's message about it.
+fn keep_batch(
+    r: &Run,
+    small: &TestCase,
+    d: &Divergence,
+    found: &Found,
+    b: &AsRan,
+) -> (String, String) {
+    let name = warp_core::corpus::case_name(&d.form, &warp_core::text::print(&small.to_case()));
+    let stem = name.strip_suffix(".ptx").unwrap_or(&name);
+    let config = warp_gpu::engine::config();
+    let level = config
+        .opt_level
+        .map_or("default".to_string(), |o| o.to_string());
+    // The run's register fill, when it had one.
+    let dirty = config
+        .dirty
+        .map_or(String::new(), |seed| format!(" --gpu-dirty {seed:#x}"));
+    let mut notes = vec![
+        format!(
+            "Found by `warpdiff fuzz --seed {:#x}` (job {}, case seed {:#x}) at {}; the finding is {name} (case {} here is its program as found, before any reduction).",
+            r.seed,
+            found.job,
+            found.case_seed,
+            case::now_utc(),
+            b.diverged
+        ),
+        format!("Replay: `warpdiff diff --gpu-batch-file FILE --gpu-opt-level {level}{dirty}` (add `--gpu-helpers` for the run's compile helpers and runner process)."),
+    ];
+    notes.extend(r.engines.notes("gpu"));
+    let text = batch_text(&b.test_cases(), b.diverged, &notes);
+    match write_batch(&r.corpus, stem, &text) {
+        Ok(p) => {
+            let file = p.file_name().map_or(p.display().to_string(), |f| {
+                f.to_string_lossy().into_owned()
+            });
+            (
+                format!(
+                    "batch: the {} cases it diverged in are kept in {file} (case {} diverged); `warpdiff diff --gpu-batch-file {file}` runs them again",
+                    b.cases.len(),
+                    b.diverged
+                ),
+                format!("its batch kept in {}", p.display()),
+            )
+        }
+        Err(e) => (
+            format!("batch: could not be kept: {e}"),
+            format!("its batch could not be kept: {e}"),
+        ),
     }
 }
 
