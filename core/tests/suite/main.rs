@@ -31,6 +31,7 @@ mod spec_reference;
 mod text;
 mod thread_ops;
 mod triage_10;
+mod triage_11;
 mod triage_9;
 mod ub;
 mod vary;
