@@ -20,10 +20,10 @@
 //! last is N26's shape: [`super::Idiom::PredicateCopyLostAfterMathCall`]).
 
 use super::labelled;
-use crate::ir::{BinOp, Control, Dest, Glue, Op, Operand, Program, Type};
+use crate::ir::{BinOp, Control, Dest, Glue, Op, Operand, Program, Reg, Type};
 
 /// Whether instruction `k` is an unguarded `mov` of an immediate into `a`.
-fn mov_imm_into(prog: &Program, k: usize, a: crate::ir::Reg) -> bool {
+fn mov_imm_into(prog: &Program, k: usize, a: Reg) -> bool {
     let x = &prog.insts[k];
     x.guard.is_none()
         && matches!(x.op, Op::Glue(Glue::Mov { d: Dest::Reg(d), a: Operand::Imm(_), .. }) if d == a)
