@@ -847,50 +847,64 @@ pub enum Idiom {
     /// with what ran on the GPU before (wrong in a fresh context, right
     /// after a kernel that filled the registers: the branch read a
     /// predicate register no instruction wrote), so it is no variant of
-    /// either answer.
+    /// either answer. Widened by session 11's H200 call
+    /// (`docs/log/gpu-2026-11-28-k/`): a guarded forward branch that the
+    /// lanes fall past before the copy stands for the call (`n4-lead-branch`,
+    /// no `sqrt`: wrong at -O2 and -O3 through the linker, its SASS branching
+    /// on `P2`, which nothing writes; `x2-bra`, `x3-sqrt-bra`: the branch on
+    /// the copy dropped), and after a call `@d exit` stands for the branch
+    /// (`n1-exit`: the exit path's store guarded by the never-written `P0`),
+    /// unless `a` is rewritten by a `mov` of an immediate (N26X's shape,
+    /// [`Idiom::PredicateCopyLostAtExit`]).
     PredicateCopyLostAfterMathCall,
-    /// MJ (draft row, issue #35; the triage of 2026-11-28-j,
-    /// `docs/log/gpu-2026-11-28-j/triage.md`): a `match.sync` of a per-lane
-    /// value with an immediate sub-warp membermask at a label that member
+    /// MJ (N27 of `docs/findings.md`, issue #35; the triage of
+    /// 2026-11-28-j, decided by session 11's H200 call,
+    /// `docs/log/gpu-2026-11-28-k/`): a `match.sync` at a label that member
     /// lanes reach by different paths (a forward branch to it, and the
-    /// fall-through into it): the GPU runs it as if each lane were alone.
+    /// fall-through into it): `match.all` of a per-lane value with a
+    /// sub-warp membermask (immediate or register), or `match.any` whose
+    /// membermask register a `match` of a per-lane value wrote there.
     /// `corpus/match.all.sync.b64-66cbd4dc.ptx` (H100 -O3 hunt of
     /// 2026-11-28-i: lane 21 branches to `L12`, lane 11 falls into it;
     /// `match.all.sync.b64 _|%p0, %sd0, 0x200800` of 0 and 21 gives `%p0` =
-    /// 1 on both, where the ISA's `.all` gives false for different values)
-    /// and `corpus/match.any.sync.b64-925e3038.ptx` (H200 -O3 hunt of
-    /// 2026-11-28-j: lanes 12 and 17 at `L7` by two paths; the second
-    /// `match.any.sync.b64 %s0, 0, %m1`, each lane's mask its own bit, gives
-    /// 0x21000 on both, where no lane outside a lane's membermask can be in
-    /// its result). The H100's variants through the driver's JIT linker
-    /// (`triage/levels.txt` there): the second case wrong from -O1; both
-    /// lanes by the fall-through (`mj2.one-path`) or the same values
-    /// (`mj2.same-values`, every `match` of an immediate) right at every
-    /// level. Whether `vote.sync`/`shfl.sync` at such a join go wrong too,
-    /// and the SASS: session 11's call (`docs/log/gpu-2026-11-28-k/`).
+    /// 1 on both, where the ISA's `.all` gives false for different values;
+    /// the SASS sets `P0` by `PLOP3.LUT P0, PT, PT, PT, PT, 0x80, 0x0` and
+    /// has no `MATCH`) and `corpus/match.any.sync.b64-925e3038.ptx` (H200
+    /// -O3 hunt of 2026-11-28-j: lanes 12 and 17 at `L7` by two paths; the
+    /// second `match.any.sync.b64 %s0, 0, %m1`, each lane's mask its own
+    /// bit, gives 0x21000 on both, where no lane outside a lane's
+    /// membermask can be in its result; the SASS runs `WARPSYNC R7;
+    /// MATCH.ANY.U64 R5, RZ` over the converged lanes). Wrong from -O1
+    /// through the driver's JIT linker and whole-program (H200, H100). On
+    /// the H200: `vote.sync`, `shfl.sync`, `redux.sync`, `match.any` with
+    /// an immediate membermask at the same join, and one path, right.
     MatchAtJoinOfTwoPaths,
-    /// N26X (draft row, issue #35; the triage of 2026-11-28-j): N26's
-    /// predicate copy (`and.pred`/`or.pred d, a, a`, `a` rewritten after
-    /// it) read by `@d exit` in place of a branch, with no math call: the
-    /// exiting lanes lose what they hold. `corpus/input-57155f24.ptx` (H200
-    /// default-level hunt of 2026-11-28-j): `@!%p1 bra L0; or.pred %p3, %p0,
-    /// %p0; mov.pred %p0, 0; @%p3 exit; L0:` with `%p0` = `%p1` = 1 gives the
-    /// input `%b0` (1, nothing writes it) as 0 on every lane. The H100's
-    /// variants through the linker: `and.pred` for the copy and a `sqrt`
-    /// before it wrong from -O1; `mov.pred` for the copy or no rewrite of
-    /// `%p0` right at every level. Whether this is N26's rule (then N26's
-    /// detector takes this shape and this idiom goes): session 11's call
-    /// (`docs/log/gpu-2026-11-28-k/`).
+    /// N26X (N28 of `docs/findings.md`, issue #35; the triage of
+    /// 2026-11-28-j, decided by session 11's H200 call): after a forward
+    /// branch the lanes fall past, `or.pred d, a, a` (or `and.pred`), `a`
+    /// rewritten by `mov.pred a, imm`, then `@d exit`: the exiting lanes
+    /// lose the store of an input register nothing writes.
+    /// `corpus/input-57155f24.ptx` (H200 default-level hunt of
+    /// 2026-11-28-j): `@!%p1 bra L0; or.pred %p3, %p0, %p0; mov.pred %p0, 0;
+    /// @%p3 exit; L0:` with `%p0` = `%p1` = 1 gives `%b0` (1) as 0 on every
+    /// lane, from -O1 through the linker and whole-program. Not N26's rule
+    /// (the name keeps the draft's): the SASS computes the exit's guard
+    /// from `%p0`'s input and has no store of `%b0` before the `EXIT`.
+    /// Without the leading branch, with `setp` for the rewrite, or no copy
+    /// right on the H200; a branch for the `exit` is N26's shape.
     PredicateCopyLostAtExit,
-    /// OR64 (draft row, issue #35; the triage of 2026-11-28-j): after `@p
-    /// exit` that no lane takes, a loop whose body runs `@!p or.b64 d,
-    /// 0xffffffff, d`: the GPU gives `d` = 0xffffffff, its upper word lost,
-    /// where the ISA's `or` gives `d | 0x00000000ffffffff` (the immediate a
-    /// 64-bit integer). `corpus/or.b64-306b84b5.ptx` (H200 default-level
-    /// hunt of 2026-11-28-j, class -O2 there): `%bd3` =
-    /// 0xc8a1da4178976f04 gives 0xffffffff, not 0xc8a1da41ffffffff. The
-    /// H100's variants through the linker: the case wrong at -O3 only;
-    /// without the `exit`, or with the `or` unguarded, right at every level.
+    /// OR64 (N29 of `docs/findings.md`, issue #35; the triage of
+    /// 2026-11-28-j, decided by session 11's H200 call): after `@p exit`
+    /// that no lane takes and an instruction, a loop whose body runs `@!p
+    /// or.b64 d, 0xffffffff, d` (or `or.b64` of 0xffffffff00000000, or
+    /// `and.b64` of 0xffffffff): the word the immediate leaves unchanged is
+    /// lost. `corpus/or.b64-306b84b5.ptx` (H200 default-level hunt of
+    /// 2026-11-28-j): `%bd3` = 0xc8a1da4178976f04 gives 0xffffffff, not
+    /// 0xc8a1da41ffffffff (the immediate a 64-bit integer), from -O2
+    /// through the linker and at -O3 whole-program, right at -O1 (H200;
+    /// the H100 at -O3 through the linker). The SASS writes the low word
+    /// alone in the loop and reuses the pair's high register for a
+    /// temporary of the exit path's stores.
     Or64LowWordOnesDropsHighWord,
 }
 
@@ -3225,16 +3239,25 @@ fn calls_math_subroutine(op: &Op) -> bool {
 
 fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
     let n = prog.insts.len();
+    // A math call in the copy's block, or the block entered by falling
+    // past a guarded forward branch (session 11's H200 variants
+    // `n4-lead-branch`, `x2-bra`: the branch stands for the call).
     let mut call_in_block = false;
+    let mut after_branch = false;
     for (i, x) in prog.insts.iter().enumerate() {
         if labelled(prog, i) {
             call_in_block = false;
+            after_branch = false;
         }
         if calls_math_subroutine(&x.op) {
             call_in_block = true;
         }
         if x.op.is_control_flow() {
             call_in_block = false;
+            after_branch = x.guard.is_some()
+                && x.op
+                    .branch_target()
+                    .is_some_and(|l| prog.labels[l.0 as usize].at > i);
             continue;
         }
         let Op::Glue(Glue::Bin {
@@ -3247,19 +3270,32 @@ fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
         else {
             continue;
         };
-        if !call_in_block || x.guard.is_some() || a != b || d == a {
+        if !(call_in_block || after_branch) || x.guard.is_some() || a != b || d == a {
             continue;
         }
         // In the block after the copy: `a` rewritten unguarded (with `d`
-        // untouched), then the block's end a forward branch on `d`.
+        // untouched), then the block's end a forward branch on `d`, or,
+        // after a math call with `a` rewritten by no `mov` of an immediate
+        // (that is N26X's shape, `copy_exit.rs`), an `exit` on `d`
+        // (`n1-exit`).
         let mut rewritten = false;
+        let mut mov_imm = false;
         let mut k = i + 1;
         while k < n && !labelled(prog, k) && !prog.insts[k].op.is_control_flow() {
             let w = prog.insts[k].op.written();
             if w.contains(&d) {
                 break;
             }
-            rewritten |= prog.insts[k].guard.is_none() && w.contains(&a);
+            if prog.insts[k].guard.is_none() && w.contains(&a) {
+                rewritten = true;
+                mov_imm |= matches!(
+                    prog.insts[k].op,
+                    Op::Glue(Glue::Mov {
+                        a: Operand::Imm(_),
+                        ..
+                    })
+                );
+            }
             k += 1;
         }
         if !rewritten || k >= n || labelled(prog, k) {
@@ -3270,7 +3306,8 @@ fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
         let forward =
             y.op.branch_target()
                 .is_some_and(|l| prog.labels[l.0 as usize].at > k);
-        if on_copy && forward {
+        let exit = matches!(y.op, Op::Control(Control::Exit)) && call_in_block && !mov_imm;
+        if on_copy && (forward || exit) {
             return Some(i);
         }
     }

@@ -443,11 +443,11 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             "repro/n26-predicate-copy-lost-after-math-call/case.ptx",
         ],
     ),
-    // Session 11's draft rows (issue #35): the candidates of the
-    // 2026-11-28-j triage, their GPU transcripts still to come
-    // (devrun/s11-rows).
+    // Session 11's rows (issue #35): the candidates MJ, N26X and OR64 of
+    // the 2026-11-28-j triage, made N27, N28 and N29 by the H200's
+    // transcripts (docs/log/gpu-2026-11-28-k/).
     (
-        "MJ",
+        "N27",
         Some(Idiom::MatchAtJoinOfTwoPaths),
         &[
             "match.all.sync.b64-66cbd4dc.ptx",
@@ -456,7 +456,7 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
         ],
     ),
     (
-        "N26X",
+        "N28",
         Some(Idiom::PredicateCopyLostAtExit),
         &[
             "input-57155f24.ptx",
@@ -464,7 +464,7 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
         ],
     ),
     (
-        "OR64",
+        "N29",
         Some(Idiom::Or64LowWordOnesDropsHighWord),
         &[
             "or.b64-306b84b5.ptx",
@@ -1281,9 +1281,10 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
         // experiment 8 (N18 to N21: 0 of these seeds each), and N22, N23
         // and N24 (session 8: 0, 0 and 2 of these seeds), and N25 (session
         // 9: two 64-bit cnots in a row into a narrow cvt from .f64);
-        // and session 11's MJ, N26X and OR64 (drafts: a sub-warp `match`
-        // of a lane value at a join, a self-copy of a predicate guarding an
-        // `exit`, an `or.b64` of 0xffffffff after an exit);
+        // and session 11's N27, N28 and N29 (MJ, N26X, OR64: a `match` at
+        // a join of two paths, a self-copy of a predicate guarding an
+        // `exit` after a branch, a 64-bit `or`/`and` of a one-word mask in
+        // a loop after an exit);
         // the others are common.
         let rare = matches!(
             idiom,
