@@ -143,7 +143,12 @@ pub enum Idiom {
     /// ISA's shift by 0x80000000 (clamped to 64) gives 0; the same with
     /// `mov.b32 %b1, 0x80000000` agrees at every level, `mov.f32 %b1,
     /// 0f80000000` diverges at every level (H200,
-    /// `docs/log/gpu-2026-11-27-f/`).
+    /// `docs/log/gpu-2026-11-27-f/`). A `selp.f32` of the amount too:
+    /// session 11's -O3 hunt (H200) found `selp.f32 %b3, 0f00000000,
+    /// 0f00000001, %p0; shl.b64 %bd2, 1, %b3` with `%p0` false, `%bd2` 1
+    /// at every level where the ISA's shift by 1 gives 2
+    /// (`corpus/shl.b64-b0c622d7.ptx`): any instruction whose destination
+    /// is typed `.f32` counts.
     ShiftAmountConvertedFromF32,
     /// A guarded `.sync` collective inside a loop (between a label and a
     /// backward `bra` to it) whose guard predicate an instruction of the
@@ -1825,27 +1830,13 @@ fn shift_amount_from_f32(prog: &Program) -> Option<usize> {
     None
 }
 
-/// Whether `x` writes `r` as an `.f32` result (a `mov.f32`, `neg.f32`,
-/// `add.f32`, ... or a lane op whose destination is typed `.f32`).
+/// Whether `x` writes `r` as an `.f32` result: any destination typed
+/// `.f32` (`mov.f32`, `neg.f32`, `selp.f32`, a conversion to `.f32`, a
+/// lane op's `.f32` destination).
 fn writes_as_f32(x: &crate::ir::Inst, r: Reg) -> bool {
-    match &x.op {
-        Op::Glue(
-            g @ (Glue::Mov {
-                d: Dest::Reg(d), ..
-            }
-            | Glue::Un {
-                d: Dest::Reg(d), ..
-            }
-            | Glue::Bin {
-                d: Dest::Reg(d), ..
-            }),
-        ) => *d == r && g.ty() == Type::F32,
-        Op::LaneOp(l) => l
-            .dests
-            .iter()
-            .any(|(d, t)| *d == Dest::Reg(r) && *t == Type::F32),
-        _ => false,
-    }
+    x.op.dests()
+        .iter()
+        .any(|(d, t)| *d == Dest::Reg(r) && *t == Type::F32)
 }
 
 fn loop_guard_rewritten(prog: &Program) -> Option<usize> {

@@ -198,6 +198,9 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             // 2026-11-27-f; wrong at every level on the H100 and the H200).
             "shr.s64-66eee37a.ptx",
             "../docs/log/gpu-2026-11-27-f/experiments/s1-mov-f32.ptx.txt",
+            // A `selp.f32` writes the amount (session 11's -O3 hunt, H200:
+            // wrong at every level, -O0 too).
+            "shl.b64-b0c622d7.ptx",
         ],
     ),
     (
@@ -583,8 +586,8 @@ fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // 34 detectors, 169 cases.
-    assert_eq!(pairs, 34 * 169);
+    // 34 detectors, 170 cases.
+    assert_eq!(pairs, 34 * 170);
     // Every detector is someone's: none is left out of the matrix.
     for idiom in Idiom::ALL {
         assert!(
