@@ -73,7 +73,7 @@ use super::{
 };
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64};
-use cranelift_codegen::ir::{Block, InstBuilder, Type, Value};
+use cranelift_codegen::ir::{Block, InstBuilder, SourceLoc, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use std::collections::BTreeMap;
 use warp_core::ir::{
@@ -1082,6 +1082,9 @@ impl Driver<'_, '_> {
         let prog = self.e.prog;
         for pc in from..end {
             let inst = &prog.insts[pc];
+            // The machine code's offsets map back to the instruction
+            // (`isa::dump_bytes`' map, for profiles of generated code).
+            self.e.b.set_srcloc(SourceLoc::new(pc as u32));
             if self.stepped {
                 // A bounded run may stop before any instruction.
                 self.flush();
@@ -1140,6 +1143,7 @@ impl Driver<'_, '_> {
     /// ([`ends_segment`]), with its family's file.
     fn ordinary(&mut self, inst: &Inst, pc: usize) {
         let prog = self.e.prog;
+        self.e.b.set_srcloc(SourceLoc::new(pc as u32));
         if !self.partitions.is_empty() {
             let written = inst.op.written();
             self.partitions.retain(|r| !written.contains(r));

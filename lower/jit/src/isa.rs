@@ -144,7 +144,16 @@ pub(crate) fn machine_code(
             code.len(),
             code.addr()
         );
-        dump_bytes(compiled.code_buffer(), code.addr());
+        if let Some(compiled) = ctx.compiled_code() {
+            let map: Vec<(u32, u32, u32)> = compiled
+                .buffer
+                .get_srclocs_sorted()
+                .iter()
+                .filter(|l| !l.loc.is_default())
+                .map(|l| (l.start, l.end, l.loc.bits()))
+                .collect();
+            dump_bytes(compiled.code_buffer(), code.addr(), &map);
+        }
     }
     Ok(code)
 }
@@ -152,8 +161,13 @@ pub(crate) fn machine_code(
 /// With `WARPDIFF_JIT_DUMP` naming a directory: writes a program's
 /// machine code there as `jit-ADDRESS.bin` (raw bytes, for `objdump -D
 /// -b binary -m i386:x86-64 --adjust-vma=ADDRESS`, so that a profiler's
-/// addresses in the code can be read).
-fn dump_bytes(bytes: &[u8], addr: usize) {
+/// addresses in the code can be read) and `jit-ADDRESS.map`, a line
+/// `START END PC` (hexadecimal addresses, the instruction's index) for
+/// each range of the code that instruction `PC` of the program emitted
+/// (the ranges no instruction owns, the dispatch and the helpers'
+/// calls, are left out), so that a profile's samples add up per PTX
+/// instruction.
+fn dump_bytes(bytes: &[u8], addr: usize, map: &[(u32, u32, u32)]) {
     let Some(dir) = std::env::var_os("WARPDIFF_JIT_DUMP") else {
         return;
     };
@@ -161,6 +175,20 @@ fn dump_bytes(bytes: &[u8], addr: usize) {
     if dir.is_dir() {
         let path = dir.join(format!("jit-{addr:x}.bin"));
         if let Err(e) = std::fs::write(&path, bytes) {
+            eprintln!("; WARPDIFF_JIT_DUMP: {}: {e}", path.display());
+        }
+        let text: String = map
+            .iter()
+            .map(|&(start, end, pc)| {
+                format!(
+                    "{:x} {:x} {pc}\n",
+                    addr + start as usize,
+                    addr + end as usize
+                )
+            })
+            .collect();
+        let path = dir.join(format!("jit-{addr:x}.map"));
+        if let Err(e) = std::fs::write(&path, text) {
             eprintln!("; WARPDIFF_JIT_DUMP: {}: {e}", path.display());
         }
     }
