@@ -331,7 +331,7 @@ fn header(h: &Header) -> Vec<String> {
     }
     v.push(match &h.found.stopped {
         Some(w) => format!("STOPPED EARLY: {w}; this is the smallest batch found so far."),
-        None => "Done: no single part or complement of the kept mates still differs.".to_string(),
+        None => "Done: no smaller part or complement of the kept mates differed (ddmin's 1-minimal, when it ran).".to_string(),
     });
     v.push(format!(
         "Re-checked {RECHECKS} more time(s): differs {} of {RECHECKS}{}.",

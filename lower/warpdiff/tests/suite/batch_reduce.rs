@@ -199,3 +199,38 @@ fn a_batch_that_agrees_on_its_path_is_not_reduced() {
     );
     assert!(!d.join("brev.b32-0000beef.min.batch.txt").exists());
 }
+
+#[test]
+fn the_diverged_cases_own_module_is_tried_first() {
+    let d = dir("module");
+    // 70 cases: with 3 compile threads plan::chunks cuts them into 3
+    // modules (70 / MIN_JOBS_PER_MODULE 32, rounded up) of 24, 24 and 22:
+    // cases 0-23, 24-47, 48-69. `brev.b32` at 40 (diverged), the one
+    // `popc.b32` before it at 30 (its module), another at 60 (after it).
+    let cases: Vec<TestCase> = (0..70u32)
+        .map(|i| match i {
+            40 => case("brev.b32", 0x1234_5678),
+            30 | 60 => case("popc.b32", 0xff00 + i),
+            _ => case("not.b32", i),
+        })
+        .collect();
+    let refs: Vec<&TestCase> = cases.iter().collect();
+    let file = d.join("brev.b32-0000cafe.batch.txt");
+    std::fs::write(&file, batch_text(&refs, 40, &[])).expect("write");
+    let (code, out) = reduce(&file, "3", &["--gpu-compile-threads", "3"]);
+    assert_eq!(code, 1, "{out}");
+    let text = std::fs::read_to_string(d.join("brev.b32-0000cafe.min.batch.txt")).expect("written");
+    assert!(
+        text.contains("// step: its module's mates (24 of the whole batch's cases, 3 compile thread(s)): 23 mate(s) still differ (of 69)"),
+        "{text}"
+    );
+    // Of cases 24-47 those before 40: 24-39.
+    assert!(
+        text.contains("// step: the mates before it: 16 mate(s) still differ (of 23)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kept 1 mate(s), input case(s) 30 (here 0)."),
+        "{text}"
+    );
+}
