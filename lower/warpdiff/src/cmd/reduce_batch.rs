@@ -79,12 +79,27 @@ pub fn reduce_batch(file: &Path, seconds: u64, max_tests: usize) -> u8 {
     // Bounded runs never reach the GPU (`fuzz` keeps none in a batch):
     // they are no mates.
     let runs = |i: &usize| unbounded_only(&batch.cases[*i].inputs).is_none();
-    let mates: Vec<usize> = (0..batch.cases.len())
+    let mut mates: Vec<usize> = (0..batch.cases.len())
         .filter(|&i| i != d)
         .filter(runs)
         .collect();
     let config = warp_gpu::engine::config().clone();
     let threads = config.compile_threads;
+    // Nor are those the GPU skips (a form this GPU lacks): `plan::chunks`
+    // says which, as the GPU engine asks it.
+    let gpu_skips = gpu_skipped(&batch.cases, d, &mates);
+    if gpu_skips.contains(&d) {
+        errln!("warpdiff diff: {name}: case {d} (the diverged one) is skipped by the GPU");
+        return 2;
+    }
+    mates.retain(|i| !gpu_skips.contains(i));
+    if !gpu_skips.is_empty() {
+        outln!(
+            "{name}: {} case(s) the GPU skips are no mates: {}",
+            gpu_skips.len(),
+            list(&gpu_skips)
+        );
+    }
     let cuts = structural_cuts(&batch.cases, d, &mates, threads);
     outln!(
         "{name}: reducing the {} mate(s) of case {d} ({}, {threads} compile thread(s)); bound {seconds} s, {max_tests} tests",
@@ -208,6 +223,22 @@ fn in_order(d: usize, sub: &[usize]) -> (Vec<usize>, usize) {
     order.sort_unstable();
     let at = order.iter().position(|&i| i == d).unwrap_or(0);
     (order, at)
+}
+
+/// The cases of `d` and `mates` (indices into `cases`) that
+/// [`warp_gpu::plan::chunks`] leaves out of every module (the GPU skips
+/// them).
+fn gpu_skipped(cases: &[TestCase], d: usize, mates: &[usize]) -> Vec<usize> {
+    let (order, _) = in_order(d, mates);
+    let jobs: Vec<Job> = order
+        .iter()
+        .map(|&i| Job {
+            program: &cases[i].program,
+            inputs: &cases[i].inputs,
+        })
+        .collect();
+    let (_, skipped) = warp_gpu::plan::chunks(&jobs, 1);
+    skipped.into_iter().map(|(j, _)| order[j]).collect()
 }
 
 /// A test's answer in words.
