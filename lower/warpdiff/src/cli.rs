@@ -259,7 +259,8 @@ pub struct DiffArgs {
     )]
     pub seconds: u64,
     /// With --reduce-batch: at most this many tests (GPU batches), the
-    /// first of the whole batch and the two re-checks of the result aside
+    /// first, of the whole batch, included; the two re-checks of the
+    /// result are not tests
     #[arg(
         long,
         default_value_t = 200,
