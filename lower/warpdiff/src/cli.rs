@@ -242,6 +242,32 @@ pub struct DiffArgs {
     /// `--gpu-opt-level` and `--gpu-dirty` give the run's path)
     #[arg(long, value_name = "FILE", conflicts_with = "files")]
     pub gpu_batch_file: Option<PathBuf>,
+    /// With --gpu-batch-file: find which of the batch's other cases the
+    /// diverged one needs to differ (its module's cases, those before it,
+    /// those after it, then delta debugging, each test a batch in a fresh
+    /// GPU process on the same path), and write the smallest batch found as
+    /// NAME.min.batch.txt next to FILE (never overwriting)
+    #[arg(long, requires = "gpu_batch_file")]
+    pub reduce_batch: bool,
+    /// With --reduce-batch: no test starts after this many seconds; the
+    /// smallest batch found so far is written
+    #[arg(
+        long,
+        default_value_t = 240,
+        requires = "reduce_batch",
+        value_name = "N"
+    )]
+    pub seconds: u64,
+    /// With --reduce-batch: at most this many tests (GPU batches), the
+    /// first, of the whole batch, included; the two re-checks of the
+    /// result are not tests
+    #[arg(
+        long,
+        default_value_t = 200,
+        requires = "reduce_batch",
+        value_name = "N"
+    )]
+    pub max_tests: usize,
     /// The .ptx case files (or one PTX module, with --launch or --kernel)
     #[arg(required_unless_present = "gpu_batch_file", value_name = "FILE")]
     pub files: Vec<PathBuf>,

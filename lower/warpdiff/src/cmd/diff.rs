@@ -2,7 +2,9 @@
 //! built-in one) and compare with the reference interpreter on its defined
 //! lanes. A PTX module with `--launch`/`--kernel` is compared by
 //! [`crate::cmd::diff_kernel`], a GPU batch kept by `fuzz`
-//! (`--gpu-batch-file`) by [`crate::cmd::diff_batch`].
+//! (`--gpu-batch-file`) by [`crate::cmd::diff_batch`], or reduced to the
+//! batch mates its divergence needs (`--reduce-batch`) by
+//! [`crate::cmd::reduce_batch`].
 
 use crate::cli::DiffArgs;
 use crate::cmd::run::read_case;
@@ -22,6 +24,9 @@ use warp_core::oracle::compile_guarded;
 pub fn diff(a: &DiffArgs) -> u8 {
     if a.kernel.wanted() {
         return crate::cmd::diff_kernel::diff(a);
+    }
+    if let (Some(file), true) = (&a.gpu_batch_file, a.reduce_batch) {
+        return crate::cmd::reduce_batch::reduce_batch(file, a.seconds, a.max_tests);
     }
     if let Some(file) = &a.gpu_batch_file {
         return crate::cmd::diff_batch::diff_batch(file);

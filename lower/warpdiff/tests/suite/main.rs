@@ -11,6 +11,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod batch_reduce;
 mod batch_retry;
 mod check;
 mod cli;
