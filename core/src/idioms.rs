@@ -1289,13 +1289,23 @@ fn joins_only_from(prog: &Program, i: usize, j: usize) -> bool {
 }
 
 /// Whether no lane reaches instruction `k`: it follows an unguarded
-/// `exit` or `bra`, with no label at it.
+/// `exit` or `bra`, with no label at it. Since the triage of 2026-11-28-k
+/// (`docs/log/gpu-2026-11-28-k/triage.md`, group K1D) also an instruction
+/// that follows an unreachable one with no label between (`exit; setp.gt.s32
+/// _, 0, 0; bra L5`: session 10's `k1-exit.found` with a dead `setp`, wrong
+/// on the H200 from -O1 as `c/found/cvt.rzi.f64.f64-91e96a1d`).
 fn unreachable(prog: &Program, k: usize) -> bool {
-    k > 0 && !labelled(prog, k) && {
+    let mut k = k;
+    while k > 0 && !labelled(prog, k) {
         let x = &prog.insts[k - 1];
-        x.guard.is_none()
+        if x.guard.is_none()
             && (matches!(x.op, Op::Control(Control::Exit)) || x.op.branch_target().is_some())
+        {
+            return true;
+        }
+        k -= 1;
     }
+    false
 }
 
 /// The back edge `b` of the loop whose head is instruction `h`, where the
@@ -2984,7 +2994,10 @@ fn f32_imm(o: &Operand, neg_zero: bool) -> bool {
 }
 
 /// The `.f32` constant `x` writes when it is a `mov.{f32,b32}` of an
-/// immediate or a `neg.f32` of one (its sign flipped).
+/// immediate, a `neg.f32` of one (its sign flipped) or, since the triage
+/// of 2026-11-28-k (group N23A: `abs.f32 %f0, 0f00000001; @%p1 neg.f32
+/// %f0, 0; abs.f32 %f0, %f0`, -0.0 on the H200 from -O1,
+/// `c/found/abs.f32-0065bdde`), an `abs.f32` of one (its sign cleared).
 fn f32_constant_write(x: &crate::ir::Inst) -> Option<u64> {
     if let Op::Glue(Glue::Mov {
         ty: Type::F32 | Type::B32,
@@ -3002,6 +3015,15 @@ fn f32_constant_write(x: &crate::ir::Inst) -> Option<u64> {
     }) = x.op
     {
         return Some(c ^ NEGATIVE_ZERO_F32);
+    }
+    if let Op::Glue(Glue::Un {
+        op: UnOp::Abs,
+        ty: Type::F32,
+        a: Operand::Imm(c),
+        ..
+    }) = x.op
+    {
+        return Some(c & !NEGATIVE_ZERO_F32);
     }
     None
 }
