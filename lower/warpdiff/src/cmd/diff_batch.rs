@@ -7,7 +7,7 @@
 //! runner process, `--gpu-opt-level` for its level, `--gpu-dirty` for a
 //! register fill first.
 
-use crate::fuzz::batch_file::parse_batch;
+use crate::fuzz::batch_file::read_batch;
 use crate::fuzz::case::FUZZ_FUEL;
 use crate::{errln, outln};
 use std::path::Path;
@@ -22,14 +22,7 @@ use warp_gpu::GpuError;
 /// file, no GPU), else 0.
 pub fn diff_batch(file: &Path) -> u8 {
     let name = file.display().to_string();
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            errln!("warpdiff diff: {name}: {e}");
-            return 2;
-        }
-    };
-    let batch = match parse_batch(&text, &name) {
+    let batch = match read_batch(file) {
         Ok(b) => b,
         Err(m) => {
             errln!("warpdiff diff: {m}");

@@ -15,7 +15,7 @@
 //! case's module in the final run.
 
 use crate::cmd::batch_ddmin::{reduce, Bound, Found};
-use crate::fuzz::batch_file::{batch_text, parse_batch, write_batch};
+use crate::fuzz::batch_file::{batch_text, read_batch, write_batch};
 use crate::fuzz::case::FUZZ_FUEL;
 use crate::fuzz::levels::{judge, AtLevel};
 use crate::{errln, outln};
@@ -38,14 +38,7 @@ const RECHECKS: usize = 2;
 pub fn reduce_batch(file: &Path, seconds: u64, max_tests: usize) -> u8 {
     let t0 = Instant::now();
     let name = file.display().to_string();
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            errln!("warpdiff diff: {name}: {e}");
-            return 2;
-        }
-    };
-    let batch = match parse_batch(&text, &name) {
+    let batch = match read_batch(file) {
         Ok(b) => b,
         Err(m) => {
             errln!("warpdiff diff: {m}");

@@ -51,6 +51,14 @@ pub fn batch_text(cases: &[&TestCase], diverged: usize, notes: &[String]) -> Str
     s
 }
 
+/// Reads and parses the batch file at `file`: the error says what is wrong
+/// and where (the file, and the line and column for a parse error).
+pub fn read_batch(file: &Path) -> Result<SavedBatch, String> {
+    let name = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+    parse_batch(&text, &name)
+}
+
 /// Reads a batch file's text (`file` names it in errors, which give the
 /// line and column in the whole file).
 pub fn parse_batch(text: &str, file: &str) -> Result<SavedBatch, String> {
