@@ -13,7 +13,7 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
+    Activemask, BinOp, BoolOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
@@ -109,6 +109,9 @@ pub enum Idiom {
     /// of an immediate (`k5u.found`; with an input or `%laneid`, right); a
     /// guarded overwrite whose guard a branch fixes overwrites
     /// (`k5g-branch.found`; an input's guard, right).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group K5G2): also `@!p` after a `setp.and` of two immediates whose
+    /// comparison is false into `p` (`k5g2.found` wrong from -O1).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -127,6 +130,10 @@ pub enum Idiom {
     /// comes before it, or its membermask is not the immediate full mask):
     /// the compiler folds the second shuffle to its input as if it were
     /// warp-uniform (`corpus/shfl.sync.down-f8cd95db.ptx`).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group N2W): the second shuffle may be a non-`.sync` `shfl` (sm_70:
+    /// `shfl.bfly.b32 %f0, %r2, 16, 31`, `n2w.found` wrong on the H200 from
+    /// -O1; the first of `%laneid` or of an input, right).
     ShuffleOfShuffledImmediate,
     /// A 64-bit `shl`/`shr` whose `.b32` shift amount is a register that
     /// a `mov.f32` writes anywhere in the program: the compiler converts
@@ -1724,6 +1731,8 @@ fn results_dead(prog: &Program, k: usize, depth: u32) -> bool {
 /// right). (A guard from `setp.ne %p1, %rd1, %rd1` was tried too:
 /// `k5g-setp.guard-unknown`, an unknown guard, went as wrong, so it
 /// decided nothing and is not taken.)
+/// Since the triage of 2026-11-28-k: also `@!p` where `p`'s last write is
+/// a `setp.and` of false constants ([`setp_and_of_false_constants`]).
 fn guard_known_true(prog: &Program, k: usize) -> bool {
     let Some(g) = prog.insts[k].guard else {
         return false;
@@ -1740,10 +1749,34 @@ fn guard_known_true(prog: &Program, k: usize) -> bool {
                     .is_some_and(|q| q.reg == g.reg && q.negated != g.negated);
         }
         if x.op.written().contains(&g.reg) {
-            return false;
+            return g.negated && setp_and_of_false_constants(x, g.reg);
         }
     }
     false
+}
+
+/// Whether `x` is a `setp.CMP.and` into `p` (no `|q`) whose comparison of
+/// two immediates is false, so `p` is false whatever the combined
+/// predicate: `@!p` after it runs on every lane. Since the triage of
+/// 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`, group K5G2:
+/// `setp.gt.and.s32 %p0, 0, 0, %p0`, then `@!%p0 mov.pred %p3, %p1` over
+/// K5's unused vote; `k5g2.found` wrong on the H200 from -O1, the vote
+/// removed or its mask full, right).
+fn setp_and_of_false_constants(x: &crate::ir::Inst, p: Reg) -> bool {
+    let Op::Glue(
+        g @ Glue::Setp {
+            combine: Some((BoolOp::And, _)),
+            p: Dest::Reg(d),
+            q: None,
+            a: Operand::Imm(a),
+            b: Operand::Imm(b),
+            ..
+        },
+    ) = &x.op
+    else {
+        return false;
+    };
+    *d == p && crate::interp::alu::eval(g, &[*a, *b, 1])[0] == 0
 }
 
 fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
@@ -1801,7 +1834,8 @@ fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {
         }
         for (j, later) in prog.insts.iter().enumerate().skip(i + 1) {
             if let Op::Shfl(second) = &later.op {
-                if second.membermask.is_some() && second.a == Operand::Reg(d) {
+                // `.sync` or not (group N2W of 2026-11-28-k).
+                if second.a == Operand::Reg(d) {
                     return Some(j);
                 }
             }
