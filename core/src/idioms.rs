@@ -294,6 +294,9 @@ pub enum Idiom {
     /// only paths through X reach and forward branches; right after X in a
     /// block an earlier branch skips): `n7-*.found` wrong from -O1, with a
     /// fresh predicate right.
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group K1U): the fall-through's scan passes a `bra` to itself
+    /// (`k1u.found` wrong on the H200 from -O1; a fresh predicate, right).
     PredicateRedefinedPastBranch,
     /// N8: `bfe.s32 d, a, POS, len` with an immediate position POS past
     /// the msb (above 31). The PTX ISA (`bfe`, docs.nvidia.com/cuda/
@@ -413,6 +416,10 @@ pub enum Idiom {
     /// through the driver's JIT linker at -O0, -O1, -O3): the register's own
     /// old upper half (an input), the `cvt` under a guard a branch on its
     /// negation fixes, a shuffle between (`n12-own.found`, wrong at -O3).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group N12E): or a guarded `exit` right after the `cvt` in the
+    /// shuffle's place (`n12e.found` wrong on the H200 at -O3; without the
+    /// exit, right).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -2067,7 +2074,12 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
             for side in [k + 1..t.min(n), taken] {
                 for w in side.clone() {
                     let y = &prog.insts[w];
-                    if y.op.is_control_flow() {
+                    // Past a one-instruction loop, a `bra` to itself (it
+                    // writes nothing): since the triage of 2026-11-28-k
+                    // (group K1U: `@%p1 bra L5; L6: @%lp0 bra L6;
+                    // shfl.sync.bfly.b32 _|%p2, ...; L5:`, `k1u.found` wrong
+                    // on the H200 from -O1, as without the loop).
+                    if y.op.is_control_flow() && !self_loop(prog, w) {
                         break;
                     }
                     // A collective writer only unguarded (a guarded one is K1's).
@@ -2086,6 +2098,15 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether instruction `w` is a branch to itself (a loop of one
+/// instruction, `L: @%p bra L`).
+fn self_loop(prog: &Program, w: usize) -> bool {
+    prog.insts[w]
+        .op
+        .branch_target()
+        .is_some_and(|l| prog.label_target(l) == w)
 }
 
 /// N7 as the triage of 2026-11-28-j widened it
@@ -2312,6 +2333,11 @@ fn narrow_cvt_at_branch_target(prog: &Program) -> Option<usize> {
 /// cvt.rzi.u8.f32 %r1, %b2`, %r1 0x79c06530 on entry, 0x79c00000 after:
 /// `n12-own.found`, wrong at -O3 on the H100, right at -O1; without the
 /// shuffle, unguarded or to `.u32` right at every level).
+/// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+/// group N12E): a guarded `exit` right after the `cvt` in the shuffle's
+/// place (`@!%p0 bra L6; @%p0 cvt.rmi.s16.f32 %s0, 0; @%p1 exit; L6:`,
+/// `n12e.found` wrong on the H200 at -O3; without the exit, the branch or
+/// the guard, or to `.s32`, right at every level).
 fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
     (0..prog.insts.len()).find(|&k| {
         let x = &prog.insts[k];
@@ -2330,10 +2356,20 @@ fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
                 .iter()
                 .any(|y| matches!(y.op, Op::Shfl(_)))
         });
+        // Or, since the triage of 2026-11-28-k (group N12E), a guarded
+        // `exit` right after the `cvt` (straight code between): without
+        // the exit the H200 agreed (`n12e.no-exit`).
+        let exit_after = (k + 1..prog.insts.len())
+            .take_while(|&j| !labelled(prog, j))
+            .find(|&j| prog.insts[j].op.is_control_flow())
+            .is_some_and(|j| {
+                prog.insts[j].guard.is_some()
+                    && matches!(prog.insts[j].op, Op::Control(Control::Exit))
+            });
         x.guard.is_some()
             && narrow_cvt_into_32_bits(prog, x)
             && entry
-            && shuffled
+            && (shuffled || exit_after)
             && guard_known_true(prog, k)
     })
 }

@@ -308,8 +308,9 @@ fn rows_of(group: &[variants::Row], prefix: &str) -> Vec<variants::Row> {
 
 /// Each detector widened by the 2026-11-28-k triage (K1 past a dead
 /// `setp`, N23 with `abs.f32` of an immediate: H38; K5's overwrite under
-/// a `setp.and` of false constants, N2 with a non-`.sync` second shuffle:
-/// H39) fires, with the case's inputs, on every variant of its subgroup
+/// a `setp.and` of false constants, N2 with a non-`.sync` second shuffle,
+/// N7 past a self-loop, N12 with a guarded `exit` after the `cvt` for the
+/// shuffle: H39) fires, with the case's inputs, on every variant of its subgroup
 /// that diverged on the H200 and on none that agreed, and no other
 /// detector fires on them.
 #[test]
@@ -321,6 +322,14 @@ fn the_widened_idioms_of_the_2026_11_28_k_triage_fire_on_the_variants_that_diver
         (
             Idiom::GuardRedefinedByCollective,
             rows_of(variants::K1, "k1d."),
+            Alone::Same,
+        ),
+        (
+            Idiom::PredicateRedefinedPastBranch,
+            rows_of(variants::K1, "k1u.")
+                .into_iter()
+                .filter(|r| r.0 != "k1u.guarded-shfl")
+                .collect(),
             Alone::Same,
         ),
         (
@@ -337,6 +346,11 @@ fn the_widened_idioms_of_the_2026_11_28_k_triage_fire_on_the_variants_that_diver
             Idiom::AbsOfChoiceKeepsNegativeZero,
             rows_of(variants::N23, "n23a."),
             Alone::Same,
+        ),
+        (
+            Idiom::NarrowCvtKeepsStaleUpperHalf,
+            rows_of(variants::N12, "n12e."),
+            Alone::Any,
         ),
     ] {
         assert!(rows.iter().any(|v| v.1) && rows.iter().any(|v| !v.1));
@@ -390,6 +404,8 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
     &[
         ("k1d.found", GuardRedefinedByCollective),
         ("k1d.no-dead-setp", GuardRedefinedByCollective),
+        // N7's late read past a forward branch, a self-loop between.
+        ("k1u.found", PredicateRedefinedPastBranch),
         // Without the self-loop: N7's rewrite past a forward branch.
         ("k1u.no-self-loop", PredicateRedefinedPastBranch),
         // The shuffle guarded: K1's own shape.
@@ -400,6 +416,7 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("k5g2.unguarded", UnusedCollectiveSplitsWarp),
         ("k5g3.unguarded", UnusedCollectiveSplitsWarp),
         ("n2w.found", ShuffleOfShuffledImmediate),
+        ("n12e.found", NarrowCvtKeepsStaleUpperHalf),
         ("n23a.found", AbsOfChoiceKeepsNegativeZero),
         ("n23a.mov", AbsOfChoiceKeepsNegativeZero),
     ]
@@ -421,10 +438,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[(
 /// results support but this triage did not make, and the candidates.
 const OPEN: &[(&str, &str)] = &[
     (
-        "k1u.found",
-        "K1U: K1 with an unguarded collective past a self-loop; widening supported, not made",
-    ),
-    (
         "k5l.found",
         "K5L: K5's vote read only by a self-copy in a loop; widening supported, not made",
     ),
@@ -441,10 +454,6 @@ const OPEN: &[(&str, &str)] = &[
         "N15W (float): the copy after the read in the loop; detector not written",
     ),
     ("n15p.found", "N15W (predicate): as n15l"),
-    (
-        "n12e.found",
-        "N12E: candidate (an exit after the cvt is needed)",
-    ),
     ("lr.found", "LR: candidate (both collectives needed)"),
     (
         "vb.found",
