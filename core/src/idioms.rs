@@ -112,6 +112,9 @@ pub enum Idiom {
     /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
     /// group K5G2): also `@!p` after a `setp.and` of two immediates whose
     /// comparison is false into `p` (`k5g2.found` wrong from -O1).
+    /// A copy of the result into itself (`mov.pred %p0, %p0`) is no read
+    /// (group K5L: `k5l.found` wrong at -O3; a copy into a fresh stored
+    /// predicate, right).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -1680,13 +1683,20 @@ fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
 /// [`dead_after`], following reads by instructions whose results are
 /// dead `depth` steps further.
 fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
+    // A copy of `d` into itself changes nothing: neither a read nor a
+    // write (since the triage of 2026-11-28-k, group K5L).
     let read = |k: usize| {
         let x = &prog.insts[k];
-        reads(x, d) && uses_what_it_reads(x) && !(depth > 0 && results_dead(prog, k, depth - 1))
+        reads(x, d)
+            && !copy_into_itself(x, d)
+            && uses_what_it_reads(x)
+            && !(depth > 0 && results_dead(prog, k, depth - 1))
     };
     let kill = |k: usize| {
         let x = &prog.insts[k];
-        x.op.written().contains(&d) && (x.guard.is_none() || guard_known_true(prog, k))
+        x.op.written().contains(&d)
+            && !copy_into_itself(x, d)
+            && (x.guard.is_none() || guard_known_true(prog, k))
     };
     for (h, b) in loops(prog) {
         if h > i || i > b || (i + 1..=b).any(kill) {
@@ -1714,6 +1724,16 @@ fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     // `k5-movimm.vote-result-read` and `k5-sink.sink-read-value-in-register`
     // of 2026-11-27-h, each a result only stored, agreed at every level).
     false
+}
+
+/// Whether `x` is `mov d, d` (guarded or not): it leaves `d` as it was.
+/// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+/// group K5L): K5's unused vote read only by `mov.pred %p0, %p0` in a
+/// one-trip loop, then overwritten by the full-mask `match.all`
+/// (`k5l.found` wrong on the H200 at -O3, as without the copy; the copy
+/// into a fresh stored `%p1`, right).
+fn copy_into_itself(x: &crate::ir::Inst, d: Reg) -> bool {
+    matches!(x.op, Op::Glue(Glue::Mov { d: Dest::Reg(r), a: Operand::Reg(a), .. }) if r == d && a == d)
 }
 
 /// Whether instruction `k` computes registers that are all dead after it

@@ -55,9 +55,9 @@ fn the_widened_k1_and_n23_name_their_findings_of_2026_11_28_k() {
 /// write) keep their whole shape: on the triage's variants
 /// (`docs/log/gpu-2026-11-28-k/triage/experiments/s11f/`) each fires where
 /// the variant keeps it and not where the one change removes the redefined
-/// guard (`k1d.fresh-pred`) or the choice (`n23a.unguarded`). These are the
-/// detectors' shapes only; the GPU's answers on the variants are not in
-/// yet (devrun/s11f/run.sh).
+/// guard (`k1d.fresh-pred`) or the choice (`n23a.unguarded`). The H200
+/// agreed (`f/table.md`: the two controls right at every level, the rest
+/// wrong from -O1); the hardware rows are in [`variants`].
 #[test]
 fn the_widened_k1_and_n23_need_their_whole_shape() {
     use crate::idioms::log_case;
@@ -115,7 +115,7 @@ fn idioms_of_the_triage_variants_of_2026_11_28_k() {
 /// `devrun/s11f/run.sh`): whether it diverged (wrong at -O1 or -O3, right
 /// at -O0) or agreed at every level, and what the GPU gave. Every variant
 /// agreed at -O0. The expected answers are those hardware results, not
-/// `PREDICT.txt` (seven went otherwise than predicted).
+/// `PREDICT.txt` (six went otherwise than predicted).
 mod variants {
     use crate::idioms::log_case;
     use warp_core::ir::Case;
@@ -308,7 +308,8 @@ fn rows_of(group: &[variants::Row], prefix: &str) -> Vec<variants::Row> {
 
 /// Each detector widened by the 2026-11-28-k triage (K1 past a dead
 /// `setp`, N23 with `abs.f32` of an immediate: H38; K5's overwrite under
-/// a `setp.and` of false constants, N2 with a non-`.sync` second shuffle,
+/// a `setp.and` of false constants and a copy into itself as no read, N2
+/// with a non-`.sync` second shuffle,
 /// N7 past a self-loop, N12 with a guarded `exit` after the `cvt` for the
 /// shuffle: H39) fires, with the case's inputs, on every variant of its subgroup
 /// that diverged on the H200 and on none that agreed, and no other
@@ -335,6 +336,11 @@ fn the_widened_idioms_of_the_2026_11_28_k_triage_fire_on_the_variants_that_diver
         (
             Idiom::UnusedCollectiveSplitsWarp,
             rows_of(variants::K5, "k5g2."),
+            Alone::Contains,
+        ),
+        (
+            Idiom::UnusedCollectiveSplitsWarp,
+            rows_of(variants::K5, "k5l."),
             Alone::Contains,
         ),
         (
@@ -411,6 +417,7 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         // The shuffle guarded: K1's own shape.
         ("k1u.guarded-shfl", GuardRedefinedByCollective),
         // Without the self-copy: K5's unused vote.
+        ("k5l.found", UnusedCollectiveSplitsWarp),
         ("k5l.no-copy", UnusedCollectiveSplitsWarp),
         ("k5g2.found", UnusedCollectiveSplitsWarp),
         ("k5g2.unguarded", UnusedCollectiveSplitsWarp),
@@ -437,10 +444,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[(
 /// with why (triage.md's decisions): the groups whose widening the
 /// results support but this triage did not make, and the candidates.
 const OPEN: &[(&str, &str)] = &[
-    (
-        "k5l.found",
-        "K5L: K5's vote read only by a self-copy in a loop; widening supported, not made",
-    ),
     (
         "k5g3.found",
         "K5G3: candidate (the late setp of the guard is needed)",
