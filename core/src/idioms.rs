@@ -605,6 +605,12 @@ pub enum Idiom {
     /// input's entry value is `d`'s write before the loop
     /// (`n15-input.found` wrong from -O2, right with the copied register
     /// given a value).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// groups N15L and N15P): or a read of `d` in the body before the copy
+    /// in place of the exit test, in a loop with no branch but its back
+    /// edge (H31's N15W: `n15l.found`, a float, and
+    /// `n15p.found`, a guard, wrong on the H200 at -O3; the never-written
+    /// register an input, or no back edge, right).
     LoopCopyOfNeverWrittenReplacesMerge,
     /// N16: `xor d, x, 0` (a copy of `x`), then a loop that counts `x`'s
     /// bits (`popc`, with `x` not rewritten between) and after that, in
@@ -2740,8 +2746,20 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 let t = prog.labels[l.0 as usize].at;
                 (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
             });
+            // Or, since the triage of 2026-11-28-k (groups N15L and N15P,
+            // H31's N15W): a read of `d` earlier in the body, before the
+            // copy (`L9: min.f32 %f2, %f1, %f2; mov.f32 %f1, %f0; @%lp0 bra
+            // L9`, `n15l.found`; `L1: @%p2 cvt.rp.f64.u32 %fd2, 0; mov.pred
+            // %p2, %p0; @%lp0 bra L1`, `n15p.found`: both wrong on the H200
+            // at -O3, right with the never-written register an input or
+            // without the back edge).
+            // A loop whose only way on is its back edge's fall-through (no
+            // branch in the body: N16's loop, `popc.b64 %b0, %bd2; mov.b64
+            // %bd2, %bd1; @%p2 bra L3; bra L2`, leaves by a branch out).
+            let read_before = (h..b).all(|e| !prog.insts[e].op.is_control_flow())
+                && (h..c).any(|e| reads(&prog.insts[e], d));
             // `d`'s entry value a value, `s` maybe none.
-            if leaves && u.get().may_lack(c, s) {
+            if (leaves || read_before) && u.get().may_lack(c, s) {
                 return Some(c);
             }
         }

@@ -358,6 +358,12 @@ fn the_widened_idioms_of_the_2026_11_28_k_triage_fire_on_the_variants_that_diver
             rows_of(variants::N12, "n12e."),
             Alone::Any,
         ),
+        (
+            Idiom::LoopCopyOfNeverWrittenReplacesMerge,
+            variants::N15.to_vec(),
+            // `d`'s entry value is an input: alone the program has none.
+            Alone::Any,
+        ),
     ] {
         assert!(rows.iter().any(|v| v.1) && rows.iter().any(|v| !v.1));
         wrong.extend(variant_mismatches(
@@ -423,6 +429,8 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("k5g2.unguarded", UnusedCollectiveSplitsWarp),
         ("k5g3.unguarded", UnusedCollectiveSplitsWarp),
         ("n2w.found", ShuffleOfShuffledImmediate),
+        ("n15l.found", LoopCopyOfNeverWrittenReplacesMerge),
+        ("n15p.found", LoopCopyOfNeverWrittenReplacesMerge),
         ("n12e.found", NarrowCvtKeepsStaleUpperHalf),
         ("n23a.found", AbsOfChoiceKeepsNegativeZero),
         ("n23a.mov", AbsOfChoiceKeepsNegativeZero),
@@ -452,11 +460,6 @@ const OPEN: &[(&str, &str)] = &[
         "n2a.found",
         "N2A/K5S: the unused collectives are needed (candidate, open)",
     ),
-    (
-        "n15l.found",
-        "N15W (float): the copy after the read in the loop; detector not written",
-    ),
-    ("n15p.found", "N15W (predicate): as n15l"),
     ("lr.found", "LR: candidate (both collectives needed)"),
     (
         "vb.found",
@@ -464,3 +467,32 @@ const OPEN: &[(&str, &str)] = &[
     ),
     ("vb.sync", "VB with vote.sync.ballot"),
 ];
+
+/// N15 as widened for N15L and N15P (a read of the register before the
+/// copy, in a loop with no branch but its back edge) on session 10's
+/// N15W variants (`docs/log/gpu-2026-11-28-j/triage/experiments/n15-pred.*`)
+/// against what the H100 did (`../gpu-2026-11-28-j/triage.md`'s table):
+/// `n15-pred.found` wrong at -O3 (%fd2 lane 0 gpu 0d0000000300000000,
+/// interp 0), `.no-loop` and `.p0-given` right at every level.
+#[test]
+fn the_widened_n15_on_session_10s_n15w_variants() {
+    use crate::idioms::{log_case, variant_mismatches, Alone};
+    use warp_core::idioms::Idiom;
+    let rows: &[variants::Row] = &[
+        (
+            "n15-pred.found",
+            true,
+            "%fd2 lane 0 gpu 0d0000000300000000, interp 0 (-O3)",
+        ),
+        ("n15-pred.no-loop", false, "no back edge"),
+        ("n15-pred.p0-given", false, "%p0 an input"),
+    ];
+    let wrong = variant_mismatches(
+        Idiom::LoopCopyOfNeverWrittenReplacesMerge,
+        rows,
+        |name| log_case(&format!("gpu-2026-11-28-j/triage/experiments/{name}")),
+        &[],
+        Alone::Any,
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
