@@ -309,9 +309,9 @@ fn rows_of(group: &[variants::Row], prefix: &str) -> Vec<variants::Row> {
 /// Each detector widened by the 2026-11-28-k triage (K1 past a dead
 /// `setp`, N23 with `abs.f32` of an immediate: H38; K5's overwrite under
 /// a `setp.and` of false constants and a copy into itself as no read, N2
-/// with a non-`.sync` second shuffle,
-/// N7 past a self-loop, N12 with a guarded `exit` after the `cvt` for the
-/// shuffle: H39) fires, with the case's inputs, on every variant of its subgroup
+/// with a non-`.sync` second shuffle, N7 past a self-loop, N12 with a
+/// guarded `exit` after the `cvt` for the shuffle, N15 with a read before
+/// the copy for the exit test: H39) fires, with the case's inputs, on every variant of its subgroup
 /// that diverged on the H200 and on none that agreed, and no other
 /// detector fires on them.
 #[test]
@@ -439,8 +439,7 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
 
 /// The variants that agreed on the H200 but hold a detector's idiom: the
 /// detector is wider than its bug there. `k5g3.no-late-setp`: K5's
-/// detector took it before this triage (the redux's result overwritten
-/// by `@!%p1 mov.u32 %r1, 0` and never read), but without the last
+/// detector took it before this triage too (triage.md, group K5G), but without the last
 /// `setp.eq.and.b32 %p1, 0, %b0, %p1` the H200 ran it right: the late
 /// rewrite of the guard is part of group K5G3's trigger (open).
 const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[(
@@ -449,8 +448,7 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[(
 )];
 
 /// The variants that diverged on the H200 with no detector firing, each
-/// with why (triage.md's decisions): the groups whose widening the
-/// results support but this triage did not make, and the candidates.
+/// with why: the candidates of triage.md's decisions (no detector).
 const OPEN: &[(&str, &str)] = &[
     (
         "k5g3.found",
