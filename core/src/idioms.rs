@@ -13,7 +13,7 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
+    Activemask, BinOp, BoolOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
@@ -109,6 +109,12 @@ pub enum Idiom {
     /// of an immediate (`k5u.found`; with an input or `%laneid`, right); a
     /// guarded overwrite whose guard a branch fixes overwrites
     /// (`k5g-branch.found`; an input's guard, right).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group K5G2): also `@!p` after a `setp.and` of two immediates whose
+    /// comparison is false into `p` (`k5g2.found` wrong from -O1).
+    /// A copy of the result into itself (`mov.pred %p0, %p0`) is no read
+    /// (group K5L: `k5l.found` wrong at -O3; a copy into a fresh stored
+    /// predicate, right).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -127,6 +133,10 @@ pub enum Idiom {
     /// comes before it, or its membermask is not the immediate full mask):
     /// the compiler folds the second shuffle to its input as if it were
     /// warp-uniform (`corpus/shfl.sync.down-f8cd95db.ptx`).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group N2W): the second shuffle may be a non-`.sync` `shfl` (sm_70:
+    /// `shfl.bfly.b32 %f0, %r2, 16, 31`, `n2w.found` wrong on the H200 from
+    /// -O1; the first of `%laneid` or of an input, right).
     ShuffleOfShuffledImmediate,
     /// A 64-bit `shl`/`shr` whose `.b32` shift amount is a register that
     /// a `mov.f32` writes anywhere in the program: the compiler converts
@@ -287,6 +297,9 @@ pub enum Idiom {
     /// only paths through X reach and forward branches; right after X in a
     /// block an earlier branch skips): `n7-*.found` wrong from -O1, with a
     /// fresh predicate right.
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group K1U): the fall-through's scan passes a `bra` to itself
+    /// (`k1u.found` wrong on the H200 from -O1; a fresh predicate, right).
     PredicateRedefinedPastBranch,
     /// N8: `bfe.s32 d, a, POS, len` with an immediate position POS past
     /// the msb (above 31). The PTX ISA (`bfe`, docs.nvidia.com/cuda/
@@ -406,6 +419,10 @@ pub enum Idiom {
     /// through the driver's JIT linker at -O0, -O1, -O3): the register's own
     /// old upper half (an input), the `cvt` under a guard a branch on its
     /// negation fixes, a shuffle between (`n12-own.found`, wrong at -O3).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// group N12E): or a guarded `exit` right after the `cvt` in the
+    /// shuffle's place (`n12e.found` wrong on the H200 at -O3; without the
+    /// exit, right).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -588,6 +605,12 @@ pub enum Idiom {
     /// input's entry value is `d`'s write before the loop
     /// (`n15-input.found` wrong from -O2, right with the copied register
     /// given a value).
+    /// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+    /// groups N15L and N15P): or a read of `d` in the body before the copy
+    /// in place of the exit test, in a loop with no branch but its back
+    /// edge (H31's N15W: `n15l.found`, a float, and
+    /// `n15p.found`, a guard, wrong on the H200 at -O3; the never-written
+    /// register an input, or no back edge, right).
     LoopCopyOfNeverWrittenReplacesMerge,
     /// N16: `xor d, x, 0` (a copy of `x`), then a loop that counts `x`'s
     /// bits (`popc`, with `x` not rewritten between) and after that, in
@@ -1666,13 +1689,20 @@ fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
 /// [`dead_after`], following reads by instructions whose results are
 /// dead `depth` steps further.
 fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
+    // A copy of `d` into itself changes nothing: neither a read nor a
+    // write (since the triage of 2026-11-28-k, group K5L).
     let read = |k: usize| {
         let x = &prog.insts[k];
-        reads(x, d) && uses_what_it_reads(x) && !(depth > 0 && results_dead(prog, k, depth - 1))
+        reads(x, d)
+            && !copy_into_itself(x, d)
+            && uses_what_it_reads(x)
+            && !(depth > 0 && results_dead(prog, k, depth - 1))
     };
     let kill = |k: usize| {
         let x = &prog.insts[k];
-        x.op.written().contains(&d) && (x.guard.is_none() || guard_known_true(prog, k))
+        x.op.written().contains(&d)
+            && !copy_into_itself(x, d)
+            && (x.guard.is_none() || guard_known_true(prog, k))
     };
     for (h, b) in loops(prog) {
         if h > i || i > b || (i + 1..=b).any(kill) {
@@ -1702,6 +1732,16 @@ fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     false
 }
 
+/// Whether `x` is `mov d, d` (guarded or not): it leaves `d` as it was.
+/// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+/// group K5L): K5's unused vote read only by `mov.pred %p0, %p0` in a
+/// one-trip loop, then overwritten by the full-mask `match.all`
+/// (`k5l.found` wrong on the H200 at -O3, as without the copy; the copy
+/// into a fresh stored `%p1`, right).
+fn copy_into_itself(x: &crate::ir::Inst, d: Reg) -> bool {
+    matches!(x.op, Op::Glue(Glue::Mov { d: Dest::Reg(r), a: Operand::Reg(a), .. }) if r == d && a == d)
+}
+
 /// Whether instruction `k` computes registers that are all dead after it
 /// ([`dead_after_within`] with `depth`): no control flow, at least one
 /// register result.
@@ -1724,6 +1764,8 @@ fn results_dead(prog: &Program, k: usize, depth: u32) -> bool {
 /// right). (A guard from `setp.ne %p1, %rd1, %rd1` was tried too:
 /// `k5g-setp.guard-unknown`, an unknown guard, went as wrong, so it
 /// decided nothing and is not taken.)
+/// Since the triage of 2026-11-28-k: also `@!p` where `p`'s last write is
+/// a `setp.and` of false constants ([`setp_and_of_false_constants`]).
 fn guard_known_true(prog: &Program, k: usize) -> bool {
     let Some(g) = prog.insts[k].guard else {
         return false;
@@ -1740,10 +1782,34 @@ fn guard_known_true(prog: &Program, k: usize) -> bool {
                     .is_some_and(|q| q.reg == g.reg && q.negated != g.negated);
         }
         if x.op.written().contains(&g.reg) {
-            return false;
+            return g.negated && setp_and_of_false_constants(x, g.reg);
         }
     }
     false
+}
+
+/// Whether `x` is a `setp.CMP.and` into `p` (no `|q`) whose comparison of
+/// two immediates is false, so `p` is false whatever the combined
+/// predicate: `@!p` after it runs on every lane. Since the triage of
+/// 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`, group K5G2:
+/// `setp.gt.and.s32 %p0, 0, 0, %p0`, then `@!%p0 mov.pred %p3, %p1` over
+/// K5's unused vote; `k5g2.found` wrong on the H200 from -O1, the vote
+/// removed or its mask full, right).
+fn setp_and_of_false_constants(x: &crate::ir::Inst, p: Reg) -> bool {
+    let Op::Glue(
+        g @ Glue::Setp {
+            combine: Some((BoolOp::And, _)),
+            p: Dest::Reg(d),
+            q: None,
+            a: Operand::Imm(a),
+            b: Operand::Imm(b),
+            ..
+        },
+    ) = &x.op
+    else {
+        return false;
+    };
+    *d == p && crate::interp::alu::eval(g, &[*a, *b, 1])[0] == 0
 }
 
 fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
@@ -1801,7 +1867,8 @@ fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {
         }
         for (j, later) in prog.insts.iter().enumerate().skip(i + 1) {
             if let Op::Shfl(second) = &later.op {
-                if second.membermask.is_some() && second.a == Operand::Reg(d) {
+                // `.sync` or not (group N2W of 2026-11-28-k).
+                if second.a == Operand::Reg(d) {
                     return Some(j);
                 }
             }
@@ -2033,7 +2100,12 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
             for side in [k + 1..t.min(n), taken] {
                 for w in side.clone() {
                     let y = &prog.insts[w];
-                    if y.op.is_control_flow() {
+                    // Past a one-instruction loop, a `bra` to itself (it
+                    // writes nothing): since the triage of 2026-11-28-k
+                    // (group K1U: `@%p1 bra L5; L6: @%lp0 bra L6;
+                    // shfl.sync.bfly.b32 _|%p2, ...; L5:`, `k1u.found` wrong
+                    // on the H200 from -O1, as without the loop).
+                    if y.op.is_control_flow() && !self_loop(prog, w) {
                         break;
                     }
                     // A collective writer only unguarded (a guarded one is K1's).
@@ -2052,6 +2124,15 @@ fn predicate_redefined_past_branch(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether instruction `w` is a branch to itself (a loop of one
+/// instruction, `L: @%p bra L`).
+fn self_loop(prog: &Program, w: usize) -> bool {
+    prog.insts[w]
+        .op
+        .branch_target()
+        .is_some_and(|l| prog.label_target(l) == w)
 }
 
 /// N7 as the triage of 2026-11-28-j widened it
@@ -2278,6 +2359,11 @@ fn narrow_cvt_at_branch_target(prog: &Program) -> Option<usize> {
 /// cvt.rzi.u8.f32 %r1, %b2`, %r1 0x79c06530 on entry, 0x79c00000 after:
 /// `n12-own.found`, wrong at -O3 on the H100, right at -O1; without the
 /// shuffle, unguarded or to `.u32` right at every level).
+/// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
+/// group N12E): a guarded `exit` right after the `cvt` in the shuffle's
+/// place (`@!%p0 bra L6; @%p0 cvt.rmi.s16.f32 %s0, 0; @%p1 exit; L6:`,
+/// `n12e.found` wrong on the H200 at -O3; without the exit, the branch or
+/// the guard, or to `.s32`, right at every level).
 fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {
     (0..prog.insts.len()).find(|&k| {
         let x = &prog.insts[k];
@@ -2296,10 +2382,20 @@ fn narrow_cvt_under_known_guard(prog: &Program, has_entry: &dyn Fn(Reg) -> bool)
                 .iter()
                 .any(|y| matches!(y.op, Op::Shfl(_)))
         });
+        // Or, since the triage of 2026-11-28-k (group N12E), a guarded
+        // `exit` right after the `cvt` (straight code between): without
+        // the exit the H200 agreed (`n12e.no-exit`).
+        let exit_after = (k + 1..prog.insts.len())
+            .take_while(|&j| !labelled(prog, j))
+            .find(|&j| prog.insts[j].op.is_control_flow())
+            .is_some_and(|j| {
+                prog.insts[j].guard.is_some()
+                    && matches!(prog.insts[j].op, Op::Control(Control::Exit))
+            });
         x.guard.is_some()
             && narrow_cvt_into_32_bits(prog, x)
             && entry
-            && shuffled
+            && (shuffled || exit_after)
             && guard_known_true(prog, k)
     })
 }
@@ -2650,8 +2746,20 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 let t = prog.labels[l.0 as usize].at;
                 (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
             });
+            // Or, since the triage of 2026-11-28-k (groups N15L and N15P,
+            // H31's N15W): a read of `d` earlier in the body, before the
+            // copy (`L9: min.f32 %f2, %f1, %f2; mov.f32 %f1, %f0; @%lp0 bra
+            // L9`, `n15l.found`; `L1: @%p2 cvt.rp.f64.u32 %fd2, 0; mov.pred
+            // %p2, %p0; @%lp0 bra L1`, `n15p.found`: both wrong on the H200
+            // at -O3, right with the never-written register an input or
+            // without the back edge).
+            // A loop whose only way on is its back edge's fall-through (no
+            // branch in the body: N16's loop, `popc.b64 %b0, %bd2; mov.b64
+            // %bd2, %bd1; @%p2 bra L3; bra L2`, leaves by a branch out).
+            let read_before = (h..b).all(|e| !prog.insts[e].op.is_control_flow())
+                && (h..c).any(|e| reads(&prog.insts[e], d));
             // `d`'s entry value a value, `s` maybe none.
-            if leaves && u.get().may_lack(c, s) {
+            if (leaves || read_before) && u.get().may_lack(c, s) {
                 return Some(c);
             }
         }
