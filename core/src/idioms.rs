@@ -3345,6 +3345,23 @@ fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
 
 /// Whether `op` is a lane op the PTX compilers implement with a routine of
 /// their own ([`crate::interp::converge::calls_math_routine`]).
+/// `(d, a)` when `x` is an unguarded `and.pred d, a, a` or `or.pred d, a,
+/// a` into another register: a copy of predicate `a` (N26's and N28's
+/// copy).
+fn predicate_self_copy(x: &crate::ir::Inst) -> Option<(Reg, Reg)> {
+    let Op::Glue(Glue::Bin {
+        op: BinOp::And | BinOp::Or,
+        ty: Type::Pred,
+        d: Dest::Reg(d),
+        a: Operand::Reg(a),
+        b: Operand::Reg(b),
+    }) = x.op
+    else {
+        return None;
+    };
+    (x.guard.is_none() && a == b && d != a).then_some((d, a))
+}
+
 fn calls_math_subroutine(op: &Op) -> bool {
     match op {
         Op::LaneOp(lane) => crate::interp::converge::calls_math_routine(lane),
@@ -3381,17 +3398,10 @@ fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {
                     .is_some_and(|l| prog.labels[l.0 as usize].at > i);
             continue;
         }
-        let Op::Glue(Glue::Bin {
-            op: BinOp::And | BinOp::Or,
-            ty: Type::Pred,
-            d: Dest::Reg(d),
-            a: Operand::Reg(a),
-            b: Operand::Reg(b),
-        }) = x.op
-        else {
+        let Some((d, a)) = predicate_self_copy(x) else {
             continue;
         };
-        if !(call_in_block || after_branch) || x.guard.is_some() || a != b || d == a {
+        if !(call_in_block || after_branch) {
             continue;
         }
         // In the block after the copy: `a` rewritten unguarded (with `d`

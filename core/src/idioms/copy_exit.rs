@@ -19,8 +19,8 @@
 //! `setp` for the `mov.pred` rewrite, a branch for the `exit` right (the
 //! last is N26's shape: [`super::Idiom::PredicateCopyLostAfterMathCall`]).
 
-use super::labelled;
-use crate::ir::{BinOp, Control, Dest, Glue, Op, Operand, Program, Reg, Type};
+use super::{labelled, predicate_self_copy};
+use crate::ir::{Control, Dest, Glue, Op, Operand, Program, Reg};
 
 /// Whether instruction `k` is an unguarded `mov` of an immediate into `a`.
 fn mov_imm_into(prog: &Program, k: usize, a: Reg) -> bool {
@@ -50,19 +50,9 @@ fn branched_over(prog: &Program, i: usize, k: usize) -> bool {
 pub(super) fn predicate_copy_guards_exit(prog: &Program) -> Option<usize> {
     let n = prog.insts.len();
     for (i, x) in prog.insts.iter().enumerate() {
-        let Op::Glue(Glue::Bin {
-            op: BinOp::And | BinOp::Or,
-            ty: Type::Pred,
-            d: Dest::Reg(d),
-            a: Operand::Reg(a),
-            b: Operand::Reg(b),
-        }) = x.op
-        else {
+        let Some((d, a)) = predicate_self_copy(x) else {
             continue;
         };
-        if x.guard.is_some() || a != b || d == a {
-            continue;
-        }
         let mut rewritten = false;
         let mut k = i + 1;
         while k < n && !labelled(prog, k) && !prog.insts[k].op.is_control_flow() {
