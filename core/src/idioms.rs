@@ -21,12 +21,14 @@ mod copy_exit;
 mod fall_through;
 mod match_join;
 mod or64_after_exit;
+mod shape;
 mod unwritten;
 
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
 use match_join::match_at_join_of_two_paths;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
+use shape::{labelled, loops, predicate_self_copy, straight_writer};
 use unwritten::Lazy;
 
 /// A known bug's idiom.
@@ -1247,11 +1249,6 @@ fn is_collective(op: &Op) -> bool {
     }
 }
 
-/// Whether a label sits at instruction `i` (it is a join point).
-fn labelled(prog: &Program, i: usize) -> bool {
-    prog.labels.iter().any(|l| l.at == i)
-}
-
 fn guard_redefined(prog: &Program) -> Option<usize> {
     for (i, inst) in prog.insts.iter().enumerate() {
         let Some(Guard { reg: p, .. }) = inst.guard else {
@@ -1378,18 +1375,6 @@ fn reads(inst: &crate::ir::Inst, p: Reg) -> bool {
             .sources()
             .iter()
             .any(|(o, _, _)| matches!(o, Operand::Reg(r) | Operand::NotPred(r) if *r == p))
-}
-
-/// The loops of `prog`: (head, back edge) of every backward branch.
-fn loops(prog: &Program) -> Vec<(usize, usize)> {
-    prog.insts
-        .iter()
-        .enumerate()
-        .filter_map(|(b, inst)| {
-            let h = prog.labels[inst.op.branch_target()?.0 as usize].at;
-            (h <= b).then_some((h, b))
-        })
-        .collect()
 }
 
 /// The guard of `inst` when it is a guarded exit: `@p exit`, or `@p bra L`
@@ -3292,15 +3277,6 @@ fn match_all_exit_join(prog: &Program) -> Option<usize> {
     None
 }
 
-/// The last write of `r` before instruction `at`, when no label lies
-/// between them (straight-line code).
-fn straight_writer(prog: &Program, r: Reg, at: usize) -> Option<usize> {
-    let k = (0..at)
-        .rev()
-        .find(|&k| prog.insts[k].op.written().contains(&r))?;
-    (!(k + 1..=at).any(|i| labelled(prog, i))).then_some(k)
-}
-
 /// The source register of an unguarded `cnot.b64` written at `k`.
 fn cnot64_source(prog: &Program, k: usize) -> Option<Reg> {
     let x = &prog.insts[k];
@@ -3345,23 +3321,6 @@ fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
 
 /// Whether `op` is a lane op the PTX compilers implement with a routine of
 /// their own ([`crate::interp::converge::calls_math_routine`]).
-/// `(d, a)` when `x` is an unguarded `and.pred d, a, a` or `or.pred d, a,
-/// a` into another register: a copy of predicate `a` (N26's and N28's
-/// copy).
-fn predicate_self_copy(x: &crate::ir::Inst) -> Option<(Reg, Reg)> {
-    let Op::Glue(Glue::Bin {
-        op: BinOp::And | BinOp::Or,
-        ty: Type::Pred,
-        d: Dest::Reg(d),
-        a: Operand::Reg(a),
-        b: Operand::Reg(b),
-    }) = x.op
-    else {
-        return None;
-    };
-    (x.guard.is_none() && a == b && d != a).then_some((d, a))
-}
-
 fn calls_math_subroutine(op: &Op) -> bool {
     match op {
         Op::LaneOp(lane) => crate::interp::converge::calls_math_routine(lane),

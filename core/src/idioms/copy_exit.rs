@@ -19,7 +19,7 @@
 //! `setp` for the `mov.pred` rewrite, a branch for the `exit` right (the
 //! last is N26's shape: [`super::Idiom::PredicateCopyLostAfterMathCall`]).
 
-use super::{labelled, predicate_self_copy};
+use super::shape::{labelled, predicate_self_copy};
 use crate::ir::{Control, Dest, Glue, Op, Operand, Program, Reg};
 
 /// Whether instruction `k` is an unguarded `mov` of an immediate into `a`.

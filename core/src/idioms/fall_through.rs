@@ -13,6 +13,7 @@
 //! control-flow instruction, and the one that rewrites `r` is the last of
 //! them (it still reads `r == K`).
 
+use super::shape::labelled;
 use crate::ir::{CmpOp, Control, Dest, Glue, Op, Operand, Program};
 
 /// A value a branch fixes on its fall-through.
@@ -36,11 +37,6 @@ pub(super) struct Fixed {
     /// it (`@%p3 bra L16; @!%p1 bra L17; @!%p2 xor.b32 ...; L17: L16:`,
     /// `c/found-default/xor.b32-b2532cf9`).
     pub(super) widened: bool,
-}
-
-/// Whether a label sits at instruction `i` (other paths join there).
-fn labelled(prog: &Program, i: usize) -> bool {
-    prog.labels.iter().any(|l| l.at == i)
 }
 
 /// Whether instruction `i` writes the register `what` is (never for

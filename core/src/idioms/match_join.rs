@@ -28,7 +28,7 @@
 //! the `p` of `setp.eq p, %laneid, K` with `K` above 31 just before it (the
 //! session 9 variant `match-join.one-path`, which agreed, has one).
 
-use super::{labelled, straight_writer};
+use super::shape::{labelled, straight_writer};
 use crate::ir::{CmpOp, Control, Glue, MatchMode, Op, Operand, Program};
 
 /// Whether no lane takes the branch at `k`: `@p bra` where `p`'s last

@@ -23,7 +23,7 @@
 //! allocation: `o11-no-regs` (the case without its unused `.b32`
 //! registers) agreed on the H200 and has the shape.
 
-use super::{labelled, loops};
+use super::shape::{labelled, loops};
 use crate::ir::{BinOp, Control, Dest, Glue, Op, Operand, Program, Type};
 
 /// The low word all ones, the high word 0: `0xffffffff` as a `.b64`
