@@ -310,14 +310,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         if let Some(v) = self.uniform_vec(ty, off) {
             return v;
         }
-        let end = off + ty.bytes() as i32;
-        for i in 0..self.known.len() {
-            let k = self.known[i];
-            if k.dirty && k.overlaps(off, end) {
-                self.b.ins().store(mf(), k.v, self.state, k.off);
-                self.known[i].dirty = false;
-            }
-        }
+        self.store_waiting(off, off + ty.bytes() as i32);
         let v = self.b.ins().load(ty, mf(), self.state, off);
         if ty.is_vector() {
             self.known.push(Known {
@@ -328,6 +321,18 @@ impl<'a, 'b> Emitter<'a, 'b> {
             });
         }
         v
+    }
+
+    /// Stores the waiting (dirty) vectors that share a byte with
+    /// `off..end`, before a load of those bytes from the state.
+    fn store_waiting(&mut self, off: i32, end: i32) {
+        for i in 0..self.known.len() {
+            let k = self.known[i];
+            if k.dirty && k.overlaps(off, end) {
+                self.b.ins().store(mf(), k.v, self.state, k.off);
+                self.known[i].dirty = false;
+            }
+        }
     }
 
     /// Lane 0 of the lanes' vector type `ty` (`I32X4`, `I64X2`) at `off`:
@@ -350,14 +355,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
                 return self.b.ins().extractlane(v, 0);
             }
             let word = ty.lane_type();
-            let end = off + word.bytes() as i32;
-            for i in 0..self.known.len() {
-                let k = self.known[i];
-                if k.dirty && k.overlaps(off, end) {
-                    self.b.ins().store(mf(), k.v, self.state, k.off);
-                    self.known[i].dirty = false;
-                }
-            }
+            self.store_waiting(off, off + word.bytes() as i32);
             return self.b.ins().load(word, mf(), self.state, off);
         }
         let v = self.load(ty, off);
@@ -555,14 +553,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         }
         // Lane 0's word, after any waiting store that covers it.
         let word = ty.lane_type();
-        let word_end = start + word.bytes() as i32;
-        for i in 0..self.known.len() {
-            let k = self.known[i];
-            if k.dirty && k.overlaps(start, word_end) {
-                self.b.ins().store(mf(), k.v, self.state, k.off);
-                self.known[i].dirty = false;
-            }
-        }
+        self.store_waiting(start, start + word.bytes() as i32);
         let s = self.b.ins().load(word, mf(), self.state, start);
         let v = self.b.ins().splat(ty, s);
         self.known.push(Known {
