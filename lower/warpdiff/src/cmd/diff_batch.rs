@@ -12,7 +12,9 @@ use crate::fuzz::case::FUZZ_FUEL;
 use crate::{errln, outln};
 use std::path::Path;
 use warp_core::engine::unbounded_only;
+use warp_core::gen::TestCase;
 use warp_core::oracle::{diverges, reference_interp, Disagreement};
+use warp_core::outcome::Outcome;
 use warp_gpu::emit::Job;
 use warp_gpu::engine::GpuEngine;
 use warp_gpu::GpuError;
@@ -40,17 +42,10 @@ pub fn diff_batch(file: &Path) -> u8 {
     // when its schedule is perturbed), as `fuzz` compared them.
     let mut references = Vec::with_capacity(batch.cases.len());
     for (i, c) in batch.cases.iter().enumerate() {
-        match reference_interp(&c.program, &[&GpuEngine], FUZZ_FUEL).run(&c.inputs) {
-            Ok(r) if r.ub.is_none() => references.push(r),
-            Ok(r) => {
-                errln!(
-                    "warpdiff diff: {name}: case {i}: undefined behaviour in the reference: {}",
-                    r.ub.map_or(String::new(), |u| u.to_string())
-                );
-                return 2;
-            }
-            Err(e) => {
-                errln!("warpdiff diff: {name}: case {i}: interp: {e}");
+        match gpu_reference(c) {
+            Ok(r) => references.push(r),
+            Err(m) => {
+                errln!("warpdiff diff: {name}: case {i}: {m}");
                 return 2;
             }
         }
@@ -115,4 +110,17 @@ pub fn diff_batch(file: &Path) -> u8 {
         batch.cases.len()
     );
     u8::from(bad)
+}
+
+/// The reference run of `c` in the model the GPU is compared in (the spec
+/// one when its schedule is perturbed), as `fuzz` runs it; an error when
+/// the reference meets undefined behaviour or runs out of fuel.
+pub(crate) fn gpu_reference(c: &TestCase) -> Result<Outcome, String> {
+    match reference_interp(&c.program, &[&GpuEngine], FUZZ_FUEL).run(&c.inputs) {
+        Ok(r) => match r.ub {
+            None => Ok(r),
+            Some(u) => Err(format!("undefined behaviour in the reference: {u}")),
+        },
+        Err(e) => Err(format!("interp: {e}")),
+    }
 }

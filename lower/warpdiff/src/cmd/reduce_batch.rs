@@ -15,17 +15,15 @@
 //! case's module in the final run.
 
 use crate::cmd::batch_ddmin::{reduce, Bound, Found};
+use crate::cmd::diff_batch::gpu_reference;
 use crate::fuzz::batch_file::{batch_text, read_batch, write_batch};
-use crate::fuzz::case::FUZZ_FUEL;
 use crate::fuzz::levels::{judge, AtLevel};
 use crate::{errln, outln};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use warp_core::engine::unbounded_only;
 use warp_core::gen::TestCase;
-use warp_core::oracle::reference_interp;
 use warp_gpu::emit::Job;
-use warp_gpu::engine::GpuEngine;
 use warp_gpu::GpuConfig;
 
 /// How many times the result runs again at the end.
@@ -54,21 +52,13 @@ pub fn reduce_batch(file: &Path, seconds: u64, max_tests: usize) -> u8 {
         );
         return 2;
     }
-    let reference =
-        match reference_interp(&culprit.program, &[&GpuEngine], FUZZ_FUEL).run(&culprit.inputs) {
-            Ok(r) if r.ub.is_none() => r,
-            Ok(r) => {
-                errln!(
-                    "warpdiff diff: {name}: case {d}: undefined behaviour in the reference: {}",
-                    r.ub.map_or(String::new(), |u| u.to_string())
-                );
-                return 2;
-            }
-            Err(e) => {
-                errln!("warpdiff diff: {name}: case {d}: interp: {e}");
-                return 2;
-            }
-        };
+    let reference = match gpu_reference(culprit) {
+        Ok(r) => r,
+        Err(m) => {
+            errln!("warpdiff diff: {name}: case {d}: {m}");
+            return 2;
+        }
+    };
     // Bounded runs never reach the GPU (`fuzz` keeps none in a batch):
     // they are no mates.
     let runs = |i: &usize| unbounded_only(&batch.cases[*i].inputs).is_none();
@@ -198,15 +188,20 @@ fn run_with(
     reference: &warp_core::outcome::Outcome,
 ) -> Result<AtLevel, String> {
     let (order, which) = in_order(d, sub);
-    let jobs: Vec<Job> = order
+    let jobs = jobs_of(cases, &order);
+    let gpu = warp_gpu::engine::open_with(0, config).map_err(|e| e.to_string())?;
+    Ok(judge(gpu.as_ref(), &jobs, which, &cases[d], reference))
+}
+
+/// The GPU jobs of `cases[i]` for each `i` of `order`, in that order.
+fn jobs_of<'c>(cases: &'c [TestCase], order: &[usize]) -> Vec<Job<'c>> {
+    order
         .iter()
         .map(|&i| Job {
             program: &cases[i].program,
             inputs: &cases[i].inputs,
         })
-        .collect();
-    let gpu = warp_gpu::engine::open_with(0, config).map_err(|e| e.to_string())?;
-    Ok(judge(gpu.as_ref(), &jobs, which, &cases[d], reference))
+        .collect()
 }
 
 /// `sub` with `d` in batch order, and where `d` is in it.
@@ -223,13 +218,7 @@ fn in_order(d: usize, sub: &[usize]) -> (Vec<usize>, usize) {
 /// them).
 fn gpu_skipped(cases: &[TestCase], d: usize, mates: &[usize]) -> Vec<usize> {
     let (order, _) = in_order(d, mates);
-    let jobs: Vec<Job> = order
-        .iter()
-        .map(|&i| Job {
-            program: &cases[i].program,
-            inputs: &cases[i].inputs,
-        })
-        .collect();
+    let jobs = jobs_of(cases, &order);
     let (_, skipped) = warp_gpu::plan::chunks(&jobs, 1);
     skipped.into_iter().map(|(j, _)| order[j]).collect()
 }
@@ -279,13 +268,7 @@ fn structural_cuts(
 /// when the batch `order` is cut by [`warp_gpu::plan::chunks`] with
 /// `threads` compile threads, as the GPU engine cuts it.
 fn module_mates(cases: &[TestCase], order: &[usize], at: usize, threads: usize) -> Vec<usize> {
-    let jobs: Vec<Job> = order
-        .iter()
-        .map(|&i| Job {
-            program: &cases[i].program,
-            inputs: &cases[i].inputs,
-        })
-        .collect();
+    let jobs = jobs_of(cases, order);
     let (chunks, _) = warp_gpu::plan::chunks(&jobs, threads.max(1));
     chunks
         .iter()
