@@ -17,6 +17,7 @@ use crate::ir::{
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
+mod bfind64_undefined;
 mod copy_exit;
 mod fall_through;
 mod match_join;
@@ -24,6 +25,7 @@ mod or64_after_exit;
 mod shape;
 mod unwritten;
 
+use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
 use match_join::match_at_join_of_two_paths;
@@ -936,6 +938,21 @@ pub enum Idiom {
     /// alone in the loop and reuses the pair's high register for a
     /// temporary of the exit path's stores.
     Or64LowWordOnesDropsHighWord,
+    /// UB64 (N30 of `docs/findings.md`, issue #35; the two findings of
+    /// session 11's -O3 hunt that needed their batch, decided by session
+    /// 12's H200 calls): a 64-bit `bfind` of a register the program never
+    /// wrote, in a program with a collective or `activemask`. `ptxas` takes
+    /// the never-written register as the same on every lane: the per-lane
+    /// branch of the `bfind`'s expansion gets no `BSSY`/`BSYNC` and
+    /// uniform registers and unsynchronised collectives are used across it,
+    /// and where the kernels before it left values that differ between
+    /// lanes the warp splits there: `corpus/activemask-9ac0fd8e.ptx` reads
+    /// `activemask` back as 0, `corpus/match.all.sync.b32-1087411f.ptx`
+    /// gets a full-mask `match.all.sync` mask without lanes 12 and 13, at
+    /// -O3 through the driver's JIT linker after their 8 mates, right at
+    /// -O0 and alone; right when the source has any value
+    /// (`idioms/bfind64_undefined.rs`).
+    Bfind64OfNeverWrittenTakenAsUniform,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -961,7 +978,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 34] = [
+    pub const ALL: [Idiom; 35] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -998,6 +1015,7 @@ impl Idiom {
         Idiom::MatchAtJoinOfTwoPaths,
         Idiom::PredicateCopyLostAtExit,
         Idiom::Or64LowWordOnesDropsHighWord,
+        Idiom::Bfind64OfNeverWrittenTakenAsUniform,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1037,6 +1055,9 @@ impl Idiom {
             Idiom::MatchAtJoinOfTwoPaths => "match-at-join-of-two-paths",
             Idiom::PredicateCopyLostAtExit => "predicate-copy-lost-at-exit",
             Idiom::Or64LowWordOnesDropsHighWord => "or64-low-word-ones-drops-high-word",
+            Idiom::Bfind64OfNeverWrittenTakenAsUniform => {
+                "bfind64-of-never-written-taken-as-uniform"
+            }
         }
     }
 
@@ -1131,6 +1152,7 @@ impl Idiom {
             Idiom::MatchAtJoinOfTwoPaths => match_at_join_of_two_paths(prog),
             Idiom::PredicateCopyLostAtExit => predicate_copy_guards_exit(prog),
             Idiom::Or64LowWordOnesDropsHighWord => or64_low_word_ones_in_loop_after_exit(prog),
+            Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
         }
     }
 
@@ -1199,7 +1221,8 @@ impl Idiom {
             | Idiom::PredicateCopyLostAfterMathCall
             | Idiom::MatchAtJoinOfTwoPaths
             | Idiom::PredicateCopyLostAtExit
-            | Idiom::Or64LowWordOnesDropsHighWord => &[Effect::WrongValue],
+            | Idiom::Or64LowWordOnesDropsHighWord
+            | Idiom::Bfind64OfNeverWrittenTakenAsUniform => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],

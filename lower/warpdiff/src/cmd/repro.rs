@@ -24,6 +24,7 @@
 //!   the result at every level and the lowest failing one.
 
 use crate::cli::ReproArgs;
+use crate::fuzz::batch_file;
 use crate::fuzz::levels::{sweep, AtLevel, Class};
 use crate::{errln, outln};
 use std::fmt::Write as _;
@@ -32,7 +33,9 @@ use std::process::Command;
 use warp_core::gen::TestCase;
 use warp_core::interp::Interp;
 use warp_core::ir::{Case, WARP};
-use warp_gpu::emit::{emit_module, encode_inputs, module_target, out_words, Job};
+use warp_gpu::emit::{
+    emit_module, encode_inputs, module_target, out_words, Job, KernelInfo, Module,
+};
 
 /// SASS mnemonics of the warp instructions and of what the known compiler
 /// bugs showed (guards, selects, reconvergence), quoted in `NOTES.md`.
@@ -51,10 +54,57 @@ pub fn repro(a: &ReproArgs) -> u8 {
     }
 }
 
+/// What `warpdiff repro` reproduces: one case, or the case that diverged in
+/// a kept GPU batch (`NAME.batch.txt`) with the mates it ran after.
+struct Target {
+    /// Every case the module holds, in batch order (one for a case file).
+    cases: Vec<TestCase>,
+    /// The index in `cases` of the one whose outputs are checked.
+    checked: usize,
+    /// The checked case as a case file holds it (its header says where it
+    /// came from).
+    case: Case,
+}
+
+/// Reads `file`: a batch file when it has the batch marker
+/// ([`crate::fuzz::batch_file::MARK`]) at the start of a line, else a case.
+fn read_target(file: &str, src: &str) -> Result<Target, String> {
+    if src.lines().any(|l| l.starts_with(batch_file::MARK)) {
+        let b = batch_file::parse_batch(src, file)?;
+        let mut case = b.cases[b.diverged].to_case();
+        case.header = b.header.clone();
+        case.header.push(format!(
+            "The case that diverged (batch case {} of {}); the reproducer runs the kernels of the cases before it in the same module first.",
+            b.diverged,
+            b.cases.len()
+        ));
+        return Ok(Target {
+            cases: b.cases,
+            checked: b.diverged,
+            case,
+        });
+    }
+    let case = warp_core::text::parse(src).map_err(|e| e.with_file(file))?;
+    Ok(Target {
+        cases: vec![TestCase {
+            program: case.program.clone(),
+            inputs: case.inputs.clone(),
+        }],
+        checked: 0,
+        case,
+    })
+}
+
 fn write_all(a: &ReproArgs) -> Result<(), String> {
     let file = a.file.display().to_string();
     let src = std::fs::read_to_string(&a.file).map_err(|e| format!("{file}: {e}"))?;
-    let case = warp_core::text::parse(&src).map_err(|e| e.with_file(&file))?;
+    let t = read_target(&file, &src)?;
+    let case = &t.case;
+    if a.gpu_sweep && t.cases.len() > 1 {
+        return Err(format!(
+            "{file}: --gpu-sweep runs one case alone; a batch's levels are what its build.sh prints"
+        ));
+    }
     let out = Interp::new(&case.program)
         .run(&case.inputs)
         .map_err(|e| format!("{file}: the reference cannot run it: {e}"))?;
@@ -64,16 +114,26 @@ fn write_all(a: &ReproArgs) -> Result<(), String> {
         ));
     }
     let (version, target) = module_target(&case.program).map_err(|s| format!("{file}: {s}"))?;
-    let module = emit_module(
-        &[Job {
-            program: &case.program,
-            inputs: &case.inputs,
-        }],
-        version,
-        target,
-    )
-    .map_err(|e| format!("{file}: {e}"))?;
-    let kernel = &module.kernels[0].name;
+    let jobs: Vec<Job> = t
+        .cases
+        .iter()
+        .map(|c| Job {
+            program: &c.program,
+            inputs: &c.inputs,
+        })
+        .collect();
+    let module = emit_module(&jobs, version, target).map_err(|e| format!("{file}: {e}"))?;
+    let (checked_kernel, block) = module
+        .kernels
+        .iter()
+        .enumerate()
+        .find_map(|(k, info)| {
+            info.jobs
+                .iter()
+                .position(|&j| j == t.checked)
+                .map(|b| (k, b))
+        })
+        .ok_or_else(|| format!("{file}: the module has no kernel for case {}", t.checked))?;
     if a.output.exists() && !a.force {
         return Err(format!(
             "{} exists (--force to write into it)",
@@ -85,9 +145,20 @@ fn write_all(a: &ReproArgs) -> Result<(), String> {
         let p = a.output.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
     };
-    put("case.ptx", &src)?;
+    if t.cases.len() > 1 {
+        put("batch.txt", &src)?;
+        put("case.ptx", &warp_core::text::print(case))?;
+    } else {
+        put("case.ptx", &src)?;
+    }
     put("kernel.ptx", &module.ptx)?;
-    put("repro.cu", &cuda_source(&case, &out, &module.ptx, kernel))?;
+    let launch = Launch {
+        module: &module,
+        cases: &t.cases,
+        checked_kernel,
+        block,
+    };
+    put("repro.cu", &cuda_source(case, &out, &launch))?;
     put("build.sh", BUILD_SH)?;
     #[cfg(unix)]
     {
@@ -97,18 +168,18 @@ fn write_all(a: &ReproArgs) -> Result<(), String> {
     }
     let sass = sass_of(&a.output);
     let levels = if a.gpu_sweep {
-        let tc = TestCase {
-            program: case.program.clone(),
-            inputs: case.inputs.clone(),
-        };
-        Some(sweep(&tc, &out, warp_gpu::engine::config()))
+        Some(sweep(&t.cases[0], &out, warp_gpu::engine::config()))
     } else {
         None
     };
-    put("NOTES.md", &notes(&file, &case, &sass, levels.as_ref()))?;
+    put(
+        "NOTES.md",
+        &notes(&file, case, &sass, levels.as_ref(), launch.mates()),
+    )?;
     outln!(
-        "wrote {}: case.ptx kernel.ptx repro.cu build.sh NOTES.md{}",
+        "wrote {}: {}case.ptx kernel.ptx repro.cu build.sh NOTES.md{}",
         a.output.display(),
+        if t.cases.len() > 1 { "batch.txt " } else { "" },
         if sass.is_ok() {
             " sass-O0.txt sass-O3.txt"
         } else {
@@ -140,69 +211,126 @@ fn class_line(c: &Class) -> String {
     }
 }
 
+/// The kernels `repro.cu` launches: those of the module up to the checked
+/// case's, in module order (the order a batch ran them), and where the
+/// checked case's words are.
+struct Launch<'a> {
+    /// The module (`kernel.ptx`).
+    module: &'a Module,
+    /// The cases the module's jobs index.
+    cases: &'a [TestCase],
+    /// The index in `module.kernels` of the checked case's kernel.
+    checked_kernel: usize,
+    /// The checked case's block in that kernel.
+    block: usize,
+}
+
+impl Launch<'_> {
+    /// How many cases run before the checked one (its mates), and their
+    /// kernels' names, for `NOTES.md`.
+    fn mates(&self) -> Vec<String> {
+        self.module.kernels[..self.checked_kernel]
+            .iter()
+            .map(|k| {
+                let cases: Vec<String> = k.jobs.iter().map(|j| format!("batch case {j}")).collect();
+                format!("`{}` ({})", k.name, cases.join(", "))
+            })
+            .collect()
+    }
+
+    /// Every input word of `kernel`: its jobs' inputs one after another.
+    fn input(&self, kernel: &KernelInfo) -> Vec<u64> {
+        kernel
+            .jobs
+            .iter()
+            .flat_map(|&j| encode_inputs(&self.cases[j].program, &self.cases[j].inputs))
+            .collect()
+    }
+}
+
+/// A C array of `u64` words named `name` (with a trailing 0, so that it is
+/// never empty).
+fn c_array(name: &str, v: &[u64]) -> String {
+    let mut a = format!("static const unsigned long long {name}[] = {{");
+    for (i, x) in v.iter().enumerate() {
+        if i % 8 == 0 {
+            a.push_str("\n    ");
+        }
+        let _ = write!(a, "{x:#x}ull, ");
+    }
+    a.push_str("0};\n");
+    a
+}
+
 /// `repro.cu`: the PTX, the buffers and the check, with the driver API
-/// only (the primary context, so any CUDA 12/13 driver).
-fn cuda_source(case: &Case, out: &warp_core::outcome::Outcome, ptx: &str, kernel: &str) -> String {
+/// only (the primary context, so any CUDA 12/13 driver). The kernels
+/// before the checked one (a batch's mates) run first, in order, each on
+/// its own buffers: what they leave in the GPU's registers is what the
+/// checked kernel reads where the compiled code reads a register the
+/// program never wrote.
+fn cuda_source(case: &Case, out: &warp_core::outcome::Outcome, l: &Launch) -> String {
     let prog = &case.program;
     let n = prog.regs.len();
-    let input = encode_inputs(prog, &case.inputs);
+    let checked = &l.module.kernels[l.checked_kernel];
+    let input = l.input(checked);
     let words = out_words(prog);
     let mut expect = vec![0u64; words];
     let mut defined = vec![0u64; words];
     for r in 0..n {
         let reg = warp_core::ir::Reg(r as u32);
         let width = prog.regs[r].ty.mask();
-        for l in 0..WARP {
-            let b = out.bits(reg, l);
-            expect[r * WARP + l] = b.value & width;
-            defined[r * WARP + l] = b.defined & width;
+        for lane in 0..WARP {
+            let b = out.bits(reg, lane);
+            expect[r * WARP + lane] = b.value & width;
+            defined[r * WARP + lane] = b.defined & width;
         }
     }
-    for l in 0..WARP {
-        expect[n * WARP + l] = u64::from(out.exited >> l & 1);
-        defined[n * WARP + l] = 1;
+    for lane in 0..WARP {
+        expect[n * WARP + lane] = u64::from(out.exited >> lane & 1);
+        defined[n * WARP + lane] = 1;
     }
     let mut s = String::new();
     let _ = writeln!(
         s,
         "// Reproducer written by `warpdiff repro`: runs the kernel below on one warp\n\
-         // and compares every register lane the reference interpreter defines.\n\
+         // and compares every register lane the reference interpreter defines{}.\n\
          // Build: nvcc -o repro repro.cu -lcuda\n\
          // Run:   ./repro -O 0   (driver JIT at level 0..4)   or   ./repro --link -O 3   (the\n\
          //        driver's JIT linker: a relocatable compile)   or   ./repro --cubin kernel-O3.cubin;\n\
          //        add --dirty SEED to fill every register with values from SEED first\n\
-         #include <cuda.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+         #include <cuda.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n",
+        if l.checked_kernel > 0 {
+            format!(
+                ",\n// after the {} kernel(s) that ran before it in its GPU batch (its mates)",
+                l.checked_kernel
+            )
+        } else {
+            String::new()
+        }
     );
     let _ = writeln!(s, "static const char PTX[] =");
-    for line in ptx.lines() {
+    for line in l.module.ptx.lines() {
         let _ = writeln!(
             s,
             "    \"{}\\n\"",
             line.replace('\\', "\\\\").replace('"', "\\\"")
         );
     }
-    let _ = writeln!(s, "    ;\nstatic const char KERNEL[] = \"{kernel}\";");
     let _ = writeln!(
         s,
-        "#define REGS {n}\n#define IN_WORDS {}\n#define OUT_WORDS {words}",
-        input.len()
+        "    ;\nstatic const char KERNEL[] = \"{}\";",
+        checked.name
     );
-    let array = |name: &str, v: &[u64]| {
-        let items: Vec<String> = v.iter().map(|x| format!("{x:#x}ull")).collect();
-        let mut a = format!("static const unsigned long long {name}[] = {{");
-        for (i, it) in items.iter().enumerate() {
-            if i % 8 == 0 {
-                a.push_str("\n    ");
-            }
-            a.push_str(it);
-            a.push_str(", ");
-        }
-        a.push_str("0};\n");
-        a
-    };
-    s.push_str(&array("IN", &input));
-    s.push_str(&array("EXPECT", &expect));
-    s.push_str(&array("DEFINED", &defined));
+    let _ = writeln!(
+        s,
+        "#define REGS {n}\n#define IN_WORDS {}\n#define OUT_WORDS {words}\n#define GRID {}\n#define BLOCK {}",
+        input.len(),
+        checked.jobs.len(),
+        l.block
+    );
+    s.push_str(&c_array("IN", &input));
+    s.push_str(&c_array("EXPECT", &expect));
+    s.push_str(&c_array("DEFINED", &defined));
     let names: Vec<String> = prog
         .regs
         .iter()
@@ -210,6 +338,48 @@ fn cuda_source(case: &Case, out: &warp_core::outcome::Outcome, ptx: &str, kernel
         .chain(std::iter::once("\"(lane status: 1 = exited)\"".to_string()))
         .collect();
     let _ = writeln!(s, "static const char *NAMES[] = {{{}}};", names.join(", "));
+    let mates = &l.module.kernels[..l.checked_kernel];
+    let _ = writeln!(
+        s,
+        "/* The mates: the kernels run before KERNEL, in order. */"
+    );
+    let _ = writeln!(s, "#define MATES {}", mates.len());
+    for (i, k) in mates.iter().enumerate() {
+        s.push_str(&c_array(&format!("MATE_IN{i}"), &l.input(k)));
+    }
+    let list = |f: &dyn Fn(usize, &KernelInfo) -> String| -> String {
+        let items: Vec<String> = mates.iter().enumerate().map(|(i, k)| f(i, k)).collect();
+        if items.is_empty() {
+            "0".to_string()
+        } else {
+            items.join(", ")
+        }
+    };
+    let _ = writeln!(
+        s,
+        "static const char *MATE_NAME[] = {{{}}};",
+        list(&|_, k| format!("\"{}\"", k.name))
+    );
+    let _ = writeln!(
+        s,
+        "static const unsigned long long *MATE_IN[] = {{{}}};",
+        list(&|i, _| format!("MATE_IN{i}"))
+    );
+    let _ = writeln!(
+        s,
+        "static const size_t MATE_IN_WORDS[] = {{{}}};",
+        list(&|_, k| (k.in_words * k.jobs.len()).to_string())
+    );
+    let _ = writeln!(
+        s,
+        "static const size_t MATE_OUT_WORDS[] = {{{}}};",
+        list(&|_, k| (k.out_words * k.jobs.len()).to_string())
+    );
+    let _ = writeln!(
+        s,
+        "static const unsigned MATE_GRID[] = {{{}}};",
+        list(&|_, k| k.jobs.len().to_string())
+    );
     s.push_str(CUDA_MAIN);
     s
 }
@@ -287,9 +457,9 @@ int main(int argc, char **argv) {
     CHECK(cuModuleGetFunction(&f, mod, KERNEL));
     CUdeviceptr din, dout;
     CHECK(cuMemAlloc(&din, IN_WORDS * 8 + 8));
-    CHECK(cuMemAlloc(&dout, OUT_WORDS * 8));
+    CHECK(cuMemAlloc(&dout, GRID * OUT_WORDS * 8));
     CHECK(cuMemcpyHtoD(din, IN, IN_WORDS * 8));
-    CHECK(cuMemsetD8(dout, 0, OUT_WORDS * 8));
+    CHECK(cuMemsetD8(dout, 0, GRID * OUT_WORDS * 8));
 #ifdef __CUDACC__
     if (dirty >= 0) {
         int sms = 0;
@@ -301,11 +471,27 @@ int main(int argc, char **argv) {
         printf("(registers dirtied with seed %ld) ", dirty);
     }
 #endif
+    /* The mates, each on buffers of its own, in the order the batch ran
+       them: only what they leave on the GPU matters. */
+    for (int m = 0; m < MATES; m++) {
+        CUfunction g;
+        CUdeviceptr min, mout;
+        CHECK(cuModuleGetFunction(&g, mod, MATE_NAME[m]));
+        CHECK(cuMemAlloc(&min, MATE_IN_WORDS[m] * 8 + 8));
+        CHECK(cuMemAlloc(&mout, MATE_OUT_WORDS[m] * 8 + 8));
+        CHECK(cuMemcpyHtoD(min, MATE_IN[m], MATE_IN_WORDS[m] * 8));
+        void *margs[] = {&min, &mout};
+        CHECK(cuLaunchKernel(g, MATE_GRID[m], 1, 1, 32, 1, 1, 0, 0, margs, 0));
+    }
+    if (MATES) {
+        CHECK(cuCtxSynchronize());
+        printf("(after %d mate kernel(s)) ", MATES);
+    }
     void *args[] = {&din, &dout};
-    CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, args, 0));
+    CHECK(cuLaunchKernel(f, GRID, 1, 1, 32, 1, 1, 0, 0, args, 0));
     CHECK(cuCtxSynchronize());
     static unsigned long long got[OUT_WORDS];
-    CHECK(cuMemcpyDtoH(got, dout, OUT_WORDS * 8));
+    CHECK(cuMemcpyDtoH(got, dout + (CUdeviceptr)BLOCK * OUT_WORDS * 8, OUT_WORDS * 8));
     int bad = 0;
     for (int w = 0; w < OUT_WORDS; w++) {
         if ((got[w] ^ EXPECT[w]) & DEFINED[w]) {
@@ -418,9 +604,21 @@ fn notes(
     case: &Case,
     sass: &Result<[String; 2], String>,
     levels: Option<&(Class, Vec<(u32, AtLevel)>)>,
+    mates: Vec<String>,
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Reproducer for `{file}`\n");
+    if !mates.is_empty() {
+        let _ = writeln!(
+            s,
+            "The case diverged only in its GPU batch: `repro.cu` runs the kernels of the {} case(s) \
+             that ran before it in its module first, each on its own buffers, then the case's \
+             kernel, and compares only the case's words (`batch.txt` is the batch as kept; \
+             `kernel.ptx` is the whole module). The mates, in launch order: {}.\n",
+            mates.len(),
+            mates.join(", ")
+        );
+    }
     if !case.header.is_empty() {
         let _ = writeln!(s, "## What the case says\n");
         for h in &case.header {

@@ -130,3 +130,95 @@ fn a_case_with_undefined_behaviour_has_nothing_to_reproduce() {
     assert_eq!(code, 2);
     assert!(err.contains("undefined behaviour"), "{err}");
 }
+
+/// A batch of two cases as `fuzz` keeps it: `%r0` 7 then `+ 1` (the mate),
+/// `%r0` 5 then `+ 2` (the case that diverged, index `diverged`).
+fn two_case_batch(diverged: usize) -> String {
+    let mark = |i: usize| {
+        if i == diverged {
+            format!("// ==== batch case {i} (diverged) ====\n")
+        } else {
+            format!("// ==== batch case {i} ====\n")
+        }
+    };
+    format!(
+        "// warpdiff GPU batch: 2 case(s), run as one batch in this order; case {diverged} diverged.\n\
+         {}.version 7.8\n.target sm_90\n.reg .b32 %r0;\n.lanes %r0 = 7;\n    add.u32 %r0, %r0, 1;\n\
+         {}.version 7.8\n.target sm_90\n.reg .b32 %r0;\n.lanes %r0 = 5;\n    add.u32 %r0, %r0, 2;\n",
+        mark(0),
+        mark(1)
+    )
+}
+
+#[test]
+fn a_batch_file_reproduces_its_diverged_case_after_its_mates() {
+    let d = tmp("batch");
+    let f = d.with_extension("batch.txt");
+    std::fs::write(&f, two_case_batch(1)).expect("write");
+    let (code, out, err) = warpdiff(&[
+        "repro",
+        f.to_str().expect("utf-8"),
+        "-o",
+        d.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("batch.txt"), "{out}");
+    assert!(d.join("batch.txt").is_file());
+    let cu = std::fs::read_to_string(d.join("repro.cu")).expect("read");
+    // The checked kernel is the second one; the first runs before it.
+    assert!(cu.contains("static const char KERNEL[] = \"k1\";"), "{cu}");
+    assert!(cu.contains("#define MATES 1"));
+    assert!(cu.contains("static const char *MATE_NAME[] = {\"k0\"};"));
+    // `.lanes %r0 = 7` for the mate, 5 for the case, on all 32 lanes.
+    assert_eq!(&array(&cu, "MATE_IN0")[..32], &[7; 32]);
+    assert_eq!(&array(&cu, "IN")[..32], &[5; 32]);
+    // 5 + 2 on every lane, and no lane exits.
+    let expect = array(&cu, "EXPECT");
+    assert_eq!(&expect[..32], &[7; 32]);
+    assert_eq!(&expect[32..64], &[0; 32]);
+    let case = std::fs::read_to_string(d.join("case.ptx")).expect("read");
+    assert!(case.contains("add.u32 %r0, %r0, 2;"), "{case}");
+    assert!(!case.contains("add.u32 %r0, %r0, 1;"), "{case}");
+    let notes = std::fs::read_to_string(d.join("NOTES.md")).expect("read");
+    assert!(notes.contains("`k0` (batch case 0)"), "{notes}");
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_file(&f);
+}
+
+#[test]
+fn a_batch_whose_first_case_diverged_runs_no_mate() {
+    let d = tmp("batch0");
+    let f = d.with_extension("batch.txt");
+    std::fs::write(&f, two_case_batch(0)).expect("write");
+    let (code, out, err) = warpdiff(&[
+        "repro",
+        f.to_str().expect("utf-8"),
+        "-o",
+        d.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let cu = std::fs::read_to_string(d.join("repro.cu")).expect("read");
+    assert!(cu.contains("static const char KERNEL[] = \"k0\";"));
+    assert!(cu.contains("#define MATES 0"));
+    // 7 + 1 on every lane.
+    assert_eq!(&array(&cu, "EXPECT")[..32], &[8; 32]);
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_file(&f);
+}
+
+#[test]
+fn a_batch_cannot_be_swept_alone() {
+    let d = tmp("batchsweep");
+    let f = d.with_extension("batch.txt");
+    std::fs::write(&f, two_case_batch(1)).expect("write");
+    let (code, _out, err) = warpdiff(&[
+        "repro",
+        f.to_str().expect("utf-8"),
+        "-o",
+        d.to_str().expect("utf-8"),
+        "--gpu-sweep",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--gpu-sweep runs one case alone"), "{err}");
+    let _ = std::fs::remove_file(&f);
+}
