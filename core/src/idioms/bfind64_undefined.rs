@@ -23,8 +23,11 @@
 //! source given 0 or 0xffffffff00000000 by a `mov` first, or given a
 //! per-lane value whose high word's sign alternates (then the compiler
 //! knows the lanes may part); right at -O0 in every form. The two findings
-//! had the `.s64` `.shiftamt` form; the detector takes any 64-bit `bfind`
-//! (the `.u64` expansion branches on the high word too, `interp/converge.rs`).
+//! had the `.s64` `.shiftamt` form; two findings earlier sessions left
+//! `unknown` have `bfind.u64` of a never-written register and go wrong after
+//! the same mates (`vote.sync.ballot-8cdefcfb` from -O1,
+//! `match.any.sync.b32-0506119a` at -O3), right with the `bfind` removed
+//! (call e): the detector takes any 64-bit `bfind`.
 //!
 //! The register analysis is `idioms/unwritten.rs`'s: a source that may lack
 //! a value on some path from the entry (a case's `.lanes` registers have
