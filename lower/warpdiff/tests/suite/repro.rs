@@ -150,17 +150,28 @@ fn two_case_batch(diverged: usize) -> String {
     )
 }
 
-#[test]
-fn a_batch_file_reproduces_its_diverged_case_after_its_mates() {
-    let d = tmp("batch");
+/// `warpdiff repro` of [`two_case_batch`]`(diverged)` written to a file
+/// beside the output folder, with `extra` arguments: the exit code, stdout,
+/// stderr and the output folder (the batch file is removed).
+fn repro_of_batch(name: &str, diverged: usize, extra: &[&str]) -> (i32, String, String, PathBuf) {
+    let d = tmp(name);
     let f = d.with_extension("batch.txt");
-    std::fs::write(&f, two_case_batch(1)).expect("write");
-    let (code, out, err) = warpdiff(&[
+    std::fs::write(&f, two_case_batch(diverged)).expect("write");
+    let mut args = vec![
         "repro",
         f.to_str().expect("utf-8"),
         "-o",
         d.to_str().expect("utf-8"),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = warpdiff(&args);
+    let _ = std::fs::remove_file(&f);
+    (code, out, err, d)
+}
+
+#[test]
+fn a_batch_file_reproduces_its_diverged_case_after_its_mates() {
+    let (code, out, err, d) = repro_of_batch("batch", 1, &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("batch.txt"), "{out}");
     assert!(d.join("batch.txt").is_file());
@@ -182,20 +193,11 @@ fn a_batch_file_reproduces_its_diverged_case_after_its_mates() {
     let notes = std::fs::read_to_string(d.join("NOTES.md")).expect("read");
     assert!(notes.contains("`k0` (batch case 0)"), "{notes}");
     let _ = std::fs::remove_dir_all(&d);
-    let _ = std::fs::remove_file(&f);
 }
 
 #[test]
 fn a_batch_whose_first_case_diverged_runs_no_mate() {
-    let d = tmp("batch0");
-    let f = d.with_extension("batch.txt");
-    std::fs::write(&f, two_case_batch(0)).expect("write");
-    let (code, out, err) = warpdiff(&[
-        "repro",
-        f.to_str().expect("utf-8"),
-        "-o",
-        d.to_str().expect("utf-8"),
-    ]);
+    let (code, out, err, d) = repro_of_batch("batch0", 0, &[]);
     assert_eq!(code, 0, "{out}{err}");
     let cu = std::fs::read_to_string(d.join("repro.cu")).expect("read");
     assert!(cu.contains("static const char KERNEL[] = \"k0\";"));
@@ -203,22 +205,11 @@ fn a_batch_whose_first_case_diverged_runs_no_mate() {
     // 7 + 1 on every lane.
     assert_eq!(&array(&cu, "EXPECT")[..32], &[8; 32]);
     let _ = std::fs::remove_dir_all(&d);
-    let _ = std::fs::remove_file(&f);
 }
 
 #[test]
 fn a_batch_cannot_be_swept_alone() {
-    let d = tmp("batchsweep");
-    let f = d.with_extension("batch.txt");
-    std::fs::write(&f, two_case_batch(1)).expect("write");
-    let (code, _out, err) = warpdiff(&[
-        "repro",
-        f.to_str().expect("utf-8"),
-        "-o",
-        d.to_str().expect("utf-8"),
-        "--gpu-sweep",
-    ]);
+    let (code, _out, err, _d) = repro_of_batch("batchsweep", 1, &["--gpu-sweep"]);
     assert_eq!(code, 2);
     assert!(err.contains("--gpu-sweep runs one case alone"), "{err}");
-    let _ = std::fs::remove_file(&f);
 }
