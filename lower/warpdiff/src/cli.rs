@@ -458,7 +458,8 @@ pub struct ReduceHangArgs {
 /// `warpdiff repro`.
 #[derive(Debug, Args)]
 pub struct ReproArgs {
-    /// The case (a recorded divergence)
+    /// The case (a recorded divergence), or a batch file kept by `fuzz`
+    /// (`NAME.batch.txt`): then the cases before the diverged one run first
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The folder to write

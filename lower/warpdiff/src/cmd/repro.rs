@@ -1,6 +1,14 @@
 //! `warpdiff repro FILE -o DIR`: everything a bug report about a GPU
 //! finding needs, runnable with no Rust.
 //!
+//! FILE is a case, or a batch file kept by `fuzz` for a finding that agrees
+//! alone (`NAME.batch.txt`; docs/case-format.md): then `kernel.ptx` is the
+//! batch's module, `repro.cu` launches the kernels of the cases before the
+//! diverged one first, each on its own buffers (what they leave in the GPU's
+//! registers is what such a finding reads: N30 of docs/findings.md), and
+//! checks the diverged case alone; `batch.txt` is the batch as given and
+//! `case.ptx` the diverged case.
+//!
 //! - `case.ptx`: the case as given (program, inputs, `.expect`, header);
 //! - `kernel.ptx`: the module the GPU engine loads for it (one kernel, `k0`,
 //!   one warp; the buffers as [`warp_gpu::emit`] lays them out);
