@@ -591,6 +591,15 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
             .collect()
     };
     let early_var = (!early.is_empty()).then(|| fact_var(e));
+    // The later rows of the copy this store touches ([`touch_early`]).
+    let touch = if acc.store && !e.touched.contains(&acc.pc) {
+        rows::store_rows(e, acc.pc, acc.x)
+            .into_iter()
+            .filter(|(q, _)| !e.touched.contains(q))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
     let a0 = if let Some(AddrFact { var, .. }) = known {
         let flag = e.b.use_var(var);
@@ -647,6 +656,9 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     };
     let lane0 = e.b.ins().iconst(I32, 0);
     let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, slow);
+    if !touch.is_empty() {
+        touch_early(e, acc, &touch, a0);
+    }
     let off = data_reg(e, acc);
     for k in 0..WARP as i32 / 4 {
         if acc.store {
@@ -726,6 +738,66 @@ fn load_early(e: &mut Emitter, early: &[Row], a0: Value, var: Variable, done: Bl
     }
     let one = e.b.ins().iconst(I8, 1);
     e.b.def_var(var, one);
+}
+
+/// Touches the lines of this whole-warp `st.global`'s 128 bytes and of
+/// its later rows `touch` ([`rows::store_rows`]), on its fast path and
+/// before its stores: a 4-byte load at the start, the middle and the end
+/// of each row (every line 128 bytes touch), the value thrown away, each
+/// row checked first as [`whole_warp`] checks one (aligned, inside one
+/// buffer: a row whose check fails is not touched). Nothing a run could
+/// observe changes: the loads read bytes of the launch's buffers and
+/// write nothing. `a0` is lane 0's address of this store's base.
+///
+/// Why: the transpose's output rows miss the cache, and the stores wait
+/// for their lines one after another in the store buffer (by PTX
+/// variants of the transpose at 1M: about 3 ms of 5); loads of the same
+/// lines are in flight together, and the stores then find them.
+fn touch_early(e: &mut Emitter, acc: &Access, touch: &[(usize, Lane0)], a0: Value) {
+    let prog = e.prog;
+    let after = e.b.create_block();
+    let mut rows: Vec<(Access, Value)> = Vec::new();
+    let own = Access {
+        x: acc.x,
+        pc: acc.pc,
+        space: acc.space,
+        store: true,
+        ty: acc.ty,
+        size: acc.size,
+        n: acc.n,
+    };
+    rows.push((own, a0));
+    for (q, addr) in touch {
+        let Op::LaneOp(x) = &prog.insts[*q].op else {
+            unreachable!("store_rows: an st")
+        };
+        let row = Access {
+            x,
+            pc: *q,
+            space: Space::Global,
+            store: true,
+            ty: x.srcs[0].1,
+            size: 4,
+            n: 1,
+        };
+        let base = lane0_of(e, addr, a0);
+        rows.push((row, base));
+        e.touched.push(*q);
+    }
+    for (row, base) in &rows {
+        let next = e.b.create_block();
+        let lane0 = e.b.ins().iconst(I32, 0);
+        let p = consecutive_at(e, row, *base, 4 * WARP as u64, lane0, next);
+        // A load that may trap is never dropped as unused (it cannot
+        // trap here: checked just above).
+        for off in [0, 64, 124] {
+            e.b.ins().load(I32, MemFlagsData::new(), p, off);
+        }
+        e.b.ins().jump(next, &[]);
+        e.switch_to(next);
+    }
+    e.b.ins().jump(after, &[]);
+    e.switch_to(after);
 }
 
 /// The value of expression `x` ([`Lane0`]) where the early access's base

@@ -190,6 +190,85 @@ pub fn rows(e: &Emitter, pc: usize, x: &LaneOp) -> Vec<Row> {
     out
 }
 
+/// The later `st.global` rows of the segment's copy whose lines the
+/// `st.global` `x` at `pc` touches early once its whole-warp fast path
+/// has run (`memory_ops::touch_early`): `(pc, lane 0's address of its
+/// base register)` of each unguarded `st.global` of one 32-bit word from
+/// a 32-bit register at a register that is a row of `x`'s base
+/// ([`Lane0::row`]), up to a label, a planted bug's rewrite, a barrier,
+/// a collective or control. Touching a line reads it and throws the value
+/// away, so nothing else between matters: a store between at the same
+/// bytes, or an address found wrong, would only make the touch useless,
+/// never wrong (the touch is checked in bounds like any access). Empty
+/// where `x`'s base is not a 64-bit register.
+///
+/// Why: the transpose's output rows miss the cache, and a store waits
+/// for its line in the store buffer, whose stores the processor commits
+/// one after the other: loaded first, the rows' lines come in together.
+pub fn store_rows(e: &Emitter, pc: usize, x: &LaneOp) -> Vec<(usize, Lane0)> {
+    let (Some(end), true, Some(_)) = (e.copy_end, e.is_full(), &e.live) else {
+        return Vec::new();
+    };
+    let Some(base) = x.addr.and_then(|a| a.base) else {
+        return Vec::new();
+    };
+    if e.reg_type(base).bits() != 64 || x.access() != Some((Space::Global, false)) {
+        return Vec::new();
+    }
+    let prog = e.prog;
+    let finder = Finder { e, from: pc, base };
+    let mut out = Vec::new();
+    for q in (pc + 1..end.min(prog.insts.len())).take(WINDOW) {
+        if out.len() == MAX_ROWS
+            || prog.labels.iter().any(|l| l.at == q)
+            || inject::rewrite(prog, q).is_some()
+        {
+            break;
+        }
+        let inst = &prog.insts[q];
+        let op = &inst.op;
+        let ends = match op {
+            Op::LaneOp(y) => y.is_barrier(),
+            Op::Glue(_) => op.rendezvous_key().is_some(),
+            Op::Shfl(_)
+            | Op::Vote(_)
+            | Op::Match(_)
+            | Op::Redux(_)
+            | Op::Activemask(_)
+            | Op::Control(_) => true,
+        };
+        if ends {
+            break;
+        }
+        let Op::LaneOp(y) = op else { continue };
+        if inst.guard.is_some() || !row_store(e, y) {
+            continue;
+        }
+        let at = y.addr.and_then(|a| a.base).expect("row_store");
+        if let Some(addr) = finder.lane0(at, q, 0).filter(Lane0::row) {
+            out.push((q, addr));
+        }
+    }
+    out
+}
+
+/// Whether `st` `y` is a row store's shape: an `st.global` of one 32-bit
+/// word from a 32-bit register at an address in a 64-bit register.
+fn row_store(e: &Emitter, y: &LaneOp) -> bool {
+    if y.access() != Some((Space::Global, false)) || y.srcs.len() != 1 {
+        return false;
+    }
+    let (Operand::Reg(v), t) = y.srcs[0] else {
+        return false;
+    };
+    y.addr.and_then(|a| a.base).is_some_and(|b| {
+        e.reg_type(b).bits() == 64
+            && t.bits() == 32
+            && e.reg_type(v).bits() == 32
+            && y.addr.is_some_and(|a| a.offset.unsigned_abs() < 1 << 31)
+    })
+}
+
 /// The destination of `ld` `y` where it is a row load's shape: an
 /// `ld.global` of one 32-bit word into a 32-bit register kept as vectors,
 /// at an address in a 64-bit register.

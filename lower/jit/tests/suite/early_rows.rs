@@ -144,3 +144,72 @@ fn an_early_row_out_of_bounds_faults_at_its_own_instruction() {
         }
     }
 }
+
+/// A warp's four output rows (`%rd5`, then `%rd6 = 2 * k_param_2 * 4`
+/// bytes on each time): the first `st.global`'s fast path touches the
+/// lines of all four (`memory_ops::touch_early`), which reads them and
+/// changes nothing. With `out` of 256 words every row gets `in`'s words;
+/// with 200, the fourth row (words 192 to 223) runs past `out` at lane 8
+/// (word 200): its touch is skipped, the first three rows are stored,
+/// and the launch names lane 8 of the fourth `st.global`.
+#[test]
+fn touched_rows_store_what_their_instructions_would() {
+    let src = format!(
+        "{HEAD}.visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u32 k_param_2) {{\n\
+         .reg .b32 %r<50>;\n.reg .b64 %rd<30>;\n\
+         ld.param.u64 %rd1, [k_param_0];\n\
+         ld.param.u64 %rd2, [k_param_1];\n\
+         ld.param.u32 %r30, [k_param_2];\n\
+         cvta.to.global.u64 %rd3, %rd2;\n\
+         cvta.to.global.u64 %rd10, %rd1;\n\
+         mov.u32 %r5, %tid.x;\n\
+         mul.wide.s32 %rd4, %r5, 4;\n\
+         add.s64 %rd11, %rd3, %rd4;\n\
+         ld.global.u32 %r20, [%rd11];\n\
+         ld.global.u32 %r21, [%rd11+128];\n\
+         ld.global.u32 %r22, [%rd11+256];\n\
+         ld.global.u32 %r23, [%rd11+384];\n\
+         add.s64 %rd5, %rd10, %rd4;\n\
+         st.global.u32 [%rd5], %r20;\n\
+         shl.b32 %r16, %r30, 1;\n\
+         mul.wide.s32 %rd6, %r16, 4;\n\
+         add.s64 %rd7, %rd5, %rd6;\n\
+         st.global.u32 [%rd7], %r21;\n\
+         add.s64 %rd8, %rd7, %rd6;\n\
+         st.global.u32 [%rd8], %r22;\n\
+         add.s64 %rd9, %rd8, %rd6;\n\
+         st.global.u32 [%rd9], %r23;\n\
+         ret;\n}}\n"
+    );
+    let launch = |n: usize| {
+        format!(
+            "kernel k\ngrid 1\nblock 32\nbuffer out fill aaaaaaaa {n}\nbuffer in u32 {}\n\
+             param k_param_0 buffer out\nparam k_param_1 buffer in\nparam k_param_2 value 32\n",
+            (0..128)
+                .map(|i| format!("{:08x}", 0x100 + i))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
+    // Row j of `out` (words 64 j to 64 j + 31) gets words 32 j to 32 j +
+    // 31 of `in`; the words between stay 0xaaaaaaaa.
+    let want: Vec<String> = (0..256)
+        .map(|i| match (i / 64, i % 64) {
+            (j, l) if l < 32 => format!("{:08x}", 0x100 + 32 * j + l),
+            _ => "aaaaaaaa".to_string(),
+        })
+        .collect();
+    for got in run(&src, &launch(256)) {
+        assert_eq!(got.expect("runs"), want);
+    }
+    for got in run(&src, &launch(200)) {
+        let e = got.expect_err("faults");
+        for w in [
+            "cta (0,0,0) warp 0",
+            "lane 8 (%tid (8,0,0)), `st.global.u32 [%rd9], %r23;`",
+            "address 0x2000000320 (4 bytes) is outside every buffer",
+        ] {
+            assert!(e.contains(w), "`{e}` lacks `{w}`");
+        }
+    }
+}
