@@ -128,6 +128,11 @@ pub struct Emitter<'a, 'b> {
     /// registers (`memory_ops::gather`) where its variable is 1: they
     /// then load nothing. Forgotten at a segment's start.
     pub preloaded: Vec<(usize, Variable)>,
+    /// `st.global` instructions of this segment (by pc) whose lines an
+    /// earlier whole-warp `st.global` touched (`memory_ops::touch_early`
+    /// on its fast path): they touch them no more. Forgotten at a
+    /// segment's start.
+    pub touched: Vec<usize>,
 }
 
 /// A property of the 32 lanes of address register `reg` that an access
@@ -251,6 +256,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
             facts: Vec::new(),
             copy_end: None,
             preloaded: Vec::new(),
+            touched: Vec::new(),
             spans: {
                 let mut spans: Vec<(i32, i32, usize)> = prog
                     .regs
@@ -276,6 +282,7 @@ impl<'a, 'b> Emitter<'a, 'b> {
         self.defer_all = false;
         self.facts.clear();
         self.preloaded.clear();
+        self.touched.clear();
     }
 
     /// Whether `mask` (an i32 lane mask) is the constant with every lane:

@@ -109,8 +109,9 @@
 //! emit.rs          ──> the families, rendezvous.rs, outline.rs, sched_helpers.rs,
 //!                      inject.rs, builder.rs, layout.rs, error.rs, uniform.rs
 //! the families     ──> builder.rs, inject.rs (lane_ops.rs, lane_vec.rs,
-//!                      memory_ops.rs: runtime.rs, layout.rs; lane_vec.rs: isa.rs,
-//!                      uniform.rs)
+//!                      memory_ops.rs: runtime.rs, layout.rs, rows.rs; lane_vec.rs:
+//!                      isa.rs, uniform.rs)
+//! rows.rs          ──> builder.rs, inject.rs
 //! outline.rs       ──> sched_helpers.rs, builder.rs, layout.rs, isa.rs
 //! sched_helpers.rs ──> builder.rs, layout.rs, isa.rs
 //! builder.rs       ──> layout.rs, liveness.rs
@@ -152,6 +153,7 @@ pub mod outline;
 mod parts;
 mod redux;
 mod rendezvous;
+mod rows;
 // Not API: what the generated code calls back at run time.
 #[doc(hidden)]
 pub mod runtime;

@@ -37,6 +37,7 @@
 use super::builder::{AddrFact, At, Emitter, FactKind};
 use super::lane_ops::{mask, read};
 use super::layout::{mem, wide, Layout};
+use super::rows::{self, Lane0, Row};
 use super::runtime;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I32X4, I64, I64X2, I8};
@@ -578,6 +579,27 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         .map(|f| (f.var, e.b.create_block()));
     let slow = stale.map_or(groups, |(_, mat)| mat);
     let consecutive = fact_var(e);
+    // The later rows of the segment's copy this load loads early on its
+    // fast path, so that their cache misses overlap ([`rows`]), and their
+    // variable, 0 until they are loaded (not those an earlier load took).
+    let early: Vec<Row> = if acc.store {
+        Vec::new()
+    } else {
+        rows::rows(e, acc.pc, acc.x)
+            .into_iter()
+            .filter(|r| !e.preloaded.iter().any(|&(q, _)| q == r.pc))
+            .collect()
+    };
+    let early_var = (!early.is_empty()).then(|| fact_var(e));
+    // The later rows of the copy this store touches ([`touch_early`]).
+    let touch = if acc.store && !e.touched.contains(&acc.pc) {
+        rows::store_rows(e, acc.pc, acc.x)
+            .into_iter()
+            .filter(|(q, _)| !e.touched.contains(q))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let full = e.b.ins().icmp_imm_s(IntCC::Equal, exec, -1);
     let a0 = if let Some(AddrFact { var, .. }) = known {
         let flag = e.b.use_var(var);
@@ -634,6 +656,9 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     };
     let lane0 = e.b.ins().iconst(I32, 0);
     let p = consecutive_at(e, acc, a0, 4 * WARP as u64, lane0, slow);
+    if !touch.is_empty() {
+        touch_early(e, acc, &touch, a0);
+    }
     let off = data_reg(e, acc);
     for k in 0..WARP as i32 / 4 {
         if acc.store {
@@ -649,6 +674,9 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
     e.reads_done();
     let one = e.b.ins().iconst(I8, 1);
     e.b.def_var(consecutive, one);
+    if let Some(var) = early_var {
+        load_early(e, &early, a0, var, done);
+    }
     e.b.ins().jump(done, &[]);
     if let Some((var, mat)) = stale {
         e.switch_to(mat);
@@ -659,6 +687,153 @@ fn whole_warp(e: &mut Emitter, acc: &Access, exec: Value, done: Block, groups: B
         e.switch_to(fill);
         write_row(e, base_reg);
         e.b.ins().jump(groups, &[]);
+    }
+}
+
+/// Loads the later rows `early` ([`rows::rows`]) of a whole-warp
+/// `ld.global` whose base register's lanes are `a0` (lane 0's, an i64)
+/// plus `4 l`, on its fast path: each row's lane 0 address computed as
+/// the instructions before it will compute it, each checked as
+/// [`whole_warp`] checks a row it knows consecutive (aligned, 128 bytes in
+/// one buffer); where one check fails the code goes to `done` having
+/// loaded nothing early, and every row loads at its own instruction as
+/// before. Else the rows' words go into their registers (which no lane
+/// reads before those instructions: stored at once, past the liveness
+/// that would drop them), the rows are [`Emitter::preloaded`] under
+/// `var`, and `var` is 1.
+///
+/// Why: the row loads of a tiled kernel (the transpose's four) miss the
+/// cache; loaded at their own instructions, with a `st.shared` and its
+/// checks between, they were waited for one or two at a time.
+fn load_early(e: &mut Emitter, early: &[Row], a0: Value, var: Variable, done: Block) {
+    let prog = e.prog;
+    let mut at = Vec::new();
+    for row in early {
+        let Op::LaneOp(x) = &prog.insts[row.pc].op else {
+            unreachable!("rows: an ld")
+        };
+        let acc = Access {
+            x,
+            pc: row.pc,
+            space: Space::Global,
+            store: false,
+            ty: x.dests[0].1,
+            size: 4,
+            n: 1,
+        };
+        let base = lane0_of(e, &row.addr, a0);
+        let lane0 = e.b.ins().iconst(I32, 0);
+        let p = consecutive_at(e, &acc, base, 4 * WARP as u64, lane0, done);
+        at.push((p, e.lay.regs[row.dest.index()] as i32));
+    }
+    let state = e.state;
+    for &(p, dst) in &at {
+        for k in 0..WARP as i32 / 4 {
+            let v = e.b.ins().load(I32X4, heap(), p, 16 * k);
+            e.store_at(v, state, dst + 16 * k);
+        }
+    }
+    for row in early {
+        e.preloaded.push((row.pc, var));
+    }
+    let one = e.b.ins().iconst(I8, 1);
+    e.b.def_var(var, one);
+}
+
+/// Touches the lines of this whole-warp `st.global`'s 128 bytes and of
+/// its later rows `touch` ([`rows::store_rows`]), on its fast path and
+/// before its stores: a 4-byte load at the start, the middle and the end
+/// of each row (every line 128 bytes touch), the value thrown away, each
+/// row checked first as [`whole_warp`] checks one (aligned, inside one
+/// buffer: a row whose check fails is not touched). Nothing a run could
+/// observe changes: the loads read bytes of the launch's buffers and
+/// write nothing. `a0` is lane 0's address of this store's base.
+///
+/// Why: the transpose's output rows miss the cache, and the stores wait
+/// for their lines one after another in the store buffer (by PTX
+/// variants of the transpose at 1M: about 3 ms of 5); loads of the same
+/// lines are in flight together, and the stores then find them.
+fn touch_early(e: &mut Emitter, acc: &Access, touch: &[(usize, Lane0)], a0: Value) {
+    let prog = e.prog;
+    let after = e.b.create_block();
+    let mut rows: Vec<(Access, Value)> = Vec::new();
+    let own = Access {
+        x: acc.x,
+        pc: acc.pc,
+        space: acc.space,
+        store: true,
+        ty: acc.ty,
+        size: acc.size,
+        n: acc.n,
+    };
+    rows.push((own, a0));
+    for (q, addr) in touch {
+        let Op::LaneOp(x) = &prog.insts[*q].op else {
+            unreachable!("store_rows: an st")
+        };
+        let row = Access {
+            x,
+            pc: *q,
+            space: Space::Global,
+            store: true,
+            ty: x.srcs[0].1,
+            size: 4,
+            n: 1,
+        };
+        let base = lane0_of(e, addr, a0);
+        rows.push((row, base));
+        e.touched.push(*q);
+    }
+    for (row, base) in &rows {
+        let next = e.b.create_block();
+        let lane0 = e.b.ins().iconst(I32, 0);
+        let p = consecutive_at(e, row, *base, 4 * WARP as u64, lane0, next);
+        // A load that may trap is never dropped as unused (it cannot
+        // trap here: checked just above).
+        for off in [0, 64, 124] {
+            e.b.ins().load(I32, MemFlagsData::new(), p, off);
+        }
+        e.b.ins().jump(next, &[]);
+        e.switch_to(next);
+    }
+    e.b.ins().jump(after, &[]);
+    e.switch_to(after);
+}
+
+/// The value of expression `x` ([`Lane0`]) where the early access's base
+/// has lane 0's address `a0`: each operation as the instruction it stands
+/// for computes it on lane 0.
+fn lane0_of(e: &mut Emitter, x: &Lane0, a0: Value) -> Value {
+    match x {
+        Lane0::Base => a0,
+        Lane0::Now(r) => {
+            let bits = e.reg_type(*r).bits();
+            e.read(Operand::Reg(*r), 0, bits)
+        }
+        Lane0::Imm { v, bits: 64 } => e.b.ins().iconst(I64, *v as i64),
+        Lane0::Imm { v, .. } => e.b.ins().iconst(I32, *v as u32 as i64),
+        Lane0::Bin { op, a, b } => {
+            let (a, b) = (lane0_of(e, a, a0), lane0_of(e, b, a0));
+            debug_assert!(matches!(op, BinOp::Add | BinOp::Sub), "rows: add or sub");
+            if *op == BinOp::Sub {
+                e.b.ins().isub(a, b)
+            } else {
+                e.b.ins().iadd(a, b)
+            }
+        }
+        Lane0::Shl { a, n } => {
+            let a = lane0_of(e, a, a0);
+            e.b.ins().ishl_imm_s(a, *n as i64)
+        }
+        Lane0::Wide { signed, a, b } => {
+            let (a, b) = (lane0_of(e, a, a0), lane0_of(e, b, a0));
+            let (a, b) = if *signed {
+                (e.b.ins().sextend(I64, a), e.b.ins().sextend(I64, b))
+            } else {
+                (e.b.ins().uextend(I64, a), e.b.ins().uextend(I64, b))
+            };
+            e.b.ins().imul(a, b)
+        }
     }
 }
 

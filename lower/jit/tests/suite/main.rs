@@ -14,6 +14,7 @@ mod bench_kernels;
 mod bench_programs;
 mod big_groups;
 mod canonical_nan;
+mod early_rows;
 mod fuel;
 mod jit_prop;
 mod kernels;
