@@ -1705,6 +1705,12 @@ fn uses_what_it_reads(x: &crate::ir::Inst) -> bool {
 /// findings; `k5t-copy.found` wrong, `k5t-copy.copy-kept` right); and a
 /// guarded write counts as a write where its guard is known to hold
 /// ([`guard_known_true`]; group K5G, two findings).
+/// Since the triage of 2026-11-28-l (docs/log/gpu-2026-11-28-l/triage.md,
+/// group K5U): a read by an instruction no lane reaches ([`unreachable`])
+/// is no read (`d/found/shfl.sync.up-34bbfcce`: K5's per-lane vote read
+/// only by `@!%p0 mov.b32 %m1, 0` after an unguarded `bra L1`; the later
+/// full-mask `shfl.sync.up` gave lanes 1-31 0 on the H200 from -O1, K5's
+/// value for groups of one lane).
 fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
     dead_after_within(prog, i, d, 2)
 }
@@ -1713,10 +1719,13 @@ fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
 /// dead `depth` steps further.
 fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     // A copy of `d` into itself changes nothing: neither a read nor a
-    // write (since the triage of 2026-11-28-k, group K5L).
+    // write (since the triage of 2026-11-28-k, group K5L). An instruction
+    // no lane reaches reads nothing (since the triage of 2026-11-28-l,
+    // group K5U: `bra L1; @!%p0 mov.b32 %m1, 0; L1:`).
     let read = |k: usize| {
         let x = &prog.insts[k];
         reads(x, d)
+            && !unreachable(prog, k)
             && !copy_into_itself(x, d)
             && uses_what_it_reads(x)
             && !(depth > 0 && results_dead(prog, k, depth - 1))
