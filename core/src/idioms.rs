@@ -1432,16 +1432,23 @@ fn guarded_branch_past(prog: &Program, inst: &crate::ir::Inst, b: usize) -> Opti
 /// Since the triage of 2026-11-28-j (group K2W): instructions that are
 /// no control flow may stand between the branch and the `exit` (`@%p2 bra
 /// L1; mov.s32 _, 0; exit; L1:`, `k2-inner.found`).
+/// Since the triage of 2026-11-28-l (`docs/log/gpu-2026-11-28-l/triage.md`,
+/// group K2L): a label that no branch targets may stand on the `exit`
+/// (`@!%p0 bra L1; L0: exit; L1:`, `d/found/vote.sync.any-d436cd9b`, K2's
+/// fold on the H200 from -O1: lanes 16 and 18 end with `%p0` 1, `%p1` 0).
 fn exit_branched_over(prog: &Program, i: usize) -> Option<Guard> {
     let x = &prog.insts[i];
     if x.guard.is_some() || !matches!(x.op, Op::Control(Control::Exit)) {
         return None;
     }
+    // A label no branch targets joins no path (since the triage of
+    // 2026-11-28-l, group K2L: `@!%p0 bra L1; L0: exit; L1:`).
+    let joins = |k: usize| labelled(prog, k) && targeted(prog, k);
     let mut k = i;
-    while k > 0 && !labelled(prog, k) && !prog.insts[k - 1].op.is_control_flow() {
+    while k > 0 && !joins(k) && !prog.insts[k - 1].op.is_control_flow() {
         k -= 1;
     }
-    if labelled(prog, k) || k == 0 {
+    if joins(k) || k == 0 {
         return None;
     }
     let b = &prog.insts[k - 1];
@@ -1453,6 +1460,14 @@ fn exit_branched_over(prog: &Program, i: usize) -> Option<Guard> {
     } else {
         None
     }
+}
+
+/// Whether a branch of `prog` targets instruction `k`.
+fn targeted(prog: &Program, k: usize) -> bool {
+    prog.insts.iter().any(|x| {
+        x.op.branch_target()
+            .is_some_and(|l| prog.label_target(l) == k)
+    })
 }
 
 /// The guard of `@p bra L` at `i` when `L` is entered only by it (the
@@ -1690,6 +1705,12 @@ fn uses_what_it_reads(x: &crate::ir::Inst) -> bool {
 /// findings; `k5t-copy.found` wrong, `k5t-copy.copy-kept` right); and a
 /// guarded write counts as a write where its guard is known to hold
 /// ([`guard_known_true`]; group K5G, two findings).
+/// Since the triage of 2026-11-28-l (docs/log/gpu-2026-11-28-l/triage.md,
+/// group K5U): a read by an instruction no lane reaches ([`unreachable`])
+/// is no read (`d/found/shfl.sync.up-34bbfcce`: K5's per-lane vote read
+/// only by `@!%p0 mov.b32 %m1, 0` after an unguarded `bra L1`; the later
+/// full-mask `shfl.sync.up` gave lanes 1-31 0 on the H200 from -O1, K5's
+/// value for groups of one lane).
 fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
     dead_after_within(prog, i, d, 2)
 }
@@ -1698,10 +1719,13 @@ fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
 /// dead `depth` steps further.
 fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     // A copy of `d` into itself changes nothing: neither a read nor a
-    // write (since the triage of 2026-11-28-k, group K5L).
+    // write (since the triage of 2026-11-28-k, group K5L). An instruction
+    // no lane reaches reads nothing (since the triage of 2026-11-28-l,
+    // group K5U: `bra L1; @!%p0 mov.b32 %m1, 0; L1:`).
     let read = |k: usize| {
         let x = &prog.insts[k];
         reads(x, d)
+            && !unreachable(prog, k)
             && !copy_into_itself(x, d)
             && uses_what_it_reads(x)
             && !(depth > 0 && results_dead(prog, k, depth - 1))
@@ -1850,13 +1874,18 @@ fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
 /// Whether instruction `e` is skipped by a guarded branch just before it
 /// to the instruction after it (`@!%p bra L; exit; L:` is `@%p exit`;
 /// 2026-11-27-h: `found-O1/setp.gt.s32-ef00434d`).
+/// Since the triage of 2026-11-28-l (`docs/log/gpu-2026-11-28-l/triage.md`,
+/// group N1B): or to a label past instructions no lane reaches
+/// ([`unreachable`]: `@%p0 bra L2; exit; bra L3; L2:`, `d/found/
+/// setp.gt.s32-59a91017`, whose exiting lanes got N1's hoisted `setp` on
+/// the H200 from -O1).
 fn branched_over(prog: &Program, e: usize) -> bool {
     e > 0
         && prog.insts[e - 1].guard.is_some()
-        && prog.insts[e - 1]
-            .op
-            .branch_target()
-            .is_some_and(|l| prog.labels[l.0 as usize].at == e + 1)
+        && prog.insts[e - 1].op.branch_target().is_some_and(|l| {
+            let t = prog.labels[l.0 as usize].at;
+            t > e && (e + 1..t).all(|k| unreachable(prog, k))
+        })
 }
 
 fn shuffle_of_shuffled_immediate(prog: &Program) -> Option<usize> {

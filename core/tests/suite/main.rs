@@ -32,6 +32,7 @@ mod text;
 mod thread_ops;
 mod triage_10;
 mod triage_11;
+mod triage_12;
 mod triage_9;
 mod ub;
 mod vary;
