@@ -26,8 +26,10 @@
 //! had the `.s64` `.shiftamt` form; two findings earlier sessions left
 //! `unknown` have `bfind.u64` of a never-written register and go wrong after
 //! the same mates (`vote.sync.ballot-8cdefcfb` from -O1,
-//! `match.any.sync.b32-0506119a` at -O3), right with the `bfind` removed
-//! (call e): the detector takes any 64-bit `bfind`.
+//! `match.any.sync.b32-0506119a` at -O3; `redux.sync.max.u32-927061b4` at
+//! -O3 after the 118 cases before `activemask-9ac0fd8e` in its whole
+//! batch), right with the `bfind` removed (calls e and g): the detector
+//! takes any 64-bit `bfind`.
 //!
 //! The register analysis is `idioms/unwritten.rs`'s: a source that may lack
 //! a value on some path from the entry (a case's `.lanes` registers have
