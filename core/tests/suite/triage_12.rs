@@ -62,6 +62,34 @@ fn the_widened_n1_k2_and_k5_name_their_findings_of_2026_11_28_l() {
     }
 }
 
+/// The six findings of `d/found` in K5's groups K5M, K5S, K5Q and K5X
+/// (triage.md), each wrong on the H200 from -O1 to -O4 and right at -O0
+/// (its `// class` line) with K5's value (each lane what the later
+/// full-mask collective gives within its group), and each `.found`
+/// variant wrong from -O1 while its `.full-mask` (and, for K5S and K5Q,
+/// its `.guard-input`) ran right (`triage/results/table.md`): named, with
+/// their inputs and alone, by K5's detector only since H42's widening
+/// (a `match.all` of a moved immediate; a guard a constant `setp` or a
+/// branch around an `exit` fixes).
+#[test]
+fn the_widened_k5_names_the_k5m_k5s_k5q_and_k5x_findings_of_2026_11_28_l() {
+    use crate::idioms::log_case;
+    use warp_core::idioms::{idioms, idioms_in_case, Idiom};
+    for file in [
+        "shfl.sync.idx-a3d7c9b6",
+        "match.all.sync.b64-4950e802",
+        "vote.sync.ballot-71c773b8",
+        "shfl.sync.down-76cb7c61",
+        "redux.sync.max.s32-3e418724",
+        "match.any.sync.b64-49487c2a",
+    ] {
+        let case = log_case(&format!("gpu-2026-11-28-l/d/found/{file}"));
+        let k5 = vec![Idiom::UnusedCollectiveSplitsWarp];
+        assert_eq!(idioms_in_case(&case.program, &case.inputs), k5, "{file}");
+        assert_eq!(idioms(&case.program), k5, "{file} alone");
+    }
+}
+
 /// The widenings of N1 (unreachable instructions between the `exit` and
 /// the branch's target), K2 (a label no branch targets on the skipped
 /// `exit`) and K5 (a read by an unreachable instruction is no read) keep
