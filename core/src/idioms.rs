@@ -1849,7 +1849,10 @@ fn results_dead(prog: &Program, k: usize, depth: u32) -> bool {
 /// `setp` whose value for the guard is constant ([`known_guard::setp_known`]:
 /// immediates, a register compared with itself, either destination), and
 /// the scan passes a label that only an unguarded `bra` around an `exit`
-/// reaches ([`known_guard::exit_block_before`]).
+/// reaches ([`known_guard::exit_block_before`]). N12's detector
+/// (`narrow_cvt_under_known_guard`) reads this too, so these guards count
+/// for it as well; no finding of any log changes N12's naming by that (every
+/// log's printer, H42), and no N12 variant tested such a guard.
 fn guard_known_true(prog: &Program, k: usize) -> bool {
     let Some(g) = prog.insts[k].guard else {
         return false;
