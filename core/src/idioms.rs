@@ -13,13 +13,14 @@
 //! count a hang or a fault on a known idiom as that bug.
 
 use crate::ir::{
-    Activemask, BinOp, BoolOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
+    Activemask, BinOp, CmpOp, Control, Dest, FloatOp, Glue, Guard, Inputs, IntOp, LaneOp,
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
 mod bfind64_undefined;
 mod copy_exit;
 mod fall_through;
+mod known_guard;
 mod match_join;
 mod or64_after_exit;
 mod shape;
@@ -119,6 +120,18 @@ pub enum Idiom {
     /// A copy of the result into itself (`mov.pred %p0, %p0`) is no read
     /// (group K5L: `k5l.found` wrong at -O3; a copy into a fresh stored
     /// predicate, right).
+    /// Since the triage of 2026-11-28-l (`docs/log/gpu-2026-11-28-l/triage.md`,
+    /// its variants run on an H200 through the driver's JIT linker at -O0,
+    /// -O1, -O3): a read by an instruction no lane reaches is no read
+    /// (K5U: `k5u.found` wrong from -O1, `k5u.reader-reachable` right); the
+    /// predicate of a `match.all` of a register an unguarded `mov` of an
+    /// immediate just wrote is known (K5M: `k5m.found`, `.b64-found` wrong
+    /// from -O1, `.value-input` right); a guarded overwrite overwrites where
+    /// the text fixes its guard: a `setp` of a register with itself or the
+    /// second destination of a constant `setp.and` (K5S, K5Q: `.found` wrong
+    /// from -O1, the same guard an input true on every lane right), a
+    /// branch around an `exit` (K5X: `k5x.found` wrong from -O1). It also
+    /// hangs (K5H: see [`Idiom::effects`]).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -1187,6 +1200,18 @@ impl Idiom {
     ///   skipping a block, at -O1 to -O4, and agrees at every level without
     ///   the mask-0 collective or with the register mask made the full mask
     ///   (triage group G10).
+    /// - `unused-collective-splits-warp` (K5) also hangs: since the triage
+    ///   of 2026-11-28-l (`docs/log/gpu-2026-11-28-l/triage.md`, group K5H)
+    ///   two of the hunt's hangs, each K5's unused collective in groups
+    ///   before full-mask collectives that the lanes then reach apart,
+    ///   hung alone on the H200 through the driver's JIT linker
+    ///   (`k5h.found` at -O1 and -O3, `k5h2.found` at -O1), ran at -O0, and
+    ///   ran at every level with the unused collective's mask full
+    ///   (`.full-mask`) or, for `k5h`, without lane 0's branch
+    ///   (`.no-branch`): K5's split with lanes that wait at different
+    ///   collectives. A fault is not in its effects: `hang-087222ff` was
+    ///   found as an illegal-instruction fault in its batch, but reduced and
+    ///   alone it hangs.
     /// - `loop-guard-rewritten-hangs` hangs, and the other idioms give wrong
     ///   values.
     pub fn effects(self) -> &'static [Effect] {
@@ -1194,8 +1219,8 @@ impl Idiom {
             Idiom::GuardFoldedAfterExit => &[Effect::WrongValue, Effect::Hang, Effect::Fault],
             Idiom::LoopGuardRewrittenHangs => &[Effect::Hang],
             Idiom::ZeroMembermaskCollectiveFaults => &[Effect::Fault, Effect::WrongValue],
+            Idiom::UnusedCollectiveSplitsWarp => &[Effect::WrongValue, Effect::Hang],
             Idiom::GuardRedefinedByCollective
-            | Idiom::UnusedCollectiveSplitsWarp
             | Idiom::LoopWriteHoistedAboveExit
             | Idiom::ShuffleOfShuffledImmediate
             | Idiom::ShiftAmountConvertedFromF32
@@ -1559,7 +1584,8 @@ fn unused_collective(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<
                 crate::ir::Dest::Sink => true,
                 crate::ir::Dest::Reg(d) => {
                     let known = folded_result(&inst.op, n)
-                        || match_all_of_never_written(prog, i, n, has_entry);
+                        || match_all_of_never_written(prog, i, n, has_entry)
+                        || match_all_of_moved_immediate(prog, i, n);
                     (known && !guards_an_exit(prog, i, *d)) || dead_after(prog, i, *d)
                 }
             });
@@ -1636,6 +1662,25 @@ fn match_all_of_never_written(
         && !loops(prog)
             .iter()
             .any(|&(h, b)| h <= i && i <= b && prog.insts[h..=b].iter().any(writes))
+}
+
+/// Whether instruction `i` is a `match.all` of a register whose last
+/// write, no label between, is an unguarded `mov` of an immediate
+/// ([`mask_value`]) and `n` its predicate result: known, as of the
+/// immediate itself ([`folded_result`]). Since the triage of 2026-11-28-l
+/// (`docs/log/gpu-2026-11-28-l/triage.md`, group K5M): `mov.s32 %sd2, 0;
+/// match.all.sync.b32 _|%p0, %sd2, %m1` with `%p0` only stored, then a
+/// full-mask `shfl.sync.idx` (`k5m.found`, and `k5m.b64-found` with
+/// `mov.b32 %b1, 0`, wrong on the H200 from -O1; `k5m.value-input`, the
+/// `mov` removed and `%sd2` an input 0, right at every level).
+fn match_all_of_moved_immediate(prog: &Program, i: usize, n: usize) -> bool {
+    let Op::Match(m) = &prog.insts[i].op else {
+        return false;
+    };
+    n == 1
+        && m.mode == MatchMode::All
+        && matches!(m.a, Operand::Reg(_))
+        && matches!(mask_value(prog, i, m.a), Operand::Imm(_))
 }
 
 /// Whether an `exit` after instruction `i` is guarded by `d` before any
@@ -1797,51 +1842,45 @@ fn results_dead(prog: &Program, k: usize, depth: u32) -> bool {
 /// `k5g-setp.guard-unknown`, an unknown guard, went as wrong, so it
 /// decided nothing and is not taken.)
 /// Since the triage of 2026-11-28-k: also `@!p` where `p`'s last write is
-/// a `setp.and` of false constants ([`setp_and_of_false_constants`]).
+/// a `setp.and` of false constants (K5G2).
+/// Since the triage of 2026-11-28-l (`docs/log/gpu-2026-11-28-l/triage.md`,
+/// groups K5S, K5Q, K5X; decided by the H200's rows, where the same
+/// overwrite under an input's guard, true on every lane, agreed): any
+/// `setp` whose value for the guard is constant ([`known_guard::setp_known`]:
+/// immediates, a register compared with itself, either destination), and
+/// the scan passes a label that only an unguarded `bra` around an `exit`
+/// reaches ([`known_guard::exit_block_before`]). N12's detector
+/// (`narrow_cvt_under_known_guard`) reads this too, so these guards count
+/// for it as well; no finding of any log changes N12's naming by that (every
+/// log's printer, H42), and no N12 variant tested such a guard.
 fn guard_known_true(prog: &Program, k: usize) -> bool {
     let Some(g) = prog.insts[k].guard else {
         return false;
     };
-    for j in (0..k).rev() {
-        if labelled(prog, j + 1) {
-            return false;
+    let mut at = k;
+    while at > 0 {
+        if labelled(prog, at) {
+            match known_guard::exit_block_before(prog, at) {
+                Some(b) => {
+                    at = b;
+                    continue;
+                }
+                None => return false,
+            }
         }
-        let x = &prog.insts[j];
+        let x = &prog.insts[at - 1];
         if x.op.is_control_flow() {
-            let skips = matches!(x.op, Op::Control(Control::Exit)) || forward_branch(prog, j);
+            let skips = matches!(x.op, Op::Control(Control::Exit)) || forward_branch(prog, at - 1);
             return skips
                 && x.guard
                     .is_some_and(|q| q.reg == g.reg && q.negated != g.negated);
         }
         if x.op.written().contains(&g.reg) {
-            return g.negated && setp_and_of_false_constants(x, g.reg);
+            return known_guard::setp_known(x, g.reg) == Some(!g.negated);
         }
+        at -= 1;
     }
     false
-}
-
-/// Whether `x` is a `setp.CMP.and` into `p` (no `|q`) whose comparison of
-/// two immediates is false, so `p` is false whatever the combined
-/// predicate: `@!p` after it runs on every lane. Since the triage of
-/// 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`, group K5G2:
-/// `setp.gt.and.s32 %p0, 0, 0, %p0`, then `@!%p0 mov.pred %p3, %p1` over
-/// K5's unused vote; `k5g2.found` wrong on the H200 from -O1, the vote
-/// removed or its mask full, right).
-fn setp_and_of_false_constants(x: &crate::ir::Inst, p: Reg) -> bool {
-    let Op::Glue(
-        g @ Glue::Setp {
-            combine: Some((BoolOp::And, _)),
-            p: Dest::Reg(d),
-            q: None,
-            a: Operand::Imm(a),
-            b: Operand::Imm(b),
-            ..
-        },
-    ) = &x.op
-    else {
-        return false;
-    };
-    *d == p && crate::interp::alu::eval(g, &[*a, *b, 1])[0] == 0
 }
 
 fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> Option<usize> {

@@ -1048,6 +1048,7 @@ fn what_each_known_bug_does_to_a_run() {
         stops,
         [
             "guard-folded-after-exit",
+            "unused-collective-splits-warp",
             "loop-guard-rewritten-hangs",
             "zero-membermask-collective-faults"
         ]

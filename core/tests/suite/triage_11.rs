@@ -428,6 +428,11 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("k5g2.found", UnusedCollectiveSplitsWarp),
         ("k5g2.unguarded", UnusedCollectiveSplitsWarp),
         ("k5g3.unguarded", UnusedCollectiveSplitsWarp),
+        // Since the triage of 2026-11-28-l (group K5S): K5's guard
+        // `@!%p1` after `setp.ne.s32 %p1, %rd1, %rd1` (a register compared
+        // with itself) is known, as the H200 showed for K5S; the late
+        // `setp` of `%p1` that `.no-late-setp` removed stays unexplained.
+        ("k5g3.found", UnusedCollectiveSplitsWarp),
         ("n2w.found", ShuffleOfShuffledImmediate),
         ("n15l.found", LoopCopyOfNeverWrittenReplacesMerge),
         ("n15p.found", LoopCopyOfNeverWrittenReplacesMerge),
@@ -450,10 +455,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[(
 /// The variants that diverged on the H200 with no detector firing, each
 /// with why: the candidates of triage.md's decisions (no detector).
 const OPEN: &[(&str, &str)] = &[
-    (
-        "k5g3.found",
-        "K5G3: candidate (the late setp of the guard is needed)",
-    ),
     (
         "n2a.found",
         "N2A/K5S: the unused collectives are needed (candidate, open)",
