@@ -1867,15 +1867,20 @@ fn idioms_of_the_triage_variants_of_2026_11_27_h() {
 /// (with its inputs, and as a program alone) beside the prediction; returns
 /// how many it printed.
 pub fn print_variant_idioms(log: &str) -> usize {
-    let dir = format!(
-        "{}/../docs/log/{log}/triage/experiments",
+    print_variant_idioms_in(&format!("{log}/triage/experiments"))
+}
+
+/// [`print_variant_idioms`] for the variants in `docs/log/DIR/`.
+pub fn print_variant_idioms_in(dir: &str) -> usize {
+    let path = format!(
+        "{}/../docs/log/{dir}/PREDICT.txt",
         env!("CARGO_MANIFEST_DIR")
     );
-    let predict = std::fs::read_to_string(format!("{dir}/PREDICT.txt")).expect("PREDICT.txt");
+    let predict = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut n = 0;
     for line in predict.lines() {
         let (name, says) = line.split_once(' ').expect("NAME PREDICTION");
-        let case = log_case(&format!("{log}/triage/experiments/{name}"));
+        let case = log_case(&format!("{dir}/{name}"));
         let names = |v: &[Idiom]| v.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ");
         println!(
             "{name} ({says}): {} (program alone: {})",

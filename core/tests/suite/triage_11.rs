@@ -86,27 +86,10 @@ fn the_widened_k1_and_n23_need_their_whole_shape() {
 #[test]
 #[ignore = "prints the detectors on the variants of docs/log/gpu-2026-11-28-k/triage.md"]
 fn idioms_of_the_triage_variants_of_2026_11_28_k() {
-    use crate::idioms::log_case;
-    use warp_core::idioms::{idioms, idioms_in_case, Idiom};
-    let dir = "gpu-2026-11-28-k/triage/experiments/s11f";
-    let path = format!(
-        "{}/../docs/log/{dir}/PREDICT.txt",
-        env!("CARGO_MANIFEST_DIR")
+    assert_eq!(
+        crate::idioms::print_variant_idioms_in("gpu-2026-11-28-k/triage/experiments/s11f"),
+        45
     );
-    let predict = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let names = |v: &[Idiom]| v.iter().map(|i| i.name()).collect::<Vec<_>>().join(", ");
-    let mut n = 0;
-    for line in predict.lines() {
-        let (name, says) = line.split_once(' ').expect("NAME PREDICTION");
-        let case = log_case(&format!("{dir}/{name}"));
-        println!(
-            "{name} ({says}): {} (program alone: {})",
-            names(&idioms_in_case(&case.program, &case.inputs)),
-            names(&idioms(&case.program))
-        );
-        n += 1;
-    }
-    assert_eq!(n, 45);
 }
 
 /// The variants of the 2026-11-28-k triage and what the H200 did with each

@@ -128,6 +128,18 @@ const MAX_ROWS: usize = 8;
 /// The most instructions looked at after the early access.
 const WINDOW: usize = 96;
 
+/// Where the block runs the whole warp in straight-line code with liveness
+/// known, and `x` is a global `ld` (`load`) or `st` whose base is a 64-bit
+/// register: the end of the straight line and the base; else `None`.
+fn whole_warp_global(e: &Emitter, x: &LaneOp, load: bool) -> Option<(usize, Reg)> {
+    let (Some(end), true, Some(_)) = (e.copy_end, e.is_full(), &e.live) else {
+        return None;
+    };
+    let base = x.addr.and_then(|a| a.base)?;
+    (e.reg_type(base).bits() == 64 && x.access() == Some((Space::Global, load)))
+        .then_some((end, base))
+}
+
 /// The later row loads that the `ld.global` `x` at `pc` loads early once
 /// its whole-warp fast path has run (its 32 lanes executed at consecutive
 /// addresses from lane 0's): in a kernel segment's copy for the whole
@@ -138,15 +150,9 @@ const WINDOW: usize = 96;
 /// rewritten by a planted bug, with no label between. Empty where `x`'s
 /// base is not a 64-bit register.
 pub fn rows(e: &Emitter, pc: usize, x: &LaneOp) -> Vec<Row> {
-    let (Some(end), true, Some(_)) = (e.copy_end, e.is_full(), &e.live) else {
+    let Some((end, base)) = whole_warp_global(e, x, true) else {
         return Vec::new();
     };
-    let Some(base) = x.addr.and_then(|a| a.base) else {
-        return Vec::new();
-    };
-    if e.reg_type(base).bits() != 64 || x.access() != Some((Space::Global, true)) {
-        return Vec::new();
-    }
     let prog = e.prog;
     let mut taken: Vec<Reg> = x.dests.iter().filter_map(|d| reg(d.0)).collect();
     taken.push(base);
@@ -206,15 +212,9 @@ pub fn rows(e: &Emitter, pc: usize, x: &LaneOp) -> Vec<Row> {
 /// for its line in the store buffer, whose stores the processor commits
 /// one after the other: loaded first, the rows' lines come in together.
 pub fn store_rows(e: &Emitter, pc: usize, x: &LaneOp) -> Vec<(usize, Lane0)> {
-    let (Some(end), true, Some(_)) = (e.copy_end, e.is_full(), &e.live) else {
+    let Some((end, base)) = whole_warp_global(e, x, false) else {
         return Vec::new();
     };
-    let Some(base) = x.addr.and_then(|a| a.base) else {
-        return Vec::new();
-    };
-    if e.reg_type(base).bits() != 64 || x.access() != Some((Space::Global, false)) {
-        return Vec::new();
-    }
     let prog = e.prog;
     let finder = Finder { e, from: pc, base };
     let mut out = Vec::new();
