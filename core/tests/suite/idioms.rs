@@ -1892,6 +1892,42 @@ pub fn print_variant_idioms_in(dir: &str) -> usize {
     n
 }
 
+/// A triage's hardware rows against the detectors: for each `(name,
+/// diverged, what)` of `rows` (the case from `variant`), a variant that
+/// diverged must hold exactly the idiom `named` gives it, or none if it is
+/// in `open`; one that agreed none, but the idiom `wider` gives it. Returns
+/// what is wrong, one line each.
+pub fn variants_against_detectors(
+    rows: &[&[(&str, bool, &str)]],
+    variant: fn(&str) -> Case,
+    named: &[(&str, Idiom)],
+    wider: &[(&str, Idiom)],
+    open: &[(&str, &str)],
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for &(name, diverged, what) in rows.iter().copied().flatten() {
+        let case = variant(name);
+        let found = idioms_in_case(&case.program, &case.inputs);
+        let named = named.iter().find(|n| n.0 == name).map(|n| n.1);
+        let wider = wider.iter().find(|n| n.0 == name).map(|n| n.1);
+        let open = open.iter().any(|n| n.0 == name);
+        let want = match (diverged, named, wider, open) {
+            (true, Some(i), None, false) | (false, None, Some(i), false) => vec![i],
+            (true, None, None, true) | (false, None, None, false) => vec![],
+            _ => {
+                wrong.push(format!("{name}: listed wrongly for its hardware row"));
+                continue;
+            }
+        };
+        if found != want {
+            wrong.push(format!(
+                "{name} ({what}): expected {want:?}, found {found:?}"
+            ));
+        }
+    }
+    wrong
+}
+
 /// The variants of experiment 8 (2026-11-27), run on an H100 at every
 /// level of the driver's JIT (`exp8`) and on an H200 (`exp8b`, marked):
 /// the program text of each (its `.version 9.1` and `.target sm_90` lines

@@ -415,28 +415,13 @@ fn k5s_hang_on_the_hang_variants_of_2026_11_28_l() {
 /// agreed holds none, but those of [`WIDER`].
 #[test]
 fn every_variant_of_2026_11_28_l_against_the_detectors() {
-    use warp_core::idioms::idioms_in_case;
-    let mut wrong = Vec::new();
-    for &(name, diverged, what) in variants::ALL.iter().copied().flatten() {
-        let case = variants::variant(name);
-        let found = idioms_in_case(&case.program, &case.inputs);
-        let named = NAMED.iter().find(|n| n.0 == name).map(|n| n.1);
-        let wider = WIDER.iter().find(|n| n.0 == name).map(|n| n.1);
-        let open = OPEN.iter().any(|n| n.0 == name);
-        let want = match (diverged, named, wider, open) {
-            (true, Some(i), None, false) | (false, None, Some(i), false) => vec![i],
-            (true, None, None, true) | (false, None, None, false) => vec![],
-            _ => {
-                wrong.push(format!("{name}: listed wrongly for its hardware row"));
-                continue;
-            }
-        };
-        if found != want {
-            wrong.push(format!(
-                "{name} ({what}): expected {want:?}, found {found:?}"
-            ));
-        }
-    }
+    let wrong = crate::idioms::variants_against_detectors(
+        variants::ALL,
+        variants::variant,
+        NAMED,
+        WIDER,
+        OPEN,
+    );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
