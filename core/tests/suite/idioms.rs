@@ -1892,6 +1892,38 @@ pub fn print_variant_idioms_in(dir: &str) -> usize {
     n
 }
 
+/// A triage's hardware row: (variant, diverged on the GPU, what).
+pub type HwRow = (&'static str, bool, &'static str);
+
+/// Asserts that the variants `docs/log/DIR/PREDICT.txt` lists are the
+/// names of `rows`, each once; returns how many.
+pub fn predict_lists_the_rows(dir: &str, rows: &[&[HwRow]]) -> usize {
+    let path = format!(
+        "{}/../docs/log/{dir}/PREDICT.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let predict = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut listed: Vec<&str> = predict
+        .lines()
+        .map(|l| l.split_once(' ').expect("NAME PREDICTION").0)
+        .collect();
+    let mut names: Vec<&str> = rows.iter().flat_map(|g| g.iter().map(|r| r.0)).collect();
+    listed.sort_unstable();
+    names.sort_unstable();
+    assert_eq!(listed, names, "{dir}");
+    names.len()
+}
+
+/// The rows of `group` whose variant name starts with `prefix` (one
+/// subgroup, e.g. `k5s.`).
+pub fn rows_of(group: &[HwRow], prefix: &str) -> Vec<HwRow> {
+    group
+        .iter()
+        .filter(|r| r.0.starts_with(prefix))
+        .copied()
+        .collect()
+}
+
 /// A triage's hardware rows against the detectors: for each `(name,
 /// diverged, what)` of `rows` (the case from `variant`), a variant that
 /// diverged must hold exactly the idiom `named` gives it, or none if it is

@@ -260,34 +260,16 @@ mod variants {
 /// variant.
 #[test]
 fn every_variant_of_2026_11_28_k_has_a_hardware_row() {
-    let path = format!(
-        "{}/../docs/log/gpu-2026-11-28-k/triage/experiments/s11f/PREDICT.txt",
-        env!("CARGO_MANIFEST_DIR")
+    assert_eq!(
+        crate::idioms::predict_lists_the_rows(
+            "gpu-2026-11-28-k/triage/experiments/s11f",
+            variants::ALL
+        ),
+        45
     );
-    let predict = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut listed: Vec<&str> = predict
-        .lines()
-        .map(|l| l.split_once(' ').expect("NAME PREDICTION").0)
-        .collect();
-    let mut rows: Vec<&str> = variants::ALL
-        .iter()
-        .flat_map(|g| g.iter().map(|r| r.0))
-        .collect();
-    listed.sort_unstable();
-    rows.sort_unstable();
-    assert_eq!(rows.len(), 45);
-    assert_eq!(listed, rows);
 }
 
-/// The rows of `group` whose variant name starts with `prefix` (one
-/// subgroup, e.g. `k5g2.`).
-fn rows_of(group: &[variants::Row], prefix: &str) -> Vec<variants::Row> {
-    group
-        .iter()
-        .filter(|r| r.0.starts_with(prefix))
-        .copied()
-        .collect()
-}
+use crate::idioms::rows_of;
 
 /// Each detector widened by the 2026-11-28-k triage (K1 past a dead
 /// `setp`, N23 with `abs.f32` of an immediate: H38; K5's overwrite under
