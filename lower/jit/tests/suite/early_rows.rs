@@ -6,9 +6,7 @@
 //! reports, which must be the first in program order even where a later
 //! row is out of bounds too.
 
-use std::path::Path;
-use warp_core::launch::Launch;
-use warp_jit::launch::CompiledKernel;
+use crate::memory_fast_paths::run;
 
 const HEAD: &str = ".version 9.0\n.target sm_90\n.address_size 64\n";
 
@@ -80,21 +78,6 @@ fn launch(block: &str, n: usize) -> String {
          param k_param_0 buffer out\nparam k_param_1 buffer in\nparam k_param_2 value 32\n",
         words.join(" ")
     )
-}
-
-/// `src` (one kernel `k`) launched as `launch` on 1 and 3 threads: the
-/// words of the first buffer, or the error's text.
-fn run(src: &str, launch: &str) -> Vec<Result<Vec<String>, String>> {
-    let m = warp_core::text::parse_module(src).unwrap_or_else(|e| panic!("{e}"));
-    let l = Launch::parse(launch, "k.launch", Path::new(".")).expect("a valid launch");
-    let k = CompiledKernel::compile(&m, "k").expect("compiles");
-    [1, 3]
-        .iter()
-        .map(|&t| match k.launch_on(&l, t) {
-            Ok(out) => Ok(out.buffers[0].words()),
-            Err(e) => Err(e.to_string()),
-        })
-        .collect()
 }
 
 /// Two warps: rows 0 to 5 of `in` come through the tile unchanged (row

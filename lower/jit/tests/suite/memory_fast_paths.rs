@@ -25,8 +25,9 @@ fn copy_launch(block: &str, n: usize) -> String {
 }
 
 /// `src` (one kernel `k`) launched as `launch` on 1 and 3 threads:
-/// the words of the first buffer, or the error's text.
-fn run(src: &str, launch: &str) -> Vec<Result<Vec<String>, String>> {
+/// the words of the first buffer, or the error's text (the early-row
+/// tests use it too).
+pub(crate) fn run(src: &str, launch: &str) -> Vec<Result<Vec<String>, String>> {
     let m = warp_core::text::parse_module(src).unwrap_or_else(|e| panic!("{e}"));
     let l = Launch::parse(launch, "k.launch", Path::new(".")).expect("a valid launch");
     let k = CompiledKernel::compile(&m, "k").expect("compiles");
