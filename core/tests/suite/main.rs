@@ -33,6 +33,7 @@ mod thread_ops;
 mod triage_10;
 mod triage_11;
 mod triage_12;
+mod triage_13;
 mod triage_9;
 mod ub;
 mod vary;
