@@ -22,6 +22,7 @@ mod copy_exit;
 mod fall_through;
 mod known_guard;
 mod match_join;
+mod neg_as_integer;
 mod or64_after_exit;
 mod shape;
 mod unwritten;
@@ -30,6 +31,7 @@ use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
 use match_join::match_at_join_of_two_paths;
+use neg_as_integer::neg_f32_before_guarded_imm_and_laneid;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
 use shape::{labelled, loops, predicate_self_copy, straight_writer};
 use unwritten::Lazy;
@@ -966,6 +968,15 @@ pub enum Idiom {
     /// -O0 and alone; right when the source has any value
     /// (`idioms/bfind64_undefined.rs`).
     Bfind64OfNeverWrittenTakenAsUniform,
+    /// NZ (N33 of `docs/findings.md`, issue #35; session 12's -O1 hunt,
+    /// decided by session 13's H200 variants): `neg.f32 d, a` (or
+    /// `abs.f32`), then `@p mov.f32 d, IMM` and `@p mov.b32 d, %laneid`
+    /// that do not run: the compiler computes the `neg` as an integer
+    /// negation of the bits (`IADD3 R11, -R7, RZ, RZ`), so
+    /// `corpus/neg.f32-8ef1e843.ptx` gives +0.0 for -(+0.0) and the variants
+    /// -4.0 for -(1.0), from -O1 through the driver's JIT linker and
+    /// whole-program, right at -O0 (`idioms/neg_as_integer.rs`).
+    NegF32ComputedAsInteger,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -991,7 +1002,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 35] = [
+    pub const ALL: [Idiom; 36] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1029,6 +1040,7 @@ impl Idiom {
         Idiom::PredicateCopyLostAtExit,
         Idiom::Or64LowWordOnesDropsHighWord,
         Idiom::Bfind64OfNeverWrittenTakenAsUniform,
+        Idiom::NegF32ComputedAsInteger,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1071,6 +1083,7 @@ impl Idiom {
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => {
                 "bfind64-of-never-written-taken-as-uniform"
             }
+            Idiom::NegF32ComputedAsInteger => "neg-f32-computed-as-integer",
         }
     }
 
@@ -1095,7 +1108,8 @@ impl Idiom {
     /// repeat after the join, the copy of the register that may lack a
     /// value, the copy into the counted register, the `cvt` or `setp` that
     /// reads the `abs`, the unpack, the `xor`, the 16-bit shift; for MJ
-    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`), or
+    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`, for
+    /// UB64 the `bfind`, for NZ the `neg`), or
     /// `None`.
     ///
     /// The last four idioms (N3, N4, N15, N16) need a register that may
@@ -1166,6 +1180,7 @@ impl Idiom {
             Idiom::PredicateCopyLostAtExit => predicate_copy_guards_exit(prog),
             Idiom::Or64LowWordOnesDropsHighWord => or64_low_word_ones_in_loop_after_exit(prog),
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
+            Idiom::NegF32ComputedAsInteger => neg_f32_before_guarded_imm_and_laneid(prog),
         }
     }
 
@@ -1247,7 +1262,8 @@ impl Idiom {
             | Idiom::MatchAtJoinOfTwoPaths
             | Idiom::PredicateCopyLostAtExit
             | Idiom::Or64LowWordOnesDropsHighWord
-            | Idiom::Bfind64OfNeverWrittenTakenAsUniform => &[Effect::WrongValue],
+            | Idiom::Bfind64OfNeverWrittenTakenAsUniform
+            | Idiom::NegF32ComputedAsInteger => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],

@@ -429,6 +429,12 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("n1b.no-dead-bra", LoopWriteHoistedAboveExit),
         ("k2l.found", GuardFoldedAfterExit),
         ("k2l.no-label", GuardFoldedAfterExit),
+        // NZ, made N33 by session 13's variants
+        // (docs/log/gpu-2026-11-28-m/nz/): the `neg.f32` computed as an
+        // integer negation.
+        ("nz.found", NegF32ComputedAsInteger),
+        ("nz.dead-mov-one", NegF32ComputedAsInteger),
+        ("nz.f2-one", NegF32ComputedAsInteger),
     ]
 };
 
@@ -469,7 +475,4 @@ const OPEN: &[(&str, &str)] = &[
         "nl.found",
         "NL: new candidate (the never-written %p0 needed)",
     ),
-    ("nz.found", "NZ: new candidate (neg.f32 computed wrong)"),
-    ("nz.dead-mov-one", "NZ"),
-    ("nz.f2-one", "NZ: -4.0 for -1.0"),
 ];
