@@ -17,6 +17,7 @@ use crate::ir::{
     LaneOpKind, Match, MatchMode, Op, Operand, Program, ReduxOp, Reg, Rounding, Type, UnOp,
 };
 
+mod ballot_crash;
 mod bfind64_undefined;
 mod copy_exit;
 mod fall_through;
@@ -27,6 +28,7 @@ mod or64_after_exit;
 mod shape;
 mod unwritten;
 
+use ballot_crash::unused_ballot_of_unwritten_vote_after_math_call;
 use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
@@ -744,6 +746,12 @@ pub enum Idiom {
     /// of `@!p bra L` that nothing else enters, and past an inner branch
     /// forward on the fall-through (`n20-target.found`, `n20-inner.found`,
     /// `n20-target.lane-5` giving 5; `xor` with 0x0f0f0f0f right).
+    /// Since session 13 (`docs/log/gpu-2026-11-28-m/xz/`, the H200 through
+    /// the linker at -O1 and -O3): also with the `xor` before the branch
+    /// (or between the `setp` and it) when the fall-through ends at an
+    /// unguarded `exit`: `xor.b32 %b3, 0xffffffff, %laneid; setp.ne.u32
+    /// %p2, %laneid, 0; @%p2 bra L0; exit; L0:` stores 0 for lane 0
+    /// (`a/found/xor.b32-337d869f`); without the `exit` it is right.
     XorAllOnesOfKnownValue,
     /// N21: `cvt.rpi.ftz.u32.f32` (or `.s32`) of a register (or of a
     /// positive subnormal immediate), its result the shift amount of a
@@ -977,6 +985,15 @@ pub enum Idiom {
     /// -4.0 for -(1.0), from -O1 through the driver's JIT linker and
     /// whole-program, right at -O0 (`idioms/neg_as_integer.rs`).
     NegF32ComputedAsInteger,
+    /// LC (N34 of `docs/findings.md`, issue #35; session 10's candidate,
+    /// found again by sessions 12 and 13): a `vote` of a predicate that
+    /// was never written, then a `div`/`rem`/`sqrt` the compiler implements
+    /// with a subroutine, then a `vote.sync.ballot` of the vote's result
+    /// whose result is unused: the driver's JIT linker (`cuLinkAddData`)
+    /// dies of SIGSEGV from -O1. `corpus/engine-failed-8e0b1b75.ptx`:
+    /// `vote.uni.pred %p2, %p2; div.rz.f32 _, 0, 0; vote.sync.ballot.b32 _,
+    /// %p2, 0xffffffff` (`idioms/ballot_crash.rs`).
+    UnusedBallotAfterMathCallCrashesLinker,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -1002,7 +1019,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 36] = [
+    pub const ALL: [Idiom; 37] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1041,6 +1058,7 @@ impl Idiom {
         Idiom::Or64LowWordOnesDropsHighWord,
         Idiom::Bfind64OfNeverWrittenTakenAsUniform,
         Idiom::NegF32ComputedAsInteger,
+        Idiom::UnusedBallotAfterMathCallCrashesLinker,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1084,6 +1102,9 @@ impl Idiom {
                 "bfind64-of-never-written-taken-as-uniform"
             }
             Idiom::NegF32ComputedAsInteger => "neg-f32-computed-as-integer",
+            Idiom::UnusedBallotAfterMathCallCrashesLinker => {
+                "unused-ballot-after-math-call-crashes-linker"
+            }
         }
     }
 
@@ -1109,11 +1130,11 @@ impl Idiom {
     /// value, the copy into the counted register, the `cvt` or `setp` that
     /// reads the `abs`, the unpack, the `xor`, the 16-bit shift; for MJ
     /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`, for
-    /// UB64 the `bfind`, for NZ the `neg`), or
+    /// UB64 the `bfind`, for NZ the `neg`, for LC the ballot), or
     /// `None`.
     ///
-    /// The last four idioms (N3, N4, N15, N16) need a register that may
-    /// have no value on some path (`idioms/unwritten.rs`), and a program
+    /// Some idioms (N3, N4, N15, N16, and N1, K5, N12, N30 and N34 in
+    /// part) need a register that may have no value on some path (`idioms/unwritten.rs`), and a program
     /// alone does not say which registers the inputs give one (a case's
     /// `.lanes` lines): `find` takes it that none has an entry value (a
     /// register is never written until an instruction writes it).
@@ -1130,7 +1151,7 @@ impl Idiom {
     /// [`Idiom::find`] for a case: the registers `inputs` gives values to
     /// (its `.lanes` lines) have them at the program's entry, so a shape
     /// that needs one of them without a value is not there. The same as
-    /// `find` for every idiom but the four that need a register without a
+    /// `find` for every idiom but those that need a register without a
     /// value.
     pub fn find_in_case(self, prog: &Program, inputs: &Inputs) -> Option<usize> {
         self.find_given(prog, &|r| inputs.get(r).is_some())
@@ -1167,7 +1188,9 @@ impl Idiom {
             Idiom::PopcOverwritesXorCopy => popc_overwrites_xor_copy(prog, has_entry),
             Idiom::AbsResultTakenAsNonNegative => abs_read_as_non_negative(prog),
             Idiom::UnpackHighHalfOfKnownValue => unpack_high_half_of_fixed(prog),
-            Idiom::XorAllOnesOfKnownValue => xor_all_ones_of_fixed(prog),
+            Idiom::XorAllOnesOfKnownValue => {
+                xor_all_ones_of_fixed(prog).or_else(|| xor_all_ones_before_exit_branch(prog))
+            }
             Idiom::RoundedFtzCvtShift16LosesFlush => rpi_ftz_cvt_amount_of_16_bit_shift(prog),
             Idiom::VoteLoopTwoBackEdgesCrashesJitO0 => {
                 vote_loop_two_back_edges_entered_from_loop(prog)
@@ -1181,6 +1204,9 @@ impl Idiom {
             Idiom::Or64LowWordOnesDropsHighWord => or64_low_word_ones_in_loop_after_exit(prog),
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
             Idiom::NegF32ComputedAsInteger => neg_f32_before_guarded_imm_and_laneid(prog),
+            Idiom::UnusedBallotAfterMathCallCrashesLinker => {
+                unused_ballot_of_unwritten_vote_after_math_call(prog, has_entry)
+            }
         }
     }
 
@@ -1266,7 +1292,8 @@ impl Idiom {
             | Idiom::NegF32ComputedAsInteger => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
-            | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],
+            | Idiom::MatchAllExitJoinCrashes
+            | Idiom::UnusedBallotAfterMathCallCrashesLinker => &[Effect::CompilerCrash],
         }
     }
 
@@ -3063,6 +3090,136 @@ fn unpack_high_half_of_fixed(prog: &Program) -> Option<usize> {
         }
     }
     None
+}
+
+/// N20 with the `xor` before the branch (session 13's -O3 hunt,
+/// `docs/log/gpu-2026-11-28-m/a/found/xor.b32-337d869f`, decided by the
+/// H200's variants in `docs/log/gpu-2026-11-28-m/xz/`): `xor.b32 d, r,
+/// 0xffffffff` (either operand order), then, in the same block, `setp.ne
+/// p, r, K; @p bra L` forward, whose fall-through ends at an unguarded
+/// `exit`: the exiting lanes (`r == K`) store `K`, not its complement
+/// (lane 0: 0, not 0xffffffff). The `xor` may stand between the `setp` and
+/// the branch (`xz.after`), `r` may be an input register (`xz.input`); with
+/// no `exit` (`xz.no-exit`), `not.b32` (`xz.not`), `xor` by 0x0f0f0f0f
+/// (`xz.xor-0f0f`) or `setp.eq` with `@!p` (`xz.eq-not`) it is right. Its
+/// index: the `xor`.
+fn xor_all_ones_before_exit_branch(prog: &Program) -> Option<usize> {
+    let n = prog.insts.len();
+    (0..n).find(|&j| {
+        let x = &prog.insts[j];
+        let Op::Glue(Glue::Bin {
+            op: BinOp::Xor,
+            ty,
+            d: Dest::Reg(d),
+            a,
+            b,
+        }) = x.op
+        else {
+            return false;
+        };
+        let ones = Operand::Imm(ty.mask());
+        let what = match (a, b) {
+            (w @ (Operand::Reg(_) | Operand::LaneId), o)
+            | (o, w @ (Operand::Reg(_) | Operand::LaneId))
+                if o == ones =>
+            {
+                w
+            }
+            _ => return false,
+        };
+        if ty.bits() != 32 || x.guard.is_some() {
+            return false;
+        }
+        let writes_what =
+            |i: usize| matches!(what, Operand::Reg(r) if prog.insts[i].op.written().contains(&r));
+        // The `setp.ne p, what, K` before the `xor` in its block (`p` and
+        // `what` kept up to it), or after it; then a forward `@p bra`,
+        // neither `what` nor `d` rewritten, no label.
+        let setp_of_what = |y: &crate::ir::Inst| match y.op {
+            Op::Glue(Glue::Setp {
+                cmp: CmpOp::Ne,
+                combine: None,
+                ty: st,
+                p: Dest::Reg(p),
+                a: sa,
+                b: sb,
+                ..
+            }) => {
+                let of_what =
+                    matches!((sa, sb), (w, Operand::Imm(_)) | (Operand::Imm(_), w) if w == what);
+                (y.guard.is_none() && !st.is_float() && st.bits() == 32 && of_what).then_some(p)
+            }
+            _ => None,
+        };
+        let mut setp = None;
+        for s in (0..j).rev() {
+            let y = &prog.insts[s];
+            if y.op.is_control_flow() || writes_what(s) {
+                break;
+            }
+            if let Some(p) = setp_of_what(y) {
+                let kept = (s + 1..j).all(|t| !prog.insts[t].op.written().contains(&p));
+                setp = kept.then_some(p);
+                break;
+            }
+            if labelled(prog, s) {
+                break;
+            }
+        }
+        if labelled(prog, j) {
+            setp = None;
+        }
+        let mut k = j + 1;
+        while k < n
+            && !labelled(prog, k)
+            && !writes_what(k)
+            && !prog.insts[k].op.written().contains(&d)
+        {
+            let y = &prog.insts[k];
+            if y.op.is_control_flow() {
+                break;
+            }
+            if setp.is_some_and(|q| y.op.written().contains(&q)) {
+                setp = None;
+            }
+            if let Some(p) = setp_of_what(y) {
+                setp = Some(p);
+            }
+            k += 1;
+        }
+        let (Some(p), Some(bra)) = (setp, prog.insts.get(k)) else {
+            return false;
+        };
+        if k >= n || labelled(prog, k) {
+            return false;
+        }
+        let forward = bra
+            .op
+            .branch_target()
+            .is_some_and(|l| prog.label_target(l) > k + 1);
+        if !forward
+            || bra.guard
+                != Some(Guard {
+                    reg: p,
+                    negated: false,
+                })
+        {
+            return false;
+        }
+        // The fall-through: up to its first control flow, no label, `d`
+        // kept; that is an unguarded `exit`.
+        let mut f = k + 1;
+        while f < n && !labelled(prog, f) && !prog.insts[f].op.is_control_flow() {
+            if prog.insts[f].op.written().contains(&d) {
+                return false;
+            }
+            f += 1;
+        }
+        f < n
+            && !labelled(prog, f)
+            && prog.insts[f].guard.is_none()
+            && matches!(prog.insts[f].op, Op::Control(Control::Exit))
+    })
 }
 
 fn xor_all_ones_of_fixed(prog: &Program) -> Option<usize> {

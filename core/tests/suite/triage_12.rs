@@ -435,6 +435,11 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("nz.found", NegF32ComputedAsInteger),
         ("nz.dead-mov-one", NegF32ComputedAsInteger),
         ("nz.f2-one", NegF32ComputedAsInteger),
+        // LC, made N34 in session 13: a vote of a never-written predicate,
+        // a subroutine, an unused ballot of the vote's result.
+        ("lc.found", UnusedBallotAfterMathCallCrashesLinker),
+        ("lc.div-used", UnusedBallotAfterMathCallCrashesLinker),
+        ("lc.sqrt-found", UnusedBallotAfterMathCallCrashesLinker),
     ]
 };
 
@@ -467,10 +472,10 @@ const OPEN: &[(&str, &str)] = &[
         "LR: an unused ballot of the guard, a guarded instruction, a loop that rewrites the guard",
     ),
     ("sp.found", "SP: the out-of-range shuffle predicate's vote"),
-    ("lc.found", "LC: the linker's crash at -O1"),
-    ("lc.div-used", "LC"),
-    ("lc.match-found", "LC"),
-    ("lc.sqrt-found", "LC"),
+    (
+        "lc.match-found",
+        "LC, made N34 in session 13; its vote and ballot have a `match.any` between, its `div` after",
+    ),
     (
         "nl.found",
         "NL: new candidate (the never-written %p0 needed)",
