@@ -21,6 +21,7 @@ mod bfind64_undefined;
 mod copy_exit;
 mod fall_through;
 mod known_guard;
+mod loop_rewritten_guard;
 mod match_join;
 mod or64_after_exit;
 mod shape;
@@ -29,6 +30,7 @@ mod unwritten;
 use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
+use loop_rewritten_guard::ballot_guard_read_after_loop_rewrite;
 use match_join::match_at_join_of_two_paths;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
 use shape::{labelled, loops, predicate_self_copy, straight_writer};
@@ -966,6 +968,19 @@ pub enum Idiom {
     /// -O0 and alone; right when the source has any value
     /// (`idioms/bfind64_undefined.rs`).
     Bfind64OfNeverWrittenTakenAsUniform,
+    /// LR (N31 of `docs/findings.md`, issue #35; session 11's
+    /// `input-cc33e847` and session 12's `fma.rn.f64-6d56780c`, triages of
+    /// 2026-11-28-k and 2026-11-28-l, decided by their H200 rows): an
+    /// instruction guarded by `p`, then a loop whose body writes `p`, with
+    /// an unused full-mask `vote.sync.ballot` of `p` before the loop and a
+    /// collective reading `p` before the guarded instruction (the ballot
+    /// itself in `corpus/fma.rn.f64-6d56780c.ptx`, a never-run mask-0
+    /// `@%p0 shfl.sync` in `corpus/input-cc33e847.ptx`). The GPU runs the
+    /// guarded instruction under the value the later loop gives `p`, from
+    /// -O1 through the driver's JIT linker (right at -O0); without the
+    /// ballot, with the ballot of another predicate, or with the loop
+    /// writing another predicate, right (`idioms/loop_rewritten_guard.rs`).
+    BallotGuardReadAfterLoopRewrite,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -991,7 +1006,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 35] = [
+    pub const ALL: [Idiom; 36] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1029,6 +1044,7 @@ impl Idiom {
         Idiom::PredicateCopyLostAtExit,
         Idiom::Or64LowWordOnesDropsHighWord,
         Idiom::Bfind64OfNeverWrittenTakenAsUniform,
+        Idiom::BallotGuardReadAfterLoopRewrite,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1071,6 +1087,7 @@ impl Idiom {
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => {
                 "bfind64-of-never-written-taken-as-uniform"
             }
+            Idiom::BallotGuardReadAfterLoopRewrite => "ballot-guard-read-after-loop-rewrite",
         }
     }
 
@@ -1166,6 +1183,7 @@ impl Idiom {
             Idiom::PredicateCopyLostAtExit => predicate_copy_guards_exit(prog),
             Idiom::Or64LowWordOnesDropsHighWord => or64_low_word_ones_in_loop_after_exit(prog),
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
+            Idiom::BallotGuardReadAfterLoopRewrite => ballot_guard_read_after_loop_rewrite(prog),
         }
     }
 
@@ -1247,7 +1265,8 @@ impl Idiom {
             | Idiom::MatchAtJoinOfTwoPaths
             | Idiom::PredicateCopyLostAtExit
             | Idiom::Or64LowWordOnesDropsHighWord
-            | Idiom::Bfind64OfNeverWrittenTakenAsUniform => &[Effect::WrongValue],
+            | Idiom::Bfind64OfNeverWrittenTakenAsUniform
+            | Idiom::BallotGuardReadAfterLoopRewrite => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],

@@ -429,6 +429,9 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("n1b.no-dead-bra", LoopWriteHoistedAboveExit),
         ("k2l.found", GuardFoldedAfterExit),
         ("k2l.no-label", GuardFoldedAfterExit),
+        // LR2, N31 (LR) since session 13: the ballot of `!%p2` before the
+        // guarded `fma`.
+        ("lr2.found", BallotGuardReadAfterLoopRewrite),
     ]
 };
 
@@ -456,10 +459,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[
 /// The variants that diverged on the H200 with no detector firing, each
 /// with why: the candidates of triage.md's decisions (no detector).
 const OPEN: &[(&str, &str)] = &[
-    (
-        "lr2.found",
-        "LR: an unused ballot of the guard, a guarded instruction, a loop that rewrites the guard",
-    ),
     ("sp.found", "SP: the out-of-range shuffle predicate's vote"),
     ("lc.found", "LC: the linker's crash at -O1"),
     ("lc.div-used", "LC"),

@@ -1,7 +1,7 @@
 #!/bin/sh
 # H43: fills devrun/h43/ (git-ignored) for run.sh from this tree: the release warpdiff (build it
-# first: `cargo build --release -p warpdiff`), levels.py, the reproducer and the variants with
-# four controls from the earlier logs. Run from the repo root.
+# first: `cargo build --release -p warpdiff`), levels.py, the reproducer and the variants (with four
+# controls copied from the earlier logs: lr.found, lr.no-shfl, lr2.found, lr2.no-vote). Run from the repo root.
 set -e
 D=devrun/h43
 L=docs/log/gpu-2026-11-28-m/lr
@@ -13,7 +13,5 @@ cp $L/h43-run.sh $D/run.sh
 cp -r corpus/repro/lr-guard-read-after-loop-rewrite $D/lr
 mkdir -p $D/experiments
 cp $L/experiments/* $D/experiments/
-for v in lr.found lr.no-shfl; do cp docs/log/gpu-2026-11-28-k/triage/experiments/s11f/$v.ptx.txt $D/experiments/; done
-for v in lr2.found lr2.no-vote; do cp docs/log/gpu-2026-11-28-l/triage/experiments/$v.ptx.txt $D/experiments/; done
 chmod +x $D/run.sh
 du -sh $D
