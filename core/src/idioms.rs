@@ -22,6 +22,7 @@ mod bfind64_undefined;
 mod copy_exit;
 mod fall_through;
 mod known_guard;
+mod loop_rewritten_guard;
 mod match_join;
 mod neg_as_integer;
 mod or64_after_exit;
@@ -32,6 +33,7 @@ use ballot_crash::unused_ballot_of_unwritten_vote_after_math_call;
 use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
+use loop_rewritten_guard::ballot_guard_read_after_loop_rewrite;
 use match_join::match_at_join_of_two_paths;
 use neg_as_integer::neg_f32_before_guarded_imm_and_laneid;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
@@ -994,6 +996,19 @@ pub enum Idiom {
     /// `vote.uni.pred %p2, %p2; div.rz.f32 _, 0, 0; vote.sync.ballot.b32 _,
     /// %p2, 0xffffffff` (`idioms/ballot_crash.rs`).
     UnusedBallotAfterMathCallCrashesLinker,
+    /// LR (N31 of `docs/findings.md`, issue #35; session 11's
+    /// `input-cc33e847` and session 12's `fma.rn.f64-6d56780c`, triages of
+    /// 2026-11-28-k and 2026-11-28-l, decided by their H200 rows): an
+    /// instruction guarded by `p`, then a loop whose body writes `p`, with
+    /// an unused full-mask `vote.sync.ballot` of `p` before the loop and a
+    /// collective reading `p` before the guarded instruction (the ballot
+    /// itself in `corpus/fma.rn.f64-6d56780c.ptx`, a never-run mask-0
+    /// `@%p0 shfl.sync` in `corpus/input-cc33e847.ptx`). The GPU runs the
+    /// guarded instruction under the value the later loop gives `p`, from
+    /// -O1 through the driver's JIT linker (right at -O0); without the
+    /// ballot, with the ballot of another predicate, or with the loop
+    /// writing another predicate, right (`idioms/loop_rewritten_guard.rs`).
+    BallotGuardReadAfterLoopRewrite,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -1019,7 +1034,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 37] = [
+    pub const ALL: [Idiom; 38] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1059,6 +1074,7 @@ impl Idiom {
         Idiom::Bfind64OfNeverWrittenTakenAsUniform,
         Idiom::NegF32ComputedAsInteger,
         Idiom::UnusedBallotAfterMathCallCrashesLinker,
+        Idiom::BallotGuardReadAfterLoopRewrite,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1105,6 +1121,7 @@ impl Idiom {
             Idiom::UnusedBallotAfterMathCallCrashesLinker => {
                 "unused-ballot-after-math-call-crashes-linker"
             }
+            Idiom::BallotGuardReadAfterLoopRewrite => "ballot-guard-read-after-loop-rewrite",
         }
     }
 
@@ -1207,6 +1224,7 @@ impl Idiom {
             Idiom::UnusedBallotAfterMathCallCrashesLinker => {
                 unused_ballot_of_unwritten_vote_after_math_call(prog, has_entry)
             }
+            Idiom::BallotGuardReadAfterLoopRewrite => ballot_guard_read_after_loop_rewrite(prog),
         }
     }
 
@@ -1289,7 +1307,8 @@ impl Idiom {
             | Idiom::PredicateCopyLostAtExit
             | Idiom::Or64LowWordOnesDropsHighWord
             | Idiom::Bfind64OfNeverWrittenTakenAsUniform
-            | Idiom::NegF32ComputedAsInteger => &[Effect::WrongValue],
+            | Idiom::NegF32ComputedAsInteger
+            | Idiom::BallotGuardReadAfterLoopRewrite => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes

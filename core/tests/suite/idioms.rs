@@ -506,6 +506,17 @@ const BUGS: &[(&str, Option<Idiom>, &[&str])] = &[
             "repro/lc-unused-ballot-after-math-call-crashes-linker/case.ptx",
         ],
     ),
+    // Session 13's row: the candidate LR of sessions 11 and 12's triages
+    // (docs/log/gpu-2026-11-28-k/, docs/log/gpu-2026-11-28-l/).
+    (
+        "N31",
+        Some(Idiom::BallotGuardReadAfterLoopRewrite),
+        &[
+            "input-cc33e847.ptx",
+            "fma.rn.f64-6d56780c.ptx",
+            "repro/lr-guard-read-after-loop-rewrite/case.ptx",
+        ],
+    ),
 ];
 
 /// The cases that hold a second bug's idiom as well, each with why: the
@@ -618,8 +629,8 @@ fn every_detector_fires_on_its_bugs_cases_and_on_no_other_bugs() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // 37 detectors, 178 cases.
-    assert_eq!(pairs, 37 * 178);
+    // 38 detectors, 181 cases.
+    assert_eq!(pairs, 38 * 181);
     // Every detector is someone's: none is left out of the matrix.
     for idiom in Idiom::ALL {
         assert!(
@@ -1321,6 +1332,8 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
         // a join of two paths, a self-copy of a predicate guarding an
         // `exit` after a branch, a 64-bit `or`/`and` of a one-word mask in
         // a loop after an exit);
+        // and session 13's N31 (LR: an unused full-mask ballot of a guard
+        // and a loop that rewrites it; 0 of these seeds);
         // the others are common.
         let rare = matches!(
             idiom,
@@ -1352,6 +1365,7 @@ fn a_generator_avoiding_one_idiom_makes_none_of_it() {
                 | Idiom::Bfind64OfNeverWrittenTakenAsUniform
                 | Idiom::NegF32ComputedAsInteger
                 | Idiom::UnusedBallotAfterMathCallCrashesLinker
+                | Idiom::BallotGuardReadAfterLoopRewrite
         );
         assert!(
             rare || n >= 5,

@@ -20,6 +20,7 @@ mod experiment_9;
 mod gen;
 mod idioms;
 mod kernels;
+mod lr_13;
 mod mov_vector;
 mod nan_bits;
 mod reduce;

@@ -389,6 +389,9 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("n12e.found", NarrowCvtKeepsStaleUpperHalf),
         ("n23a.found", AbsOfChoiceKeepsNegativeZero),
         ("n23a.mov", AbsOfChoiceKeepsNegativeZero),
+        // LR, N31 since session 13: the never-run shuffle under `%p0`
+        // before the guarded `mov`, the ballot of `!%p0` after it.
+        ("lr.found", BallotGuardReadAfterLoopRewrite),
     ]
 };
 
@@ -409,7 +412,6 @@ const OPEN: &[(&str, &str)] = &[
         "n2a.found",
         "N2A/K5S: the unused collectives are needed (candidate, open)",
     ),
-    ("lr.found", "LR: candidate (both collectives needed)"),
     (
         "vb.found",
         "VB: candidate (a collective under a guard a join's mov.pred rewrites)",

@@ -440,6 +440,9 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("lc.found", UnusedBallotAfterMathCallCrashesLinker),
         ("lc.div-used", UnusedBallotAfterMathCallCrashesLinker),
         ("lc.sqrt-found", UnusedBallotAfterMathCallCrashesLinker),
+        // LR2, N31 (LR) since session 13: the ballot of `!%p2` before the
+        // guarded `fma`.
+        ("lr2.found", BallotGuardReadAfterLoopRewrite),
     ]
 };
 
@@ -467,10 +470,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[
 /// The variants that diverged on the H200 with no detector firing, each
 /// with why: the candidates of triage.md's decisions (no detector).
 const OPEN: &[(&str, &str)] = &[
-    (
-        "lr2.found",
-        "LR: an unused ballot of the guard, a guarded instruction, a loop that rewrites the guard",
-    ),
     ("sp.found", "SP: the out-of-range shuffle predicate's vote"),
     (
         "lc.match-found",
