@@ -24,6 +24,7 @@ mod known_guard;
 mod match_join;
 mod or64_after_exit;
 mod shape;
+mod shfl_range_guard;
 mod unwritten;
 
 use bfind64_undefined::bfind64_of_never_written;
@@ -32,6 +33,7 @@ use fall_through::fixed_on_fall_through;
 use match_join::match_at_join_of_two_paths;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
 use shape::{labelled, loops, predicate_self_copy, straight_writer};
+use shfl_range_guard::collective_under_out_of_range_shuffle_predicate;
 use unwritten::Lazy;
 
 /// A known bug's idiom.
@@ -966,6 +968,21 @@ pub enum Idiom {
     /// -O0 and alone; right when the source has any value
     /// (`idioms/bfind64_undefined.rs`).
     Bfind64OfNeverWrittenTakenAsUniform,
+    /// SP (N32 of `docs/findings.md`; session 8's candidate, decided by
+    /// session 12's H200 triage, `docs/log/gpu-2026-11-28-l/triage.md`): a
+    /// collective guarded, in straight-line code, by the predicate of a
+    /// `shfl.idx` whose immediate `b` and `c` put the source lane out of
+    /// range on every lane (the ISA's `pval = (j <= maxLane)` false: `c` = 0
+    /// makes each lane's segment lane 0 alone, so source lane 1 is out of
+    /// range), or by a `vote` of that predicate, where the guard lets every
+    /// lane run it. The GPU does not run the collective at -O1 (right at
+    /// -O0 and -O3): `corpus/redux.sync.min.u32-938185ad.ptx` (`@!%p2
+    /// redux.sync.min.u32 %r0, 1` gives 3, a never-written `%r0`, for 1) and
+    /// `corpus/redux.sync.add.s32-ba615066.ptx` (`@%p7 redux.sync.add.s32`
+    /// under `vote.sync.uni.pred %p7, %p3`); with the source lane in range,
+    /// or the same guard from a `setp`, right
+    /// (`idioms/shfl_range_guard.rs`).
+    CollectiveUnderOutOfRangeShufflePredicate,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -991,7 +1008,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 35] = [
+    pub const ALL: [Idiom; 36] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1029,6 +1046,7 @@ impl Idiom {
         Idiom::PredicateCopyLostAtExit,
         Idiom::Or64LowWordOnesDropsHighWord,
         Idiom::Bfind64OfNeverWrittenTakenAsUniform,
+        Idiom::CollectiveUnderOutOfRangeShufflePredicate,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1071,6 +1089,9 @@ impl Idiom {
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => {
                 "bfind64-of-never-written-taken-as-uniform"
             }
+            Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
+                "collective-under-out-of-range-shuffle-predicate"
+            }
         }
     }
 
@@ -1095,8 +1116,8 @@ impl Idiom {
     /// repeat after the join, the copy of the register that may lack a
     /// value, the copy into the counted register, the `cvt` or `setp` that
     /// reads the `abs`, the unpack, the `xor`, the 16-bit shift; for MJ
-    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`), or
-    /// `None`.
+    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`,
+    /// for SP the guarded collective), or `None`.
     ///
     /// The last four idioms (N3, N4, N15, N16) need a register that may
     /// have no value on some path (`idioms/unwritten.rs`), and a program
@@ -1166,6 +1187,9 @@ impl Idiom {
             Idiom::PredicateCopyLostAtExit => predicate_copy_guards_exit(prog),
             Idiom::Or64LowWordOnesDropsHighWord => or64_low_word_ones_in_loop_after_exit(prog),
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
+            Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
+                collective_under_out_of_range_shuffle_predicate(prog)
+            }
         }
     }
 
@@ -1247,7 +1271,8 @@ impl Idiom {
             | Idiom::MatchAtJoinOfTwoPaths
             | Idiom::PredicateCopyLostAtExit
             | Idiom::Or64LowWordOnesDropsHighWord
-            | Idiom::Bfind64OfNeverWrittenTakenAsUniform => &[Effect::WrongValue],
+            | Idiom::Bfind64OfNeverWrittenTakenAsUniform
+            | Idiom::CollectiveUnderOutOfRangeShufflePredicate => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes => &[Effect::CompilerCrash],

@@ -429,6 +429,8 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("n1b.no-dead-bra", LoopWriteHoistedAboveExit),
         ("k2l.found", GuardFoldedAfterExit),
         ("k2l.no-label", GuardFoldedAfterExit),
+        // SP (N32, H44): the out-of-range shuffle predicate's vote.
+        ("sp.found", CollectiveUnderOutOfRangeShufflePredicate),
     ]
 };
 
@@ -460,7 +462,6 @@ const OPEN: &[(&str, &str)] = &[
         "lr2.found",
         "LR: an unused ballot of the guard, a guarded instruction, a loop that rewrites the guard",
     ),
-    ("sp.found", "SP: the out-of-range shuffle predicate's vote"),
     ("lc.found", "LC: the linker's crash at -O1"),
     ("lc.div-used", "LC"),
     ("lc.match-found", "LC"),
