@@ -27,6 +27,7 @@ mod match_join;
 mod neg_as_integer;
 mod or64_after_exit;
 mod shape;
+mod shfl_range_guard;
 mod unwritten;
 
 use ballot_crash::unused_ballot_of_unwritten_vote_after_math_call;
@@ -38,6 +39,7 @@ use match_join::match_at_join_of_two_paths;
 use neg_as_integer::neg_f32_before_guarded_imm_and_laneid;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
 use shape::{labelled, loops, predicate_self_copy, straight_writer};
+use shfl_range_guard::collective_under_out_of_range_shuffle_predicate;
 use unwritten::Lazy;
 
 /// A known bug's idiom.
@@ -1009,6 +1011,21 @@ pub enum Idiom {
     /// ballot, with the ballot of another predicate, or with the loop
     /// writing another predicate, right (`idioms/loop_rewritten_guard.rs`).
     BallotGuardReadAfterLoopRewrite,
+    /// SP (N32 of `docs/findings.md`; session 8's candidate, decided by
+    /// session 12's H200 triage, `docs/log/gpu-2026-11-28-l/triage.md`): a
+    /// collective guarded, in straight-line code, by the predicate of a
+    /// `shfl.idx` whose immediate `b` and `c` put the source lane out of
+    /// range on every lane (the ISA's `pval = (j <= maxLane)` false: `c` = 0
+    /// makes each lane's segment lane 0 alone, so source lane 1 is out of
+    /// range), or by a `vote` of that predicate, where the guard lets every
+    /// lane run it. The GPU does not run the collective at -O1 (right at
+    /// -O0 and -O3): `corpus/redux.sync.min.u32-938185ad.ptx` (`@!%p2
+    /// redux.sync.min.u32 %r0, 1` gives 3, a never-written `%r0`, for 1) and
+    /// `corpus/redux.sync.add.s32-ba615066.ptx` (`@%p7 redux.sync.add.s32`
+    /// under `vote.sync.uni.pred %p7, %p3`); with the source lane in range,
+    /// or the same guard from a `setp`, right
+    /// (`idioms/shfl_range_guard.rs`).
+    CollectiveUnderOutOfRangeShufflePredicate,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -1034,7 +1051,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 38] = [
+    pub const ALL: [Idiom; 39] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1075,6 +1092,7 @@ impl Idiom {
         Idiom::NegF32ComputedAsInteger,
         Idiom::UnusedBallotAfterMathCallCrashesLinker,
         Idiom::BallotGuardReadAfterLoopRewrite,
+        Idiom::CollectiveUnderOutOfRangeShufflePredicate,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1122,6 +1140,9 @@ impl Idiom {
                 "unused-ballot-after-math-call-crashes-linker"
             }
             Idiom::BallotGuardReadAfterLoopRewrite => "ballot-guard-read-after-loop-rewrite",
+            Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
+                "collective-under-out-of-range-shuffle-predicate"
+            }
         }
     }
 
@@ -1149,6 +1170,8 @@ impl Idiom {
     /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`, for
     /// UB64 the `bfind`, for NZ the `neg`, for LC the ballot), or
     /// `None`.
+    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`,
+    /// for SP the guarded collective), or `None`.
     ///
     /// Some idioms (N3, N4, N15, N16, and N1, K5, N12, N30 and N34 in
     /// part) need a register that may have no value on some path (`idioms/unwritten.rs`), and a program
@@ -1225,6 +1248,9 @@ impl Idiom {
                 unused_ballot_of_unwritten_vote_after_math_call(prog, has_entry)
             }
             Idiom::BallotGuardReadAfterLoopRewrite => ballot_guard_read_after_loop_rewrite(prog),
+            Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
+                collective_under_out_of_range_shuffle_predicate(prog)
+            }
         }
     }
 
@@ -1308,7 +1334,8 @@ impl Idiom {
             | Idiom::Or64LowWordOnesDropsHighWord
             | Idiom::Bfind64OfNeverWrittenTakenAsUniform
             | Idiom::NegF32ComputedAsInteger
-            | Idiom::BallotGuardReadAfterLoopRewrite => &[Effect::WrongValue],
+            | Idiom::BallotGuardReadAfterLoopRewrite
+            | Idiom::CollectiveUnderOutOfRangeShufflePredicate => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes

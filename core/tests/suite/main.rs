@@ -28,6 +28,7 @@ mod rows_11;
 mod sanitize;
 mod scopes;
 mod single_pass;
+mod sp;
 mod spec_reference;
 mod text;
 mod thread_ops;

@@ -443,6 +443,8 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         // LR2, N31 (LR) since session 13: the ballot of `!%p2` before the
         // guarded `fma`.
         ("lr2.found", BallotGuardReadAfterLoopRewrite),
+        // SP (N32, H44): the out-of-range shuffle predicate's vote.
+        ("sp.found", CollectiveUnderOutOfRangeShufflePredicate),
     ]
 };
 
@@ -470,7 +472,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[
 /// The variants that diverged on the H200 with no detector firing, each
 /// with why: the candidates of triage.md's decisions (no detector).
 const OPEN: &[(&str, &str)] = &[
-    ("sp.found", "SP: the out-of-range shuffle predicate's vote"),
     (
         "lc.match-found",
         "LC, made N34 in session 13; its vote and ballot have a `match.any` between, its `div` after",
