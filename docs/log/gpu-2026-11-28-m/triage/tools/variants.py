@@ -128,7 +128,7 @@ V += [
 # --- K5HB: a hang with a shfl.sync in groups and a legacy shuffle under a branch (session 12's K5H3)
 F = "a/found/hang-64141393"
 V += [
- ("k5hb.found", F, H, "the found case (sm_70): `shfl.sync.up.b32 %f3|%p6, ..., %m2` (%m2 five groups), a branch that leaves lane 19 alone at the legacy `@%p3 shfl.idx.b32 %b6|%p0, %s4, 8, 31`, then `vote.sync.ballot.b32 %s3, %p0, %m0` in the five groups", []),
+ ("k5hb.found", F, H, "the found case (sm_70): `shfl.sync.up.b32 %f3|%p6, ..., %m2` (%m2 eight groups of four lanes), a branch that leaves lane 19 alone at the legacy `@%p3 shfl.idx.b32 %b6|%p0, %s4, 8, 31`, then `vote.sync.ballot.b32 %s3, %p0, %m0` in the same groups", []),
  ("k5hb.full-mask", F, H, "the group shuffle's membermask 0xffffffff (K5H3's `.full-mask` hung on the H200)", [("shfl.sync.up.b32 %f3|%p6, %s5, %laneid, 31, %m2;", "shfl.sync.up.b32 %f3|%p6, %s5, %laneid, 31, 0xffffffff;")]),
  ("k5hb.no-legacy", F, A, "the legacy `@%p3 shfl.idx.b32` removed", [("    @%p3 shfl.idx.b32 %b6|%p0, %s4, 8, 31;\n", "")]),
 ]
