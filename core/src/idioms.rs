@@ -1409,6 +1409,13 @@ fn guard_redefined(prog: &Program) -> Option<usize> {
                     None => break,
                 }
             }
+            if unreachable(prog, j) {
+                // No lane runs it (since the triage of 2026-11-28-m,
+                // `docs/log/gpu-2026-11-28-m/triage.md`, group K1X: `bra
+                // L1; exit; L1:` between, `a/found/not.b64-989d5d72`).
+                j += 1;
+                continue;
+            }
             if later.op.is_control_flow() {
                 // Past a forward branch only from an instruction that is no
                 // collective (the shape the H200 confirmed, a guarded `cvt`).
