@@ -3,11 +3,10 @@
 //! the triage of 2026-11-28-l): an instruction guarded by a predicate `p`,
 //! then a loop whose body writes `p`; before the loop an unused full-mask
 //! `vote.sync.ballot` of `p`, and before the guarded instruction a
-//! collective that reads `p` (its guard, or the vote's operand: in LR2 the
-//! ballot itself). The GPU runs the guarded instruction with the value the
-//! loop gives `p` (the lanes whose `p` the loop makes true run it, the
-//! others skip it), from -O1 through the driver's JIT linker; right at
-//! -O0.
+//! guarded collective (in LR2 the guarded ballot itself). The GPU runs
+//! the guarded instruction with the value the loop gives `p` (the lanes
+//! whose `p` the loop makes true run it, the others skip it), from -O1
+//! through the driver's JIT linker and whole-program; right at -O0.
 //!
 //! The PTX ISA gives a guarded instruction its guard's value where the
 //! instruction stands: `@p` executes it "if ... `isGuardPredicateTrue`"
@@ -31,18 +30,30 @@
 //! | `lr2.vote-other-pred`: the ballot of `!%p3` | right |
 //! | `lr2.fresh-pred`: the loop writes another predicate | right |
 //!
-//! So the ballot must vote on `p` (LR2), the loop must rewrite `p` (both),
-//! and a ballot after the guarded instruction is not enough alone (LR's
-//! `.no-shfl`). The two tables do not say which part of LR's never-run
-//! shuffle LR2's ballot stands for (that it is a collective, that it reads
-//! `p`, or that it comes before the guarded instruction); the detector
-//! takes the reading that fits both: a collective reading `p` before the
-//! guarded instruction. Whether the vote must be a ballot, its mask full,
-//! the rewrite in a loop: each as both findings had it (open; the
-//! variants `lr3.*` of `docs/log/gpu-2026-11-28-m/lr/` ask the H200).
+//! Session 13's variants (`docs/log/gpu-2026-11-28-m/lr/`, H200 through
+//! the linker at -O0, -O1, -O3; every one right at -O0) decided the rest:
+//!
+//! | variant | H200 |
+//! |---|---|
+//! | `lr3.lr-shfl-full-mask`: LR's never-run shuffle with the full mask | wrong |
+//! | `lr3.lr2-shfl-before`: LR2's ballot after the `fma`, LR's never-run `@!%p2 shfl.sync` before it | wrong |
+//! | `lr3.lr-vote-first`: LR without the shuffle, the (unguarded) ballot before the `mov` | right |
+//! | `lr3.lr2-unguarded-vote`: LR2's ballot without its guard `@!%p5` | right |
+//! | `lr3.lr-shfl-unguarded`: LR's shuffle unguarded | right |
+//! | `lr3.lr-mov-for-shfl`: a never-run guarded `mov` for LR's shuffle | right |
+//! | `lr3.lr2-vote-after`: LR2's ballot after the `fma`, nothing before it | right |
+//! | `lr3.lr2-vote-any`: a guarded `vote.sync.any` for LR2's ballot | right |
+//! | `lr3.lr2-no-loop`: the loop's one trip as straight code | right |
+//!
+//! So what stands before the guarded instruction must be a **guarded
+//! collective** (a shuffle or a ballot, under any predicate, mask 0 or
+//! full; not a guarded `mov`, not an unguarded ballot of `p`); the unused
+//! full-mask ballot of `p` is needed as well (before or after the guarded
+//! instruction; in LR2 the guarded ballot is both parts), a `vote.any` will
+//! not do for it; and the rewrite must be in a loop.
 
 use super::shape::loops;
-use super::{copy_into_itself, dead_after, mask_value, reads};
+use super::{copy_into_itself, dead_after, mask_value};
 use crate::ir::{Dest, Op, Operand, Program, Reg, Vote, VoteMode};
 
 /// Whether `op` is a collective (`shfl`, `vote`, `match`, `redux`).
@@ -104,7 +115,7 @@ pub(super) fn ballot_guard_read_after_loop_rewrite(prog: &Program) -> Option<usi
                 };
                 let before = (from..g).any(|c| {
                     let x = &prog.insts[c];
-                    collective(&x.op) && reads(x, p)
+                    collective(&x.op) && x.guard.is_some()
                 });
                 let ballot = (from..h).find(|&i| unused_full_ballot_of(prog, i, p));
                 if let (true, Some(i)) = (before, ballot) {
