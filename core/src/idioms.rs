@@ -30,7 +30,7 @@ mod shape;
 mod shfl_range_guard;
 mod unwritten;
 
-use ballot_crash::unused_ballot_of_unwritten_vote_after_math_call;
+use ballot_crash::unused_ballot_of_vote_after_math_call;
 use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
 use fall_through::fixed_on_fall_through;
@@ -990,8 +990,8 @@ pub enum Idiom {
     /// whole-program, right at -O0 (`idioms/neg_as_integer.rs`).
     NegF32ComputedAsInteger,
     /// LC (N34 of `docs/findings.md`, issue #35; session 10's candidate,
-    /// found again by sessions 12 and 13): a `vote` of a predicate that
-    /// was never written, then a `div`/`rem`/`sqrt` the compiler implements
+    /// found again by sessions 12 and 13): a predicate from a `vote` (or a
+    /// `match.all`), then a `div`/`rem`/`sqrt` the compiler implements
     /// with a subroutine, then a `vote.sync.ballot` of the vote's result
     /// whose result is unused: the driver's JIT linker (`cuLinkAddData`)
     /// dies of SIGSEGV from -O1. `corpus/engine-failed-8e0b1b75.ptx`:
@@ -1012,8 +1012,10 @@ pub enum Idiom {
     /// writing another predicate, right (`idioms/loop_rewritten_guard.rs`).
     BallotGuardReadAfterLoopRewrite,
     /// SP (N32 of `docs/findings.md`; session 8's candidate, decided by
-    /// session 12's H200 triage, `docs/log/gpu-2026-11-28-l/triage.md`): a
-    /// collective guarded, in straight-line code, by the predicate of a
+    /// session 12's H200 triage, `docs/log/gpu-2026-11-28-l/triage.md`;
+    /// narrowed by session 13's variants to a `redux.sync` into a register
+    /// that may have no value): a `redux.sync` guarded, in straight-line
+    /// code, by the predicate of a
     /// `shfl.idx` whose immediate `b` and `c` put the source lane out of
     /// range on every lane (the ISA's `pval = (j <= maxLane)` false: `c` = 0
     /// makes each lane's segment lane 0 alone, so source lane 1 is out of
@@ -1173,8 +1175,7 @@ impl Idiom {
     /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`,
     /// for SP the guarded collective), or `None`.
     ///
-    /// Some idioms (N3, N4, N15, N16, and N1, K5, N12, N30 and N34 in
-    /// part) need a register that may have no value on some path (`idioms/unwritten.rs`), and a program
+    /// Some idioms (N3, N4, N15, N16, and N1, K5, N12 and N30 in part) need a register that may have no value on some path (`idioms/unwritten.rs`), and a program
     /// alone does not say which registers the inputs give one (a case's
     /// `.lanes` lines): `find` takes it that none has an entry value (a
     /// register is never written until an instruction writes it).
@@ -1245,11 +1246,11 @@ impl Idiom {
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
             Idiom::NegF32ComputedAsInteger => neg_f32_before_guarded_imm_and_laneid(prog),
             Idiom::UnusedBallotAfterMathCallCrashesLinker => {
-                unused_ballot_of_unwritten_vote_after_math_call(prog, has_entry)
+                unused_ballot_of_vote_after_math_call(prog)
             }
             Idiom::BallotGuardReadAfterLoopRewrite => ballot_guard_read_after_loop_rewrite(prog),
             Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
-                collective_under_out_of_range_shuffle_predicate(prog)
+                collective_under_out_of_range_shuffle_predicate(prog, has_entry)
             }
         }
     }

@@ -1,6 +1,8 @@
 //! SP (N32 of `docs/findings.md`; session 8's candidate of
 //! `docs/log/gpu-2026-11-27-h/triage.md`, decided by session 12's
-//! `docs/log/gpu-2026-11-28-l/triage.md`): a collective guarded, in
+//! `docs/log/gpu-2026-11-28-l/triage.md`; narrowed by session 13's, see
+//! [`collective_under_out_of_range_shuffle_predicate`]): a `redux.sync`
+//! into a register that may have no value there, guarded, in
 //! straight-line code, by the predicate of a `shfl.idx` whose source lane is
 //! out of range on every lane, or by a `vote` of that predicate, where the
 //! guard lets every lane run the collective. At -O1 the GPU does not run
@@ -50,15 +52,8 @@
 //! (a guard false on every lane is not taken).
 
 use super::shape::straight_writer;
+use super::unwritten::Lazy;
 use crate::ir::{Dest, Op, Operand, Program, Reg, ShflMode, Vote, VoteMode};
-
-/// Whether `op` is a collective (`shfl`, `vote`, `match`, `redux`).
-fn collective(op: &Op) -> bool {
-    match op {
-        Op::Shfl(_) | Op::Vote(_) | Op::Match(_) | Op::Redux(_) => true,
-        Op::Activemask(_) | Op::Glue(_) | Op::Control(_) | Op::LaneOp(_) => false,
-    }
-}
 
 /// The ISA's `pval` of a `.idx` shuffle on `lane` with `b` and `c`.
 fn idx_in_range(lane: u64, b: u64, c: u64) -> bool {
@@ -117,22 +112,39 @@ fn fixed_by_shuffle(prog: &Program, r: Reg, at: usize) -> Option<(bool, usize)> 
     }
 }
 
-/// The first collective whose guard an out-of-range `shfl.idx` predicate
-/// (or a vote of it) makes true on every lane, with no label or branch
-/// between the shuffle and it: its index.
-pub(super) fn collective_under_out_of_range_shuffle_predicate(prog: &Program) -> Option<usize> {
+/// The first `redux.sync` whose guard an out-of-range `shfl.idx`
+/// predicate (or a vote of it) makes true on every lane, with no label or
+/// branch between the shuffle and it, and whose destination may have no
+/// value there: its index. Session 13's variants with the found case's
+/// 31 declared registers (`docs/log/gpu-2026-11-28-m/sp4/`, the H200
+/// through the linker, `d/sp4-levels.txt`) decided both parts: a guarded
+/// `vote.sync.ballot` or `mov` in the `redux`'s place ran right, and so did
+/// the `redux` after a `mov.u32 %r0, 7` (`sp4.written-first`); the found
+/// case, `c` = 1 with source lane 2 (`sp4.clamp-1`) and a `vote.any` of
+/// the negated predicate (`sp4.vote-any`, also at -O3) went wrong. With
+/// fewer declared registers every variant ran right (`c/sp/`): the kernel's
+/// register set is part of it, which the text does not show.
+pub(super) fn collective_under_out_of_range_shuffle_predicate(
+    prog: &Program,
+    has_entry: &dyn Fn(Reg) -> bool,
+) -> Option<usize> {
+    let u = Lazy::new(prog, has_entry);
     (0..prog.insts.len()).find(|&k| {
         let x = &prog.insts[k];
         let Some(g) = x.guard else {
             return false;
         };
-        if !collective(&x.op) {
+        let Op::Redux(r) = &x.op else {
             return false;
-        }
+        };
         let Some((v, s)) = fixed_by_shuffle(prog, g.reg, k) else {
             return false;
         };
         let straight = !prog.insts[s..k].iter().any(|y| y.op.is_control_flow());
-        straight && v != g.negated
+        let unwritten = match r.d {
+            Dest::Reg(d) => u.get().may_lack(k, d),
+            Dest::Sink => false,
+        };
+        straight && v != g.negated && unwritten
     })
 }

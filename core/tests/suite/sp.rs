@@ -134,14 +134,17 @@ fn sp_needs_a_guard_the_out_of_range_predicate_makes_true_on_every_lane() {
     ] {
         assert_eq!(find(&format!("{other}@!%p2 {redux}")), None, "{other}");
     }
-    // A guarded non-collective is not taken; a guarded ballot is.
+    // A guarded non-collective is not taken, nor (since session 13's
+    // `sp4.ballot`, right on the H200) a guarded ballot, nor (`sp4.written-
+    // first`, right) a `redux` into a register written before it.
     assert_eq!(find(&format!("{shfl}@!%p2 mov.b32 %r0, 1;\n")), None);
     assert_eq!(
         find(&format!(
             "{shfl}@!%p2 vote.sync.ballot.b32 %r0, %p3, 0xffffffff;\n"
         )),
-        Some(1)
+        None
     );
+    assert_eq!(find(&format!("mov.u32 %r0, 7;\n{shfl}@!%p2 {redux}")), None);
     // Through a vote: uni of a predicate false on every lane is 1, any and
     // all of it 0, of its negation 1.
     for (vote, guard, fires) in [
@@ -176,4 +179,50 @@ fn sp_needs_a_guard_the_out_of_range_predicate_makes_true_on_every_lane() {
             "{between}"
         );
     }
+}
+
+/// Session 13's variants on the H200 through the driver's JIT linker at
+/// -O0, -O1, -O3: H44's `sp3.*` with their few declared registers
+/// (`docs/log/gpu-2026-11-28-m/c/sp/`: every one right at every level, the
+/// found program `sp3.found` too) and the same with the found case's 31
+/// declared registers (`sp4.*`, `d/sp4-levels.txt`: the found case, the
+/// clamp 1 with source lane 2 and a `vote.any` of the negated predicate
+/// wrong at -O1, the last at -O3 too; a ballot or `mov` for the `redux`,
+/// the `redux` after a write of its destination, an in-range register
+/// source lane, `.down`, a guard false on every lane right). SP's
+/// detector, narrowed by these to a `redux` into a register that may have
+/// no value, fires on every `sp4` variant that went wrong and none that
+/// ran right; on the `sp3` forms of those (right: the register set is not
+/// in the text) it fires too, listed as wider.
+#[test]
+fn sp_against_session_13s_variants() {
+    let rows: &[crate::idioms::HwRow] = &[
+        ("sp3/variants/sp3.found", false, "few registers: right"),
+        ("sp3/variants/sp3.clamp-1", false, "few registers: right"),
+        ("sp3/variants/sp3.vote-any", false, "few registers: right"),
+        ("sp3/variants/sp3.ballot", false, "right"),
+        ("sp3/variants/sp3.mov", false, "right"),
+        ("sp3/variants/sp3.written-first", false, "right"),
+        ("sp3/variants/sp3.down", false, "right"),
+        ("sp3/variants/sp3.guard-false", false, "right"),
+        ("sp3/variants/sp3.b-input", false, "right"),
+        ("sp4/sp4.found", true, "%r0 gpu 3, interp 1 (-O1)"),
+        ("sp4/sp4.clamp-1", true, "%r0 gpu 3, interp 1 (-O1)"),
+        ("sp4/sp4.vote-any", true, "%r0 gpu 3, interp 1 (-O1, -O3)"),
+        ("sp4/sp4.ballot", false, "a guarded ballot for the redux"),
+        ("sp4/sp4.mov", false, "a guarded mov for the redux"),
+        ("sp4/sp4.written-first", false, "%r0 written before"),
+        ("sp4/sp4.down", false, "shfl.sync.down"),
+        ("sp4/sp4.guard-false", false, "the guard false everywhere"),
+        ("sp4/sp4.b-input", false, "a register source lane"),
+    ];
+    let variant = |n: &str| log_case(&format!("gpu-2026-11-28-m/{n}"));
+    let named: Vec<(&str, Idiom)> = rows.iter().filter(|r| r.1).map(|r| (r.0, SP)).collect();
+    let wider = [
+        ("sp3/variants/sp3.found", SP),
+        ("sp3/variants/sp3.clamp-1", SP),
+        ("sp3/variants/sp3.vote-any", SP),
+    ];
+    let wrong = crate::idioms::variants_against_detectors(&[rows], variant, &named, &wider, &[]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -440,6 +440,8 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("lc.found", UnusedBallotAfterMathCallCrashesLinker),
         ("lc.div-used", UnusedBallotAfterMathCallCrashesLinker),
         ("lc.sqrt-found", UnusedBallotAfterMathCallCrashesLinker),
+        // Its `div` after the ballot: named since the hunts of session 13.
+        ("lc.match-found", UnusedBallotAfterMathCallCrashesLinker),
         // LR2, N31 (LR) since session 13: the ballot of `!%p2` before the
         // guarded `fma`.
         ("lr2.found", BallotGuardReadAfterLoopRewrite),
@@ -467,17 +469,18 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[
         "k5h.no-branch",
         warp_core::idioms::Idiom::UnusedCollectiveSplitsWarp,
     ),
+    // N34 (LC) widened by session 13's hunts to a subroutine after the
+    // ballot (docs/log/gpu-2026-11-28-m/d/found/engine-failed-17f2c2f6
+    // died so); this one compiled on the H200.
+    (
+        "lc.div-after",
+        warp_core::idioms::Idiom::UnusedBallotAfterMathCallCrashesLinker,
+    ),
 ];
 
 /// The variants that diverged on the H200 with no detector firing, each
 /// with why: the candidates of triage.md's decisions (no detector).
-const OPEN: &[(&str, &str)] = &[
-    (
-        "lc.match-found",
-        "LC, made N34 in session 13; its vote and ballot have a `match.any` between, its `div` after",
-    ),
-    (
-        "nl.found",
-        "NL: new candidate (the never-written %p0 needed)",
-    ),
-];
+const OPEN: &[(&str, &str)] = &[(
+    "nl.found",
+    "NL: new candidate (the never-written %p0 needed)",
+)];

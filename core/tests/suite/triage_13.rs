@@ -184,3 +184,120 @@ fn the_widened_k1_needs_its_whole_shape() {
 fn idioms_of_the_triage_variants_of_2026_11_28_m() {
     assert_eq!(crate::idioms::print_variant_idioms("gpu-2026-11-28-m"), 53);
 }
+
+/// The LC variants (N34): `lc/` with one input register (call b) and
+/// `lc4/` with the found case's ten (call c), each through the driver's
+/// JIT linker on the H200 at -O0, -O1 and -O3 (`b/lc-levels.txt`,
+/// `c/lc4-levels.txt`); "diverged" is the compile helper's death
+/// (SIGSEGV) at -O1 and -O3, every variant compiling and agreeing at -O0.
+const LC: &[crate::idioms::HwRow] = &[
+    (
+        "lc/lc3.found",
+        false,
+        "the found program with one input: compiles",
+    ),
+    ("lc/lc3.p-input", false, "compiles"),
+    ("lc/lc3.no-div", false, "compiles"),
+    ("lc/lc3.div-after", false, "compiles"),
+    ("lc/lc3.sqrt-approx", false, "compiles"),
+    ("lc/lc3.rem-u32", false, "compiles"),
+    ("lc/lc3.vote-sync", false, "compiles"),
+    ("lc/lc3.no-vote", false, "compiles"),
+    ("lc/lc3.setp-const", false, "compiles"),
+    ("lc/lc3.match-laneid", false, "compiles"),
+    ("lc/lc3.ballot-used", false, "compiles"),
+    ("lc4/lc4.found", true, "the linker dies (-O1, -O3)"),
+    ("lc4/lc4.p-input", true, "%p2 an input: the linker dies"),
+    ("lc4/lc4.vote-sync", true, "vote.sync.uni: the linker dies"),
+    (
+        "lc4/lc4.match-laneid",
+        true,
+        "match.all of %laneid: the linker dies",
+    ),
+    ("lc4/lc4.regs-8", false, "eight inputs: compiles"),
+    ("lc4/lc4.regs-5", false, "five inputs: compiles"),
+    ("lc4/lc4.no-div", false, "compiles"),
+    ("lc4/lc4.div-after", false, "compiles"),
+    ("lc4/lc4.sqrt-approx", false, "compiles"),
+    ("lc4/lc4.rem-u32", false, "rem.u32 of immediates: compiles"),
+    ("lc4/lc4.no-vote", false, "compiles"),
+    ("lc4/lc4.setp-const", false, "compiles"),
+    (
+        "lc4/lc4.ballot-any",
+        false,
+        "vote.sync.any for the ballot: compiles",
+    ),
+    // The hunts' findings (each class `compiler`: the helper died from
+    // -O1 in the finding's own level sweep, -O0 right).
+    (
+        "a/found/engine-failed-8e0b1b75",
+        true,
+        "vote.uni, div.rz.f32",
+    ),
+    (
+        "a/found/engine-failed-23f7459c",
+        true,
+        "vote.sync.uni, sqrt.rm.ftz.f32",
+    ),
+    (
+        "a/found/engine-failed-8ec0347c",
+        true,
+        "vote.sync.any, div.rn.f64",
+    ),
+    (
+        "b/found/engine-failed-a6b961a0",
+        true,
+        "a setp's q, div.rn.ftz.f32",
+    ),
+    (
+        "b/found/engine-failed-ee8c79aa",
+        true,
+        "rem.s16, the ballot overwritten",
+    ),
+    (
+        "d/found/engine-failed-17f2c2f6",
+        true,
+        "the sqrt after a guarded ballot",
+    ),
+    (
+        "d/found/engine-failed-2c879a0f",
+        true,
+        "setp.gt.s32, div.rp.ftz.f32",
+    ),
+];
+
+/// N34's detector names every LC variant whose compile died, and no other
+/// detector names any; it also names the variants of the same text shape
+/// that compiled with fewer input registers (`lc3.found`, `lc3.p-input`,
+/// `lc3.vote-sync`, `lc3.match-laneid`, `lc4.regs-8`, `lc4.regs-5`: the
+/// kernel's other registers decide the crash too, which the text does not
+/// show) and those whose subroutine the compiler folds away (`rem.u32 7,
+/// 3`: `lc3.rem-u32`, `lc4.rem-u32`), and, since the hunts' findings
+/// widened it to a `setp` writer and a subroutine after the ballot, the
+/// variants of those forms that compiled here (`lc3`/`lc4` `.setp-const`,
+/// `.div-after`): listed as wider.
+#[test]
+fn lc_variants_of_2026_11_28_m_against_the_detectors() {
+    use warp_core::idioms::Idiom::UnusedBallotAfterMathCallCrashesLinker as Lc;
+    let named: Vec<(&str, warp_core::idioms::Idiom)> =
+        LC.iter().filter(|r| r.1).map(|r| (r.0, Lc)).collect();
+    let wider: Vec<(&str, warp_core::idioms::Idiom)> = [
+        "lc/lc3.found",
+        "lc/lc3.p-input",
+        "lc/lc3.vote-sync",
+        "lc/lc3.match-laneid",
+        "lc/lc3.rem-u32",
+        "lc4/lc4.regs-8",
+        "lc4/lc4.regs-5",
+        "lc/lc3.div-after",
+        "lc/lc3.setp-const",
+        "lc4/lc4.div-after",
+        "lc4/lc4.setp-const",
+        "lc4/lc4.rem-u32",
+    ]
+    .into_iter()
+    .map(|n| (n, Lc))
+    .collect();
+    let wrong = crate::idioms::variants_against_detectors(&[LC], variant, &named, &wider, &[]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -2,7 +2,7 @@
 # H44 (session 13): SP (N32). (1) The reproducer corpus/repro/sp-redux-under-out-of-range-shfl-predicate
 # (copied to ./repro): its build.sh > h200.txt (every level, whole program and the driver's JIT linker),
 # plus the -O1 SASS (ptxas -O1 -c, the linker's relocatable compile, and -O1 whole program) and
-# ./repro --cubin of the -O1 whole-program cubin. (2) The variants of docs/log/h44-sp/variants/ (and
+# ./repro --cubin of the -O1 whole-program cubin. (2) The variants of docs/log/gpu-2026-11-28-m/sp3/variants/ (and
 # the two original found variants as controls: orig8 = session 8's shfl-pred.found, orig12 =
 # session 12's sp.found) through `warpdiff diff --engines interp,gpu --gpu-helpers` at -O0, -O1, -O3.
 # Everything lands in $OUT/sp/. Expected wall time: about 60-90 s.
