@@ -14,7 +14,7 @@
 //! them (it still reads `r == K`).
 
 use super::shape::labelled;
-use crate::ir::{CmpOp, Control, Dest, Glue, Op, Operand, Program};
+use crate::ir::{CmpOp, Control, Dest, Glue, Guard, Op, Operand, Program, Reg};
 
 /// A value a branch fixes on its fall-through.
 pub(super) struct Fixed {
@@ -117,7 +117,7 @@ pub(super) fn fixed_on_fall_through(prog: &Program) -> Vec<Fixed> {
             let to = if first.op.is_control_flow() || writes(prog, from, what) {
                 from + 1
             } else {
-                block_end(prog, from + 1, n, what, false)
+                block_end(prog, from + 1, n, what, false, None)
             };
             if entered_only_from(prog, k_at, t) && to > from {
                 found.push(fixed(from..to, true));
@@ -125,11 +125,11 @@ pub(super) fn fixed_on_fall_through(prog: &Program) -> Vec<Fixed> {
             continue;
         }
         let from = k_at + 1;
-        let to = block_end(prog, from, t.min(n), what, false);
+        let to = block_end(prog, from, t.min(n), what, false, None);
         if to > from {
             found.push(fixed(from..to, false));
         }
-        let wide = block_end(prog, from, t.min(n), what, true);
+        let wide = block_end(prog, from, t.min(n), what, true, Some(p));
         if wide > to {
             found.push(fixed(from..wide, true));
         }
@@ -140,8 +140,20 @@ pub(super) fn fixed_on_fall_through(prog: &Program) -> Vec<Fixed> {
 /// The end of the run of instructions from `from` (before `limit`) up to
 /// the first label or control-flow instruction, or just past one that
 /// writes `what`; with `past_inner`, a guarded branch forward to a label
-/// up to `limit` does not end it.
-fn block_end(prog: &Program, from: usize, limit: usize, what: Operand, past_inner: bool) -> usize {
+/// up to `limit` does not end it, nor (since session 13's default-level
+/// hunt, `docs/log/gpu-2026-11-28-m/d/found/xor.b32-b0ad7a54`: `@%p4 bra
+/// L1; @%p4 bra L2; xor.b32 ...; L1:`, lane 0 0 where the reference has
+/// 0xffffffff, wrong from -O1 in its level sweep) a branch under `@never`,
+/// the predicate whose falseness the fall-through holds (no lane there
+/// takes it).
+fn block_end(
+    prog: &Program,
+    from: usize,
+    limit: usize,
+    what: Operand,
+    past_inner: bool,
+    never: Option<Reg>,
+) -> usize {
     let mut to = from;
     while to < limit && !labelled(prog, to) {
         let x = &prog.insts[to];
@@ -150,7 +162,15 @@ fn block_end(prog: &Program, from: usize, limit: usize, what: Operand, past_inne
                 && x.op
                     .branch_target()
                     .is_some_and(|l| (to + 1..=limit).contains(&prog.label_target(l)));
-            if !(past_inner && inner) {
+            let not_taken = x.op.branch_target().is_some()
+                && never.is_some_and(|p| {
+                    x.guard
+                        == Some(Guard {
+                            reg: p,
+                            negated: false,
+                        })
+                });
+            if !(past_inner && (inner || not_taken)) {
                 break;
             }
         }

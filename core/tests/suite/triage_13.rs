@@ -301,3 +301,33 @@ fn lc_variants_of_2026_11_28_m_against_the_detectors() {
     let wrong = crate::idioms::variants_against_detectors(&[LC], variant, &named, &wider, &[]);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The printer of [`triage_of_the_found_cases_of_2026_11_28_m`] for call
+/// d's hunt at the driver's default level (`d/found`, 19 files); run by
+/// hand: `cargo test -p warp-core --test suite
+/// triage_of_the_default_level_hunt_of_2026_11_28_m -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints the triage table of docs/log/gpu-2026-11-28-m/d/found"]
+fn triage_of_the_default_level_hunt_of_2026_11_28_m() {
+    assert_eq!(
+        crate::idioms::print_triage("gpu-2026-11-28-m", &["d/found"]),
+        19
+    );
+}
+
+/// Call d's `xor.b32-b0ad7a54` (the driver's default level; its own level
+/// sweep: right at -O0, wrong from -O1 with N20's value, lane 0 `%b6` 0
+/// where the reference has 0xffffffff) is N20 with a second `@%p4 bra`
+/// on the fall-through, which no lane there takes: named by N20's
+/// detector alone since it passes such a branch, with its inputs and
+/// without.
+#[test]
+fn the_default_level_hunts_xor_finding_is_n20() {
+    use warp_core::idioms::{idioms, idioms_in_case, Idiom};
+    let case = variant("d/found/xor.b32-b0ad7a54");
+    assert_eq!(
+        idioms_in_case(&case.program, &case.inputs),
+        vec![Idiom::XorAllOnesOfKnownValue]
+    );
+    assert_eq!(idioms(&case.program), vec![Idiom::XorAllOnesOfKnownValue]);
+}
