@@ -20,6 +20,7 @@ use crate::ir::{
 mod ballot_crash;
 mod bfind64_undefined;
 mod copy_exit;
+mod divisor_clobbered;
 mod fall_through;
 mod known_guard;
 mod loop_rewritten_guard;
@@ -33,6 +34,7 @@ mod unwritten;
 use ballot_crash::unused_ballot_of_vote_after_math_call;
 use bfind64_undefined::bfind64_of_never_written;
 use copy_exit::predicate_copy_guards_exit;
+use divisor_clobbered::div_rp_of_neg_of_guarded_activemask;
 use fall_through::fixed_on_fall_through;
 use loop_rewritten_guard::ballot_guard_read_after_loop_rewrite;
 use match_join::match_at_join_of_two_paths;
@@ -1028,6 +1030,14 @@ pub enum Idiom {
     /// or the same guard from a `setp`, right
     /// (`idioms/shfl_range_guard.rs`).
     CollectiveUnderOutOfRangeShufflePredicate,
+    /// DV (N35 of `docs/findings.md`, issue #35; session 13's default-level
+    /// hunt, decided by its H200 variants): a never-run guarded
+    /// `activemask` writes `a`, `neg.f32 d, a` (or `abs.f32`), and `d` is
+    /// the divisor of a `div.rp.f32`: through the driver's JIT linker from
+    /// -O2 `d` reads back as the division's subroutine left its argument
+    /// register (0 for 0x80000001), which the caller keeps `d` in
+    /// (`idioms/divisor_clobbered.rs`).
+    DivisorClobberedByDivCall,
 }
 
 /// What a known bug was seen to do to a GPU run of a program with its
@@ -1053,7 +1063,7 @@ pub enum Effect {
 
 impl Idiom {
     /// Every idiom.
-    pub const ALL: [Idiom; 39] = [
+    pub const ALL: [Idiom; 40] = [
         Idiom::GuardRedefinedByCollective,
         Idiom::GuardFoldedAfterExit,
         Idiom::UnusedCollectiveSplitsWarp,
@@ -1095,6 +1105,7 @@ impl Idiom {
         Idiom::UnusedBallotAfterMathCallCrashesLinker,
         Idiom::BallotGuardReadAfterLoopRewrite,
         Idiom::CollectiveUnderOutOfRangeShufflePredicate,
+        Idiom::DivisorClobberedByDivCall,
     ];
 
     /// Its name (`--avoid NAME`, corpus headers).
@@ -1145,6 +1156,7 @@ impl Idiom {
             Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
                 "collective-under-out-of-range-shuffle-predicate"
             }
+            Idiom::DivisorClobberedByDivCall => "divisor-clobbered-by-div-call",
         }
     }
 
@@ -1170,7 +1182,8 @@ impl Idiom {
     /// value, the copy into the counted register, the `cvt` or `setp` that
     /// reads the `abs`, the unpack, the `xor`, the 16-bit shift; for MJ
     /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`, for
-    /// UB64 the `bfind`, for NZ the `neg`, for LC the ballot), or
+    /// UB64 the `bfind`, for NZ the `neg`, for LC the ballot, for DV the
+    /// `div`), or
     /// `None`.
     /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`,
     /// for SP the guarded collective), or `None`.
@@ -1252,6 +1265,7 @@ impl Idiom {
             Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
                 collective_under_out_of_range_shuffle_predicate(prog, has_entry)
             }
+            Idiom::DivisorClobberedByDivCall => div_rp_of_neg_of_guarded_activemask(prog),
         }
     }
 
@@ -1336,7 +1350,8 @@ impl Idiom {
             | Idiom::Bfind64OfNeverWrittenTakenAsUniform
             | Idiom::NegF32ComputedAsInteger
             | Idiom::BallotGuardReadAfterLoopRewrite
-            | Idiom::CollectiveUnderOutOfRangeShufflePredicate => &[Effect::WrongValue],
+            | Idiom::CollectiveUnderOutOfRangeShufflePredicate
+            | Idiom::DivisorClobberedByDivCall => &[Effect::WrongValue],
             Idiom::CnotShift16CrashesPtxas
             | Idiom::VoteLoopTwoBackEdgesCrashesJitO0
             | Idiom::MatchAllExitJoinCrashes

@@ -331,3 +331,34 @@ fn the_default_level_hunts_xor_finding_is_n20() {
     );
     assert_eq!(idioms(&case.program), vec![Idiom::XorAllOnesOfKnownValue]);
 }
+
+/// The DV variants (`docs/log/gpu-2026-11-28-m/dv/`, call e: the H200
+/// through the driver's JIT linker at -O0 to -O3, `e/dv-levels.txt`; every
+/// one right at -O0 and -O1, the same answer at -O2 and -O3) and the two
+/// findings of call d's hunt they came from (each wrong from -O2 in its
+/// level sweep): N35's detector names every one that went wrong and none
+/// that ran right, and no other detector names any.
+#[test]
+fn dv_variants_of_2026_11_28_m_against_the_detectors() {
+    use warp_core::idioms::Idiom::DivisorClobberedByDivCall as Dv;
+    let rows: &[crate::idioms::HwRow] = &[
+        ("dv/dv.found", true, "%f0 gpu 0, interp 0x80000001"),
+        ("dv/dv.div-used", true, "%f0 gpu 0"),
+        ("dv/dv.abs", true, "%f0 gpu 0, interp 0x00000001"),
+        (
+            "dv/dv.normal",
+            true,
+            "%f0 gpu 0x470501b0, interp 0xcd072c5e",
+        ),
+        ("dv/dv.no-activemask", false, "no guarded activemask"),
+        ("dv/dv.no-div", false, "no div"),
+        ("dv/dv.div-rn", false, "div.rn"),
+        ("dv/dv.mov-for-neg", false, "mov.b32 for the neg"),
+        ("dv/dv.normal-no-neg", false, "the divisor an input"),
+        ("d/found/neg.f32-dc2b107c", true, "the finding (-O2)"),
+    ];
+    let named: Vec<(&str, warp_core::idioms::Idiom)> =
+        rows.iter().filter(|r| r.1).map(|r| (r.0, Dv)).collect();
+    let wrong = crate::idioms::variants_against_detectors(&[rows], variant, &named, &[], &[]);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
