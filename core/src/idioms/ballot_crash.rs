@@ -66,7 +66,7 @@ fn writes_voted_predicate(x: &Op, p: Reg) -> bool {
 
 /// The predicate of `x` when it is a `vote.sync.ballot` (of `p` or `!p`)
 /// whose result is discarded or overwritten before any read.
-fn unused_ballot(prog: &Program, k: usize) -> Option<Reg> {
+pub(super) fn unused_ballot(prog: &Program, k: usize) -> Option<Reg> {
     let Op::Vote(Vote {
         mode: VoteMode::Ballot,
         d,

@@ -53,8 +53,8 @@
 //! not do for it; and the rewrite must be in a loop.
 
 use super::shape::loops;
-use super::{copy_into_itself, dead_after, mask_value};
-use crate::ir::{Dest, Op, Operand, Program, Reg, Vote, VoteMode};
+use super::{copy_into_itself, mask_value};
+use crate::ir::{Op, Operand, Program, Reg, Vote};
 
 /// Whether `op` is a collective (`shfl`, `vote`, `match`, `redux`).
 fn collective(op: &Op) -> bool {
@@ -68,20 +68,14 @@ fn collective(op: &Op) -> bool {
 /// `!p`) whose result is unused: a sink, or dead after it.
 fn unused_full_ballot_of(prog: &Program, i: usize, p: Reg) -> bool {
     let Op::Vote(Vote {
-        mode: VoteMode::Ballot,
-        d,
-        a: Operand::Reg(a) | Operand::NotPred(a),
         membermask: Some(m),
+        ..
     }) = prog.insts[i].op
     else {
         return false;
     };
     let full = matches!(mask_value(prog, i, m), Operand::Imm(0xffff_ffff));
-    let unused = match d {
-        Dest::Sink => true,
-        Dest::Reg(d) => dead_after(prog, i, d),
-    };
-    a == p && full && unused
+    full && super::ballot_crash::unused_ballot(prog, i) == Some(p)
 }
 
 /// Whether instruction `g` runs under a guard on `p` and writes a
