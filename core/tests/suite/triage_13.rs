@@ -16,6 +16,19 @@ fn triage_of_the_found_cases_of_2026_11_28_m() {
     );
 }
 
+/// The same table for session 13's -O2 hunt (`b/found`, 20 findings: a
+/// 300-s `warpdiff fuzz --avoid all --gpu-opt-level 2`, seed 0x3d02, on
+/// the H200 through the driver's JIT linker); run by hand:
+/// `cargo test -p warp-core --test suite triage_of_the_o2_found_cases_of_2026_11_28_m -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints the triage table of docs/log/gpu-2026-11-28-m/b/found"]
+fn triage_of_the_o2_found_cases_of_2026_11_28_m() {
+    assert_eq!(
+        crate::idioms::print_triage("gpu-2026-11-28-m", &["b/found"]),
+        20
+    );
+}
+
 /// NZ's variants (`docs/log/gpu-2026-11-28-m/nz/`, call a; `nz2/`, call b):
 /// each through the driver's JIT linker on the H200 at -O0 (every one
 /// right), -O1 and -O3 (`nz/levels.txt`, `b/nz2-levels.txt`: the same
