@@ -197,3 +197,390 @@ fn the_widened_k1_needs_its_whole_shape() {
 fn idioms_of_the_triage_variants_of_2026_11_28_m() {
     assert_eq!(crate::idioms::print_variant_idioms("gpu-2026-11-28-m"), 53);
 }
+
+/// The variants of the 2026-11-28-m triage and what the H200 (driver
+/// 580.159.04) did with each through the driver's JIT linker at -O0, -O1,
+/// -O2 (the groups judged at -O2, and LR3) and -O3
+/// (`docs/log/gpu-2026-11-28-m/triage/results/table.md`, the main
+/// session's run of `devrun/s13h/run.sh`; `NAME-OL.txt` the raw output):
+/// whether it diverged (wrong, hung or crashed at any level; every variant
+/// agreed at -O0) and what the GPU did. The expected answers are those
+/// hardware results, not `PREDICT.txt` (ten went otherwise than
+/// predicted, marked).
+mod variants {
+    use crate::idioms::{log_case, HwRow};
+    use warp_core::ir::Case;
+
+    /// A variant's case.
+    pub fn variant(name: &str) -> Case {
+        log_case(&format!("gpu-2026-11-28-m/triage/experiments/{name}"))
+    }
+
+    /// K1 past an unreachable `exit` (K1X) and N1 with a sink `mov`
+    /// before the `exit` (N1S).
+    pub const K1X_N1S: &[HwRow] = &[
+        (
+            "k1x.found",
+            true,
+            "%bd2 lane 30 gpu 0, interp 0xffffffffffffffff (-O1, -O3)",
+        ),
+        ("k1x.no-dead-exit", true, "as the found case"),
+        ("k1x.fresh-pred", false, "the vote writes a fresh %p4"),
+        ("n1s.found", true, "%lp0 lane 8 gpu 0, interp 1 (-O1, -O3)"),
+        ("n1s.no-dead-mov", true, "as the found case"),
+        ("n1s.lp0-given", false, "%lp0 an input 0"),
+    ];
+
+    /// LR3: an unused ballot of the guard (or of a copy of it), an
+    /// instruction under it, a later rewrite (sessions 11 and 12's LR).
+    pub const LR3: &[HwRow] = &[
+        (
+            "lr3.found",
+            true,
+            "%bd4 lane 31 gpu 1, interp 0 (-O1, -O2, -O3)",
+        ),
+        ("lr3.no-vote", false, "the ballot removed"),
+        (
+            "lr3.rewrite-fresh",
+            false,
+            "the late mov.pred into a fresh %p5",
+        ),
+        (
+            "lr3.no-copy",
+            true,
+            "%bd4 lane 31 gpu 1, interp 0 (-O1, -O2, -O3)",
+        ),
+        (
+            "lr3.shr-found",
+            true,
+            "%bd0 lane 0 gpu 1, interp 0 (-O1, -O2, -O3)",
+        ),
+        (
+            "lr3.shr-no-shfl",
+            false,
+            "the never-run mask-0 shfl.sync after the loop removed",
+        ),
+        (
+            "lr3.mov64-found",
+            true,
+            "%rd0 lane 24 gpu 1, interp 0 (-O2, -O3; right at -O1)",
+        ),
+    ];
+
+    /// N12 with new fillers (N12F, N12G): the `cvt`'s upper half another
+    /// register's.
+    pub const N12F: &[HwRow] = &[
+        (
+            "n12f.found",
+            true,
+            "%r2 lane 0 gpu 0xffff0000, interp 0 (-O2, -O3)",
+        ),
+        (
+            "n12f.filler-other",
+            true,
+            "%r2 lane 0 gpu 0x12340000, interp 0 (-O2, -O3): %s1's upper half",
+        ),
+        ("n12f.s32", false, "the cvt to .s32"),
+        (
+            "n12g.found",
+            true,
+            "%b1 lane 22 gpu 0x80000000, interp 0 (-O2, -O3)",
+        ),
+        (
+            "n12g.sd0-positive",
+            false,
+            "lane 22's %sd0 with the low word's sign bit clear",
+        ),
+        (
+            "n12g.sd0-negative-23",
+            true,
+            "%b1 lane 22 gpu 0x80000000, interp 0 (-O2, -O3)",
+        ),
+    ];
+
+    /// N15 with a loop-invariant exit test (N15I).
+    pub const N15I: &[HwRow] = &[
+        (
+            "n15i.found",
+            true,
+            "%f1 lane 1 gpu 0f00000001, interp 0f00000000 (-O2, -O3)",
+        ),
+        ("n15i.f2-given", false, "%f2 an input 1.0"),
+        (
+            "n15i.lp0-given",
+            true,
+            "%f1 lane 1 gpu 0f00000001, interp 0f00000000 (-O2, -O3)",
+        ),
+        ("n15i.no-back-edge", false, "no back edge, no loop"),
+    ];
+
+    /// K5 whose unused vote is read by a `setp` that ignores it (K5R) and
+    /// whose overwrite's known guard was written before a join (K5J).
+    pub const K5: &[HwRow] = &[
+        (
+            "k5r.found",
+            true,
+            "%b0 lane 0 gpu 1, interp 0xffffffff (-O2, -O3)",
+        ),
+        (
+            "k5r.reader-uses",
+            false,
+            "setp.ge.or: the vote's result used",
+        ),
+        (
+            "k5r.no-reader",
+            true,
+            "%b0 lane 0 gpu 1, interp 0xffffffff (-O2, -O3; right at -O1)",
+        ),
+        ("k5r.full-mask", false, "the vote's mask full"),
+        (
+            "k5j.found",
+            true,
+            "%b2 lane 0 gpu 1, interp 0xffffffff (-O1, -O3)",
+        ),
+        (
+            "k5j.no-join",
+            false,
+            "the branch, the never-run mask-0 ballot and L3 removed (predicted wrong)",
+        ),
+        ("k5j.full-mask", false, "the vote's mask full"),
+    ];
+
+    /// A guarded `match.any` whose guard a later unguarded `match.all`
+    /// rewrites past a join (K1M).
+    pub const K1M: &[HwRow] = &[
+        (
+            "k1m.found",
+            true,
+            "%r4 lane 29 gpu 3, interp 0x20000000 (-O1, -O3)",
+        ),
+        (
+            "k1m.r4-given",
+            true,
+            "%r4 lane 29 gpu 85, interp 0x20000000 (-O1, -O3): the input 0x55, the match skipped",
+        ),
+        ("k1m.fresh-pred", false, "the last match.all writes %p0"),
+    ];
+
+    /// N27's family: a `match.all` of an `activemask` after lanes leave a
+    /// loop at different trips (MJL), a full-mask `vote.sync.all` at a
+    /// join (MJV).
+    pub const MJ: &[HwRow] = &[
+        ("mjl.found", true, "%p0 lane 1 gpu 0, interp 1 (-O1, -O3)"),
+        ("mjl.value-laneid", false, "the match.all of %laneid"),
+        (
+            "mjl.s3-input",
+            false,
+            "%s3 an input, no activemask in the loop",
+        ),
+        (
+            "mjl.match-any",
+            false,
+            "match.any for the match.all (predicted wrong)",
+        ),
+        ("mjv.found", true, "%p0 lane 0 gpu 1, interp 0 (-O1, -O3)"),
+        ("mjv.no-bra", false, "one path into L5"),
+        (
+            "mjv.no-mask0",
+            false,
+            "the never-run mask-0 vote.sync.any removed (predicted wrong)",
+        ),
+        (
+            "mjv.any",
+            false,
+            "vote.sync.any at the join (predicted wrong)",
+        ),
+    ];
+
+    /// S64: two findings that looked like a signed compare with 1 off by
+    /// one; the rows refute that (the `-minus1` and `.le-s32` rows went
+    /// wrong too).
+    pub const S64: &[HwRow] = &[
+        (
+            "s64.am-found",
+            true,
+            "%r4 lane 0 gpu 3 (-O1) or 0 (-O3), interp 0xffffffff; the input %p0 gpu 0, interp 1",
+        ),
+        (
+            "s64.am-minus1",
+            true,
+            "as the found case with %bd0 -1 (predicted right)",
+        ),
+        ("s64.am-p6-input", false, "no setp.lt.s64, %p6 an input 1"),
+        (
+            "s64.le-found",
+            true,
+            "%p0 lane 0 gpu 1, interp 0 (-O1, -O3)",
+        ),
+        (
+            "s64.le-minus1",
+            true,
+            "as the found case with %rd0 -1 (predicted right)",
+        ),
+        (
+            "s64.le-s32",
+            true,
+            "as the found case with setp.le.s32 (predicted right)",
+        ),
+        (
+            "s64.le-no-dead-block",
+            false,
+            "the never-run setp.ge.s32 and match.any removed",
+        ),
+    ];
+
+    /// The hangs (each alone, `--gpu-deadline-ms 1500`): K5H4 (K5) and
+    /// K5HB (session 12's K5H3).
+    pub const HANG: &[HwRow] = &[
+        ("k5h4.found", true, "hang (-O1, -O3)"),
+        ("k5h4.full-mask", false, "the unused match's mask full"),
+        ("k5hb.found", true, "hang (-O1, -O3)"),
+        (
+            "k5hb.full-mask",
+            false,
+            "the group shuffle's mask full (predicted a hang)",
+        ),
+        ("k5hb.no-legacy", false, "the legacy shfl.idx removed"),
+    ];
+
+    /// Every group's rows (53 variants).
+    pub const ALL: &[&[HwRow]] = &[K1X_N1S, LR3, N12F, N15I, K5, K1M, MJ, S64, HANG];
+}
+
+/// Every variant of `PREDICT.txt` has one hardware row, and every row a
+/// variant.
+#[test]
+fn every_variant_of_2026_11_28_m_has_a_hardware_row() {
+    assert_eq!(
+        crate::idioms::predict_lists_the_rows("gpu-2026-11-28-m/triage/experiments", variants::ALL),
+        53
+    );
+}
+
+/// What every detector finds (with the case's inputs) in each of the 53
+/// variants, against the hardware: a variant that diverged holds exactly
+/// the idiom [`NAMED`] gives it, or none if it is in [`OPEN`]; one that
+/// agreed holds none, but those of [`WIDER`].
+#[test]
+fn every_variant_of_2026_11_28_m_against_the_detectors() {
+    let wrong = crate::idioms::variants_against_detectors(
+        variants::ALL,
+        variants::variant,
+        NAMED,
+        WIDER,
+        OPEN,
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The variants that diverged on the H200 and the detector that names
+/// each.
+const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
+    use warp_core::idioms::Idiom::*;
+    &[
+        ("k1x.found", GuardRedefinedByCollective),
+        ("k1x.no-dead-exit", GuardRedefinedByCollective),
+        ("n1s.no-dead-mov", LoopWriteHoistedAboveExit),
+        // N7's shape (the ballot and the `or` read `%p3`, which the
+        // fall-through of `@%p0 bra L4` rewrites), and LR2's.
+        ("lr3.no-copy", PredicateRedefinedPastBranch),
+        // LR (N31): the guarded ballot of the guard itself before the
+        // guarded `mov.f64`, the loop's `mov.pred %p2, %p0`.
+        ("lr3.shr-found", BallotGuardReadAfterLoopRewrite),
+        ("k5r.no-reader", UnusedCollectiveSplitsWarp),
+        ("k5h4.found", UnusedCollectiveSplitsWarp),
+    ]
+};
+
+/// The variants that agreed on the H200 but hold a detector's idiom: the
+/// detector is wider than its bug there. `lr3.shr-no-shfl`: LR's shape
+/// (a guarded ballot of the guard before the guarded `mov.f64`, the loop's
+/// rewrite) without the never-run mask-0 `@!%p2 shfl.sync.idx` after the
+/// loop, right on the H200 where `lr3.shr-found` went wrong: in this form
+/// the shuffle is needed, while LR2's `lr2.found` (its ballot guarded by
+/// another predicate) needed none; which part of the shuffle matters is
+/// not known (triage.md). `k5j.no-join`: K5's shape (the per-lane
+/// `vote.sync.uni`, overwritten under the guard the false
+/// `setp.lt.f32` fixes, the full-mask ballot) without the branch over the
+/// never-run mask-0 ballot, right on the H200 where `k5j.found` went wrong.
+const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[
+    (
+        "lr3.shr-no-shfl",
+        warp_core::idioms::Idiom::BallotGuardReadAfterLoopRewrite,
+    ),
+    (
+        "k5j.no-join",
+        warp_core::idioms::Idiom::UnusedCollectiveSplitsWarp,
+    ),
+];
+
+/// The variants that diverged on the H200 with no detector firing, each
+/// with why (triage.md's decisions, section of helper H46).
+const OPEN: &[(&str, &str)] = &[
+    (
+        "n1s.found",
+        "N1 with a sink mov before the exit; not widened (session 10's k2-inner rows)",
+    ),
+    (
+        "lr3.found",
+        "LR through a copy, the rewrite past a branch (no loop): LR's detector wants a loop",
+    ),
+    (
+        "lr3.mov64-found",
+        "LR with a four-lane ballot mask and the guard written by a guarded vote",
+    ),
+    (
+        "n12f.found",
+        "N12, a 32-bit mov of an immediate as the filler",
+    ),
+    (
+        "n12f.filler-other",
+        "N12, a 32-bit mov of an immediate as the filler",
+    ),
+    ("n12g.found", "N12, a 64-bit input as the filler"),
+    ("n12g.sd0-negative-23", "N12, a 64-bit input as the filler"),
+    ("n15i.found", "N15 with a loop-invariant exit test"),
+    ("n15i.lp0-given", "N15 with a loop-invariant exit test"),
+    ("k5r.found", "K5 read only by a setp that ignores the read"),
+    (
+        "k5j.found",
+        "K5 with a join or a never-run mask-0 ballot (not decided)",
+    ),
+    ("k1m.found", "a late guard read past a join (candidate K1J)"),
+    (
+        "k1m.r4-given",
+        "a late guard read past a join (candidate K1J)",
+    ),
+    (
+        "mjl.found",
+        "new: a match.all of an activemask taken as uniform",
+    ),
+    (
+        "mjv.found",
+        "a vote.sync.all at a join after a never-run mask-0 vote",
+    ),
+    (
+        "s64.am-found",
+        "an input predicate read back 0 (not the compare)",
+    ),
+    (
+        "s64.am-minus1",
+        "an input predicate read back 0 (not the compare)",
+    ),
+    (
+        "s64.le-found",
+        "a setp's predicate read back 1 (a never-run setp's value?)",
+    ),
+    (
+        "s64.le-minus1",
+        "a setp's predicate read back 1 (a never-run setp's value?)",
+    ),
+    (
+        "s64.le-s32",
+        "a setp's predicate read back 1 (a never-run setp's value?)",
+    ),
+    (
+        "k5hb.found",
+        "a group shfl.sync and a lone legacy shfl (both needed)",
+    ),
+];
