@@ -636,6 +636,9 @@ pub enum Idiom {
     /// edge (H31's N15W: `n15l.found`, a float, and
     /// `n15p.found`, a guard, wrong on the H200 at -O3; the never-written
     /// register an input, or no back edge, right).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group N15I): or an exit test the loop does not write, where the
+    /// back edge is guarded (`n15i.found` wrong on the H200 from -O2).
     LoopCopyOfNeverWrittenReplacesMerge,
     /// N16: `xor d, x, 0` (a copy of `x`), then a loop that counts `x`'s
     /// bits (`popc`, with `x` not rewritten between) and after that, in
@@ -1852,6 +1855,9 @@ fn uses_what_it_reads(x: &crate::ir::Inst) -> bool {
 /// only by `@!%p0 mov.b32 %m1, 0` after an unguarded `bra L1`; the later
 /// full-mask `shfl.sync.up` gave lanes 1-31 0 on the H200 from -O1, K5's
 /// value for groups of one lane).
+/// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+/// group K5R): a read by a `setp` whose results do not depend on it
+/// ([`known_guard::setp_ignores_its_predicate`]) is no read.
 fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
     dead_after_within(prog, i, d, 2)
 }
@@ -1869,6 +1875,7 @@ fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
             && !unreachable(prog, k)
             && !copy_into_itself(x, d)
             && uses_what_it_reads(x)
+            && !known_guard::setp_ignores_its_predicate(x)
             && !(depth > 0 && results_dead(prog, k, depth - 1))
     };
     let kill = |k: usize| {
@@ -2909,14 +2916,24 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 continue;
             }
             // Before the copy, an exit test of the loop: a guarded branch out
-            // of it whose guard the loop writes.
+            // of it whose guard the loop writes. Or, since the triage of
+            // 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`, group
+            // N15I), whose guard the loop does not write, where the back
+            // edge is guarded (the loop has a second way out):
+            // `L4: @%p1 bra L5; mov.f32 %f1, %f2; @%lp0 bra L4; L5:` with
+            // `%p1` an input 1 (`n15i.found`, and `n15i.lp0-given` with the
+            // back edge's guard an input too, wrong on the H200 from -O2;
+            // with `%f2` an input, or without the back edge, right). With an
+            // unguarded back edge the loop-invariant exit test agreed at
+            // every level (2026-11-27-e's `merge-undef.no-ctr`).
+            let guarded_back_edge = prog.insts[b].guard.is_some();
             let leaves = (h..c).any(|e| {
                 let x = &prog.insts[e];
                 let (Some(g), Some(l)) = (x.guard, x.op.branch_target()) else {
                     return false;
                 };
                 let t = prog.labels[l.0 as usize].at;
-                (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
+                (t > b || t < h) && (guarded_back_edge || written_in(prog, h, b + 1, g.reg))
             });
             // Or, since the triage of 2026-11-28-k (groups N15L and N15P,
             // H31's N15W): a read of `d` earlier in the body, before the

@@ -487,8 +487,15 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         // LR (N31): the guarded ballot of the guard itself before the
         // guarded `mov.f64`, the loop's `mov.pred %p2, %p0`.
         ("lr3.shr-found", BallotGuardReadAfterLoopRewrite),
+        // K5 since H46's widening: the vote's only reader, a `setp.and`
+        // false whatever the vote, is no read.
+        ("k5r.found", UnusedCollectiveSplitsWarp),
         ("k5r.no-reader", UnusedCollectiveSplitsWarp),
         ("k5h4.found", UnusedCollectiveSplitsWarp),
+        // N15 since H46's widening: a loop-invariant exit test before the
+        // copy of the never-written `%f2`, a guarded back edge.
+        ("n15i.found", LoopCopyOfNeverWrittenReplacesMerge),
+        ("n15i.lp0-given", LoopCopyOfNeverWrittenReplacesMerge),
     ]
 };
 
@@ -539,9 +546,6 @@ const OPEN: &[(&str, &str)] = &[
     ),
     ("n12g.found", "N12, a 64-bit input as the filler"),
     ("n12g.sd0-negative-23", "N12, a 64-bit input as the filler"),
-    ("n15i.found", "N15 with a loop-invariant exit test"),
-    ("n15i.lp0-given", "N15 with a loop-invariant exit test"),
-    ("k5r.found", "K5 read only by a setp that ignores the read"),
     (
         "k5j.found",
         "K5 with a join or a never-run mask-0 ballot (not decided)",
@@ -584,3 +588,68 @@ const OPEN: &[(&str, &str)] = &[
         "a group shfl.sync and a lone legacy shfl (both needed)",
     ),
 ];
+
+/// The two findings of `a/found` whose detector H46 widened by the
+/// triage's rows: `mov.b32-a90f6e39` (K5R, wrong on the H200 from -O2 to
+/// -O4, right at -O0 and -O1, its `// class` line: each lane's `%b0` its
+/// own bit where the full-mask `match.all`'s mask 0xffffffff is right,
+/// the per-lane `vote.sync.all` read only by `setp.ge.and.s32 %p1, 0, 1,
+/// %p2`, false whatever `%p2`) is named by K5's detector only, with its
+/// inputs and alone; `input-1e8a4b65` (N15I, wrong from -O2: `%f1` lane N
+/// reads N, the register the never-written `%f2` was given, where its
+/// input 0 is right; the loop's exit test `@%p1 bra L5` reads an input
+/// the loop never writes) by N15's only, with its inputs (alone `%f1` has
+/// no entry value, which N15 needs).
+#[test]
+fn the_widened_k5_and_n15_name_their_findings_of_2026_11_28_m() {
+    use crate::idioms::log_case;
+    use warp_core::idioms::{idioms, idioms_in_case, Idiom};
+    let k5 = log_case("gpu-2026-11-28-m/a/found/mov.b32-a90f6e39");
+    let want = vec![Idiom::UnusedCollectiveSplitsWarp];
+    assert_eq!(idioms_in_case(&k5.program, &k5.inputs), want);
+    assert_eq!(idioms(&k5.program), want, "alone");
+    let n15 = log_case("gpu-2026-11-28-m/a/found/input-1e8a4b65");
+    assert_eq!(
+        idioms_in_case(&n15.program, &n15.inputs),
+        vec![Idiom::LoopCopyOfNeverWrittenReplacesMerge]
+    );
+    assert_eq!(idioms(&n15.program), vec![], "alone");
+}
+
+/// Each detector widened by the H200's rows of this triage (K5: a read by
+/// a `setp` whose value does not depend on it is no read; N15: a
+/// loop-invariant exit test where the back edge is guarded) fires, with
+/// the case's inputs, on every variant of its subgroup that diverged on
+/// the H200 and on none that agreed, and no other detector fires on them:
+/// `k5r.reader-uses` (`setp.ge.or`, `%p1` = `%p2`: the vote used) and
+/// `k5r.full-mask` right; `n15i.f2-given` (the copied register has a
+/// value) and `n15i.no-back-edge` (no loop) right.
+#[test]
+fn the_widened_idioms_of_the_2026_11_28_m_triage_fire_on_the_variants_that_diverged() {
+    use crate::idioms::{rows_of, variant_mismatches, Alone};
+    use warp_core::idioms::Idiom;
+    let mut wrong = Vec::new();
+    for (idiom, rows, alone) in [
+        (
+            Idiom::UnusedCollectiveSplitsWarp,
+            rows_of(variants::K5, "k5r."),
+            Alone::Same,
+        ),
+        (
+            Idiom::LoopCopyOfNeverWrittenReplacesMerge,
+            rows_of(variants::N15I, "n15i."),
+            // `%f1`'s entry value is an input: alone it has none.
+            Alone::Any,
+        ),
+    ] {
+        assert!(rows.iter().any(|v| v.1) && rows.iter().any(|v| !v.1));
+        wrong.extend(variant_mismatches(
+            idiom,
+            &rows,
+            variants::variant,
+            &[],
+            alone,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
