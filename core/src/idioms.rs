@@ -1871,11 +1871,13 @@ fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     // group K5U: `bra L1; @!%p0 mov.b32 %m1, 0; L1:`).
     let read = |k: usize| {
         let x = &prog.insts[k];
+        // Since the triage of 2026-11-28-m (group K5R): a `setp` whose
+        // value does not depend on what it reads.
+        let ignored = copy_into_itself(x, d) || known_guard::setp_ignores_its_predicate(x);
         reads(x, d)
             && !unreachable(prog, k)
-            && !copy_into_itself(x, d)
+            && !ignored
             && uses_what_it_reads(x)
-            && !known_guard::setp_ignores_its_predicate(x)
             && !(depth > 0 && results_dead(prog, k, depth - 1))
     };
     let kill = |k: usize| {
