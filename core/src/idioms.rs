@@ -1993,7 +1993,9 @@ fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
         for e in h..b {
             let x = &prog.insts[e];
             if !matches!(x.op, Op::Control(Control::Exit))
-                || (x.guard.is_none() && !branched_over(prog, e))
+                || (x.guard.is_none()
+                    && !branched_over(prog, e)
+                    && !branched_over_past_sinks(prog, e, h, b))
             {
                 continue;
             }
@@ -2013,6 +2015,44 @@ fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
         }
     }
     None
+}
+
+/// Whether instruction `e` of the loop `h..=b` is skipped by a guarded
+/// branch ([`branched_over`]) with instructions that compute nothing
+/// between the branch and `e` (no control flow, no collective, every
+/// result a sink, no label at them or at `e`), where the loop writes the
+/// branch's guard (so a lane may take the `exit` on a later trip, which N1
+/// needs). Since the triage of 2026-11-28-m
+/// (`docs/log/gpu-2026-11-28-m/triage.md`, group N1S): `@%p0 bra L4;
+/// mov.b32 _, 0; exit; L4:` in a loop that rewrites `%p0`
+/// (`a/found/setp.gt.s32-a1a57ec2`; `n1s.found` and `.no-dead-mov` wrong
+/// on the H200 from -O1 with N1's value, `.lp0-given`, `%lp0` given an
+/// entry value, right). Session 10's `k2-inner.fresh-pred` (the same
+/// `@%p2 bra L1; mov.s32 _, 0; exit; L1:`, right on the H100) has a guard
+/// the loop never writes: no lane leaves on a later trip there.
+fn branched_over_past_sinks(prog: &Program, e: usize, h: usize, b: usize) -> bool {
+    let sink = |k: usize| {
+        let x = &prog.insts[k];
+        !x.op.is_control_flow()
+            && !is_collective(&x.op)
+            && !x.op.dests().is_empty()
+            && x.op.written().is_empty()
+    };
+    let mut k = e;
+    while k > h && !labelled(prog, k) && sink(k - 1) {
+        k -= 1;
+    }
+    if k == e || k == 0 || labelled(prog, k) {
+        return false;
+    }
+    let branch = &prog.insts[k - 1];
+    let past = branch.op.branch_target().is_some_and(|l| {
+        let t = prog.labels[l.0 as usize].at;
+        t > e && (e + 1..t).all(|j| unreachable(prog, j))
+    });
+    past && branch
+        .guard
+        .is_some_and(|g| written_in(prog, h, b + 1, g.reg))
 }
 
 /// Whether instruction `e` is skipped by a guarded branch just before it

@@ -163,10 +163,11 @@ fn the_widened_k1_names_its_finding_of_2026_11_28_m() {
 /// before: `k1x.no-dead-exit`) and not where the one change removes the
 /// bug's precondition: `k1x.fresh-pred` makes the vote write a fresh
 /// predicate (no redefinition of the guard). N1S (`n1s.*`, N1's shape with
-/// a sink `mov` before the `exit`) is not widened: N1's detector there
-/// would also take session 10's `k2-inner.found` and `.fresh-pred`
-/// (triage.md), so its variants hold no idiom. No hardware row of these
-/// variants yet (the main session runs `devrun/s13h/run.sh`).
+/// a sink `mov` before the `exit`) was not widened by H45; H46 widened it
+/// by the H200's rows (`n1s.found` wrong from -O1, `n1s.lp0-given` right),
+/// where the loop writes the branch's guard (session 10's
+/// `k2-inner.fresh-pred`, right, has a guard the loop never writes), so
+/// `n1s.found` holds N1 now. The hardware rows are in `variants`.
 #[test]
 fn the_widened_k1_needs_its_whole_shape() {
     use crate::idioms::log_case;
@@ -175,7 +176,7 @@ fn the_widened_k1_needs_its_whole_shape() {
         ("k1x.found", vec![Idiom::GuardRedefinedByCollective]),
         ("k1x.no-dead-exit", vec![Idiom::GuardRedefinedByCollective]),
         ("k1x.fresh-pred", vec![]),
-        ("n1s.found", vec![]),
+        ("n1s.found", vec![Idiom::LoopWriteHoistedAboveExit]),
         ("n1s.no-dead-mov", vec![Idiom::LoopWriteHoistedAboveExit]),
         ("n1s.lp0-given", vec![]),
     ] {
@@ -480,6 +481,9 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
     &[
         ("k1x.found", GuardRedefinedByCollective),
         ("k1x.no-dead-exit", GuardRedefinedByCollective),
+        // N1 since H46's widening: a sink `mov` between the branch and the
+        // `exit`, the branch's guard `%p0` rewritten in the loop.
+        ("n1s.found", LoopWriteHoistedAboveExit),
         ("n1s.no-dead-mov", LoopWriteHoistedAboveExit),
         // N7's shape (the ballot and the `or` read `%p3`, which the
         // fall-through of `@%p0 bra L4` rewrites), and LR2's.
@@ -524,10 +528,6 @@ const WIDER: &[(&str, warp_core::idioms::Idiom)] = &[
 /// The variants that diverged on the H200 with no detector firing, each
 /// with why (triage.md's decisions, section of helper H46).
 const OPEN: &[(&str, &str)] = &[
-    (
-        "n1s.found",
-        "N1 with a sink mov before the exit; not widened (session 10's k2-inner rows)",
-    ),
     (
         "lr3.found",
         "LR through a copy, the rewrite past a branch (no loop): LR's detector wants a loop",
@@ -617,13 +617,16 @@ fn the_widened_k5_and_n15_name_their_findings_of_2026_11_28_m() {
 }
 
 /// Each detector widened by the H200's rows of this triage (K5: a read by
-/// a `setp` whose value does not depend on it is no read; N15: a
-/// loop-invariant exit test where the back edge is guarded) fires, with
+/// a `setp` whose value does not depend on it is no read; N1: a sink
+/// instruction between the branch and the `exit`, the branch's guard
+/// written in the loop; N15: a loop-invariant exit test where the back
+/// edge is guarded) fires, with
 /// the case's inputs, on every variant of its subgroup that diverged on
 /// the H200 and on none that agreed, and no other detector fires on them:
 /// `k5r.reader-uses` (`setp.ge.or`, `%p1` = `%p2`: the vote used) and
-/// `k5r.full-mask` right; `n15i.f2-given` (the copied register has a
-/// value) and `n15i.no-back-edge` (no loop) right.
+/// `k5r.full-mask` right; `n1s.lp0-given` (`%lp0` has an entry value)
+/// right; `n15i.f2-given` (the copied register has a value) and
+/// `n15i.no-back-edge` (no loop) right.
 #[test]
 fn the_widened_idioms_of_the_2026_11_28_m_triage_fire_on_the_variants_that_diverged() {
     use crate::idioms::{rows_of, variant_mismatches, Alone};
@@ -634,6 +637,12 @@ fn the_widened_idioms_of_the_2026_11_28_m_triage_fire_on_the_variants_that_diver
             Idiom::UnusedCollectiveSplitsWarp,
             rows_of(variants::K5, "k5r."),
             Alone::Same,
+        ),
+        (
+            Idiom::LoopWriteHoistedAboveExit,
+            rows_of(variants::K1X_N1S, "n1s."),
+            // `%lp0`'s entry value is an input (`.lp0-given`): alone it has none.
+            Alone::Contains,
         ),
         (
             Idiom::LoopCopyOfNeverWrittenReplacesMerge,
@@ -652,4 +661,20 @@ fn the_widened_idioms_of_the_2026_11_28_m_triage_fire_on_the_variants_that_diver
         ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `setp.gt.s32-a1a57ec2` (N1S, wrong on the H200 from -O1 to -O4, right
+/// at -O0: lanes 8-11 exit on the loop's second trip and store `%lp0` 0,
+/// the second trip's `setp.gt` hoisted above the exit, where the first
+/// trip's 1 is right) is named by N1's detector only since H46's widening
+/// (the sink `mov.b32 _, 0` between `@%p0 bra L4` and the `exit`, `%p0`
+/// rewritten in the loop), with its inputs and alone.
+#[test]
+fn the_widened_n1_names_its_finding_of_2026_11_28_m() {
+    use crate::idioms::log_case;
+    use warp_core::idioms::{idioms, idioms_in_case, Idiom};
+    let case = log_case("gpu-2026-11-28-m/a/found/setp.gt.s32-a1a57ec2");
+    let n1 = vec![Idiom::LoopWriteHoistedAboveExit];
+    assert_eq!(idioms_in_case(&case.program, &case.inputs), n1);
+    assert_eq!(idioms(&case.program), n1, "alone");
 }
