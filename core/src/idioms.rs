@@ -448,6 +448,11 @@ pub enum Idiom {
     /// group N12E): or a guarded `exit` right after the `cvt` in the
     /// shuffle's place (`n12e.found` wrong on the H200 at -O3; without the
     /// exit, right).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group N12F): after the exit, with no shuffle, a `mov` of an
+    /// immediate into another 32-bit register before the exit under the
+    /// `cvt`'s guard gives the upper half (`n12f.found`: 0xffff0000;
+    /// `n12f.filler-other`: 0x12340000; to `.s32` right).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -2539,13 +2544,30 @@ fn narrow_cvt_after_exit_and_shuffle(prog: &Program) -> Option<usize> {
         matches!(op, Op::Match(m) if m.wide && matches!(m.a, Operand::Imm(_)))
             || matches!(op, Op::Glue(Glue::Mov { ty, a: Operand::Imm(_), .. }) if ty.bits() == 64)
     });
-    if !filler {
-        return None;
-    }
-    (exit + 1..n).find(|&k| {
+    let cvt = (exit + 1..n).find(|&k| {
         let x = &prog.insts[k];
         x.guard.is_some() && narrow_cvt_into_32_bits(prog, x)
-    })
+    });
+    if filler {
+        return cvt;
+    }
+    // Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/
+    // triage.md`, group N12F): or a `mov` of an immediate into another
+    // 32-bit register before the exit, under the `cvt`'s own guard
+    // (`@!%p2 mov.s32 %s1, 0xffffffff; @%p2 exit; ...; @!%p2 cvt.rzi.s8.f32
+    // %r2, 0`: `%r2` 0xffff0000 on the H200 from -O2, 0x12340000 with
+    // `%s1`'s immediate 0x12345678, `n12f.found` and `.filler-other`; to
+    // `.s32`, right). The H100's `n12-match.no-match` (no filler, right)
+    // has nothing before its exit.
+    let guarded_mov_before = |k: usize| {
+        let x = &prog.insts[k];
+        prog.insts[..exit].iter().any(|y| {
+            y.guard == x.guard
+                && matches!(y.op, Op::Glue(Glue::Mov { ty, d: Dest::Reg(r), a: Operand::Imm(_) })
+                    if ty.bits() == 32 && !x.op.written().contains(&r))
+        })
+    };
+    cvt.filter(|&k| guarded_mov_before(k))
 }
 
 /// A guarded `cvt` to an 8- or 16-bit integer type into a 32-bit register

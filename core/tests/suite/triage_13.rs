@@ -496,6 +496,10 @@ const NAMED: &[(&str, warp_core::idioms::Idiom)] = {
         ("k5r.found", UnusedCollectiveSplitsWarp),
         ("k5r.no-reader", UnusedCollectiveSplitsWarp),
         ("k5h4.found", UnusedCollectiveSplitsWarp),
+        // N12 since H46's widening: `@!%p2 mov.s32 %s1, IMM` before the
+        // exit under the `cvt`'s guard, `%s1`'s upper half in `%r2`.
+        ("n12f.found", NarrowCvtKeepsStaleUpperHalf),
+        ("n12f.filler-other", NarrowCvtKeepsStaleUpperHalf),
         // N15 since H46's widening: a loop-invariant exit test before the
         // copy of the never-written `%f2`, a guarded back edge.
         ("n15i.found", LoopCopyOfNeverWrittenReplacesMerge),
@@ -535,14 +539,6 @@ const OPEN: &[(&str, &str)] = &[
     (
         "lr3.mov64-found",
         "LR with a four-lane ballot mask and the guard written by a guarded vote",
-    ),
-    (
-        "n12f.found",
-        "N12, a 32-bit mov of an immediate as the filler",
-    ),
-    (
-        "n12f.filler-other",
-        "N12, a 32-bit mov of an immediate as the filler",
     ),
     ("n12g.found", "N12, a 64-bit input as the filler"),
     ("n12g.sd0-negative-23", "N12, a 64-bit input as the filler"),
@@ -619,13 +615,15 @@ fn the_widened_k5_and_n15_name_their_findings_of_2026_11_28_m() {
 /// Each detector widened by the H200's rows of this triage (K5: a read by
 /// a `setp` whose value does not depend on it is no read; N1: a sink
 /// instruction between the branch and the `exit`, the branch's guard
-/// written in the loop; N15: a loop-invariant exit test where the back
-/// edge is guarded) fires, with
+/// written in the loop; N12: a `mov` of an immediate into another 32-bit
+/// register before the `exit` under the `cvt`'s guard; N15: a
+/// loop-invariant exit test where the back edge is guarded) fires, with
 /// the case's inputs, on every variant of its subgroup that diverged on
 /// the H200 and on none that agreed, and no other detector fires on them:
 /// `k5r.reader-uses` (`setp.ge.or`, `%p1` = `%p2`: the vote used) and
 /// `k5r.full-mask` right; `n1s.lp0-given` (`%lp0` has an entry value)
-/// right; `n15i.f2-given` (the copied register has a value) and
+/// right; `n12f.s32` (the `cvt` to `.s32`) right; `n15i.f2-given` (the
+/// copied register has a value) and
 /// `n15i.no-back-edge` (no loop) right.
 #[test]
 fn the_widened_idioms_of_the_2026_11_28_m_triage_fire_on_the_variants_that_diverged() {
@@ -643,6 +641,11 @@ fn the_widened_idioms_of_the_2026_11_28_m_triage_fire_on_the_variants_that_diver
             rows_of(variants::K1X_N1S, "n1s."),
             // `%lp0`'s entry value is an input (`.lp0-given`): alone it has none.
             Alone::Contains,
+        ),
+        (
+            Idiom::NarrowCvtKeepsStaleUpperHalf,
+            rows_of(variants::N12F, "n12f."),
+            Alone::Same,
         ),
         (
             Idiom::LoopCopyOfNeverWrittenReplacesMerge,
@@ -677,4 +680,20 @@ fn the_widened_n1_names_its_finding_of_2026_11_28_m() {
     let n1 = vec![Idiom::LoopWriteHoistedAboveExit];
     assert_eq!(idioms_in_case(&case.program, &case.inputs), n1);
     assert_eq!(idioms(&case.program), n1, "alone");
+}
+
+/// `cvt.rzi.s8.f32-7d63691e` (N12F, wrong on the H200 from -O2 to -O4,
+/// right at -O0 and -O1: `%r2` 0xffff0000, the `cvt`'s 0 in the low half
+/// and `%s1`'s 0xffffffff in the upper half, where 0 is right) is named by
+/// N12's detector only since H46's widening (`@!%p2 mov.s32 %s1,
+/// 0xffffffff` before `@%p2 exit`, under the `cvt`'s guard), with its
+/// inputs and alone.
+#[test]
+fn the_widened_n12_names_its_finding_of_2026_11_28_m() {
+    use crate::idioms::log_case;
+    use warp_core::idioms::{idioms, idioms_in_case, Idiom};
+    let case = log_case("gpu-2026-11-28-m/a/found/cvt.rzi.s8.f32-7d63691e");
+    let n12 = vec![Idiom::NarrowCvtKeepsStaleUpperHalf];
+    assert_eq!(idioms_in_case(&case.program, &case.inputs), n12);
+    assert_eq!(idioms(&case.program), n12, "alone");
 }
