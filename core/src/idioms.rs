@@ -140,6 +140,11 @@ pub enum Idiom {
     /// from -O1, the same guard an input true on every lane right), a
     /// branch around an `exit` (K5X: `k5x.found` wrong from -O1). It also
     /// hangs (K5H: see [`Idiom::effects`]).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group K5R, on the H200 through the linker at -O0 to -O3): a read by
+    /// a `setp` whose value does not depend on it (`setp.ge.and.s32 %p1, 0,
+    /// 1, %p2`) is no read (`k5r.found` wrong from -O2, `.reader-uses` with
+    /// `setp.ge.or` right).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -152,6 +157,10 @@ pub enum Idiom {
     /// write computes from a register or `%laneid`, and with a case's
     /// inputs a register with an entry value is none of it
     /// (`n1-branch.lp0-given` right at every level).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group N1S): instructions that compute nothing may stand between that
+    /// branch and the `exit` where the loop writes the branch's guard
+    /// (`n1s.found` wrong on the H200 from -O1, `.lp0-given` right).
     LoopWriteHoistedAboveExit,
     /// A `shfl.sync` of an immediate, then a `shfl.sync` of its result,
     /// where the first can read an exited or non-member lane (an `exit`
