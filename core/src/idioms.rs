@@ -142,6 +142,11 @@ pub enum Idiom {
     /// from -O1, the same guard an input true on every lane right), a
     /// branch around an `exit` (K5X: `k5x.found` wrong from -O1). It also
     /// hangs (K5H: see [`Idiom::effects`]).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group K5R, on the H200 through the linker at -O0 to -O3): a read by
+    /// a `setp` whose value does not depend on it (`setp.ge.and.s32 %p1, 0,
+    /// 1, %p2`) is no read (`k5r.found` wrong from -O2, `.reader-uses` with
+    /// `setp.ge.or` right).
     UnusedCollectiveSplitsWarp,
     /// A loop whose body has a guarded `exit` and, after it, a write to a
     /// register that nothing writes before the loop: the compiler hoists
@@ -154,6 +159,10 @@ pub enum Idiom {
     /// write computes from a register or `%laneid`, and with a case's
     /// inputs a register with an entry value is none of it
     /// (`n1-branch.lp0-given` right at every level).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group N1S): instructions that compute nothing may stand between that
+    /// branch and the `exit` where the loop writes the branch's guard
+    /// (`n1s.found` wrong on the H200 from -O1, `.lp0-given` right).
     LoopWriteHoistedAboveExit,
     /// A `shfl.sync` of an immediate, then a `shfl.sync` of its result,
     /// where the first can read an exited or non-member lane (an `exit`
@@ -450,6 +459,11 @@ pub enum Idiom {
     /// group N12E): or a guarded `exit` right after the `cvt` in the
     /// shuffle's place (`n12e.found` wrong on the H200 at -O3; without the
     /// exit, right).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group N12F): after the exit, with no shuffle, a `mov` of an
+    /// immediate into another 32-bit register before the exit under the
+    /// `cvt`'s guard gives the upper half (`n12f.found`: 0xffff0000;
+    /// `n12f.filler-other`: 0x12340000; to `.s32` right).
     NarrowCvtKeepsStaleUpperHalf,
     /// N13: `cnot.b32 c, a`, then a 16-bit `shl.b16`/`shr.b16`/`shr.u16`
     /// whose shift amount is `c` (unchanged between): the compiler gets the
@@ -638,6 +652,9 @@ pub enum Idiom {
     /// edge (H31's N15W: `n15l.found`, a float, and
     /// `n15p.found`, a guard, wrong on the H200 at -O3; the never-written
     /// register an input, or no back edge, right).
+    /// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+    /// group N15I): or an exit test the loop does not write, where the
+    /// back edge is guarded (`n15i.found` wrong on the H200 from -O2).
     LoopCopyOfNeverWrittenReplacesMerge,
     /// N16: `xor d, x, 0` (a copy of `x`), then a loop that counts `x`'s
     /// bits (`popc`, with `x` not rewritten between) and after that, in
@@ -1868,6 +1885,9 @@ fn uses_what_it_reads(x: &crate::ir::Inst) -> bool {
 /// only by `@!%p0 mov.b32 %m1, 0` after an unguarded `bra L1`; the later
 /// full-mask `shfl.sync.up` gave lanes 1-31 0 on the H200 from -O1, K5's
 /// value for groups of one lane).
+/// Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`,
+/// group K5R): a read by a `setp` whose results do not depend on it
+/// ([`known_guard::setp_ignores_its_predicate`]) is no read.
 fn dead_after(prog: &Program, i: usize, d: Reg) -> bool {
     dead_after_within(prog, i, d, 2)
 }
@@ -1881,9 +1901,12 @@ fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     // group K5U: `bra L1; @!%p0 mov.b32 %m1, 0; L1:`).
     let read = |k: usize| {
         let x = &prog.insts[k];
+        // Since the triage of 2026-11-28-m (group K5R): a `setp` whose
+        // value does not depend on what it reads.
+        let ignored = copy_into_itself(x, d) || known_guard::setp_ignores_its_predicate(x);
         reads(x, d)
             && !unreachable(prog, k)
-            && !copy_into_itself(x, d)
+            && !ignored
             && uses_what_it_reads(x)
             && !(depth > 0 && results_dead(prog, k, depth - 1))
     };
@@ -2000,7 +2023,9 @@ fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
         for e in h..b {
             let x = &prog.insts[e];
             if !matches!(x.op, Op::Control(Control::Exit))
-                || (x.guard.is_none() && !branched_over(prog, e))
+                || (x.guard.is_none()
+                    && !branched_over(prog, e)
+                    && !branched_over_past_sinks(prog, e, h, b))
             {
                 continue;
             }
@@ -2020,6 +2045,44 @@ fn write_hoisted_above_exit(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
         }
     }
     None
+}
+
+/// Whether instruction `e` of the loop `h..=b` is skipped by a guarded
+/// branch ([`branched_over`]) with instructions that compute nothing
+/// between the branch and `e` (no control flow, no collective, every
+/// result a sink, no label at them or at `e`), where the loop writes the
+/// branch's guard (so a lane may take the `exit` on a later trip, which N1
+/// needs). Since the triage of 2026-11-28-m
+/// (`docs/log/gpu-2026-11-28-m/triage.md`, group N1S): `@%p0 bra L4;
+/// mov.b32 _, 0; exit; L4:` in a loop that rewrites `%p0`
+/// (`a/found/setp.gt.s32-a1a57ec2`; `n1s.found` and `.no-dead-mov` wrong
+/// on the H200 from -O1 with N1's value, `.lp0-given`, `%lp0` given an
+/// entry value, right). Session 10's `k2-inner.fresh-pred` (the same
+/// `@%p2 bra L1; mov.s32 _, 0; exit; L1:`, right on the H100) has a guard
+/// the loop never writes: no lane leaves on a later trip there.
+fn branched_over_past_sinks(prog: &Program, e: usize, h: usize, b: usize) -> bool {
+    let sink = |k: usize| {
+        let x = &prog.insts[k];
+        !x.op.is_control_flow()
+            && !is_collective(&x.op)
+            && !x.op.dests().is_empty()
+            && x.op.written().is_empty()
+    };
+    let mut k = e;
+    while k > h && !labelled(prog, k) && sink(k - 1) {
+        k -= 1;
+    }
+    if k == e || k == 0 || labelled(prog, k) {
+        return false;
+    }
+    let branch = &prog.insts[k - 1];
+    let past = branch.op.branch_target().is_some_and(|l| {
+        let t = prog.labels[l.0 as usize].at;
+        t > e && (e + 1..t).all(|j| unreachable(prog, j))
+    });
+    past && branch
+        .guard
+        .is_some_and(|g| written_in(prog, h, b + 1, g.reg))
 }
 
 /// Whether instruction `e` is skipped by a guarded branch just before it
@@ -2506,13 +2569,30 @@ fn narrow_cvt_after_exit_and_shuffle(prog: &Program) -> Option<usize> {
         matches!(op, Op::Match(m) if m.wide && matches!(m.a, Operand::Imm(_)))
             || matches!(op, Op::Glue(Glue::Mov { ty, a: Operand::Imm(_), .. }) if ty.bits() == 64)
     });
-    if !filler {
-        return None;
-    }
-    (exit + 1..n).find(|&k| {
+    let cvt = (exit + 1..n).find(|&k| {
         let x = &prog.insts[k];
         x.guard.is_some() && narrow_cvt_into_32_bits(prog, x)
-    })
+    });
+    if filler {
+        return cvt;
+    }
+    // Since the triage of 2026-11-28-m (`docs/log/gpu-2026-11-28-m/
+    // triage.md`, group N12F): or a `mov` of an immediate into another
+    // 32-bit register before the exit, under the `cvt`'s own guard
+    // (`@!%p2 mov.s32 %s1, 0xffffffff; @%p2 exit; ...; @!%p2 cvt.rzi.s8.f32
+    // %r2, 0`: `%r2` 0xffff0000 on the H200 from -O2, 0x12340000 with
+    // `%s1`'s immediate 0x12345678, `n12f.found` and `.filler-other`; to
+    // `.s32`, right). The H100's `n12-match.no-match` (no filler, right)
+    // has nothing before its exit.
+    let guarded_mov_before = |k: usize| {
+        let x = &prog.insts[k];
+        prog.insts[..exit].iter().any(|y| {
+            y.guard == x.guard
+                && matches!(y.op, Op::Glue(Glue::Mov { ty, d: Dest::Reg(r), a: Operand::Imm(_) })
+                    if ty.bits() == 32 && !x.op.written().contains(&r))
+        })
+    };
+    cvt.filter(|&k| guarded_mov_before(k))
 }
 
 /// A guarded `cvt` to an 8- or 16-bit integer type into a 32-bit register
@@ -2925,14 +3005,24 @@ fn loop_copy_replaces_merge(prog: &Program, has_entry: &dyn Fn(Reg) -> bool) -> 
                 continue;
             }
             // Before the copy, an exit test of the loop: a guarded branch out
-            // of it whose guard the loop writes.
+            // of it whose guard the loop writes. Or, since the triage of
+            // 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`, group
+            // N15I), whose guard the loop does not write, where the back
+            // edge is guarded (the loop has a second way out):
+            // `L4: @%p1 bra L5; mov.f32 %f1, %f2; @%lp0 bra L4; L5:` with
+            // `%p1` an input 1 (`n15i.found`, and `n15i.lp0-given` with the
+            // back edge's guard an input too, wrong on the H200 from -O2;
+            // with `%f2` an input, or without the back edge, right). With an
+            // unguarded back edge the loop-invariant exit test agreed at
+            // every level (2026-11-27-e's `merge-undef.no-ctr`).
+            let guarded_back_edge = prog.insts[b].guard.is_some();
             let leaves = (h..c).any(|e| {
                 let x = &prog.insts[e];
                 let (Some(g), Some(l)) = (x.guard, x.op.branch_target()) else {
                     return false;
                 };
                 let t = prog.labels[l.0 as usize].at;
-                (t > b || t < h) && written_in(prog, h, b + 1, g.reg)
+                (t > b || t < h) && (guarded_back_edge || written_in(prog, h, b + 1, g.reg))
             });
             // Or, since the triage of 2026-11-28-k (groups N15L and N15P,
             // H31's N15W): a read of `d` earlier in the body, before the

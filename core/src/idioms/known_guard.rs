@@ -54,6 +54,26 @@ pub(super) fn setp_known(x: &Inst, p: Reg) -> Option<bool> {
     (with(0) == with(1)).then(|| with(1) == 1)
 }
 
+/// Whether `x` is a `setp` whose every result [`setp_known`] fixes: its
+/// value does not depend on its combining predicate, so reading a
+/// predicate there reads nothing a compiler keeps. Since the triage of
+/// 2026-11-28-m (`docs/log/gpu-2026-11-28-m/triage.md`, group K5R): K5's
+/// per-lane `vote.sync.all.pred %p2` read only by `setp.ge.and.s32 %p1, 0,
+/// 1, %p2` (`0 >= 1` false, so `%p1` false whatever `%p2`), then the
+/// full-mask `match.all`: `k5r.found` wrong on the H200 from -O2 as
+/// without the `setp` (`k5r.no-reader`); with `setp.ge.or.s32`, whose `%p1`
+/// is `%p2`, right at every level (`k5r.reader-uses`).
+pub(super) fn setp_ignores_its_predicate(x: &Inst) -> bool {
+    let Op::Glue(Glue::Setp { p, q, .. }) = &x.op else {
+        return false;
+    };
+    let fixed = |d: &Dest| match d {
+        Dest::Reg(r) => setp_known(x, *r).is_some(),
+        Dest::Sink => true,
+    };
+    fixed(p) && q.as_ref().is_none_or(fixed)
+}
+
 /// Where the guard scan may go on before a label at instruction `at`: the
 /// index of an unguarded `bra` to `at` that is the only branch there,
 /// when the instruction just before `at` is an unguarded `exit` (no lane

@@ -176,12 +176,20 @@ mod variants {
 }
 
 /// Variants another bug's detector takes too, each with why.
-const ALSO: &[(&str, Idiom, &str)] = &[(
-    "k2-inner.no-mov",
-    Idiom::LoopWriteHoistedAboveExit,
-    "N1's shape: the outer loop's exit, skipped by `@%p2 bra L1`, then `mov.b32 %ctr1, %laneid` \
-     of a register nothing writes before the loop",
-)];
+const ALSO: &[(&str, Idiom, &str)] = &[
+    (
+        "k2-inner.no-mov",
+        Idiom::LoopWriteHoistedAboveExit,
+        "N1's shape: the outer loop's exit, skipped by `@%p2 bra L1`, then `mov.b32 %ctr1, %laneid` \
+         of a register nothing writes before the loop",
+    ),
+    (
+        "k2-inner.found",
+        Idiom::LoopWriteHoistedAboveExit,
+        "N1's shape since the triage of 2026-11-28-m (group N1S): the sink `mov.s32 _, 0` between \
+         `@%p2 bra L1` and the exit, `%p2` rewritten by the inner loop (not so in `.fresh-pred`)",
+    ),
+];
 
 /// Each detector widened by the 2026-11-28-j triage fires, with the
 /// case's inputs (as the GPU ran it), on every variant of its bug that
