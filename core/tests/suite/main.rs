@@ -21,6 +21,7 @@ mod gen;
 mod idioms;
 mod kernels;
 mod lr_13;
+mod match_run_values;
 mod mov_vector;
 mod nan_bits;
 mod reduce;
