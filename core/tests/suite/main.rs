@@ -40,3 +40,4 @@ mod triage_13;
 mod triage_9;
 mod ub;
 mod vary;
+mod vote_run_values;
