@@ -15,7 +15,13 @@
 //! false (whatever the others), `.any` likewise with true, `.uni` as soon as
 //! both values are seen; otherwise each is defined when every participant's
 //! predicate is (and, for the deprecated forms, every participant is
-//! certain).
+//! certain). The *value* of every bit, defined or not, is the one min-PC
+//! gives (every participant votes with the predicate this run holds), for
+//! both forms: a ballot used as a later collective's `membermask` decides
+//! by all its bits whom the lanes wait for, so the run must go on as the
+//! min-PC schedule does, as the JIT does (`vote.sync` wrote 0 for an
+//! undefined predicate until session 13: the same fault as `match.sync`'s,
+//! [`super::matching`]).
 
 use super::bits::Val;
 use super::collective::{op_of, Rendezvous};
@@ -73,8 +79,11 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
         zeros: 0,
         unknown: 0,
     };
+    // The ballot of the predicates this run holds, defined or not.
+    let mut ballot = 0u32;
     for k in lanes(rv.lanes) {
         let a = w.read(vote(op_of(w, rv, k)).a, k);
+        ballot |= ((a.v & 1) as u32) << k;
         if a.d & 1 == 0 {
             t.unknown |= 1 << k;
         } else if a.v & 1 == 1 {
@@ -85,9 +94,31 @@ pub(crate) fn exec_sync(w: &mut Warp, rv: &Rendezvous) {
     }
     for l in lanes(rv.lanes) {
         let x = vote(op_of(w, rv, l));
-        let v = decide(x.mode, &t, !rv.lanes).only_if(!rv.unsure);
+        // Who met whom is not known (an undefined `membermask` bit): the
+        // run's value stays, nothing defined.
+        let defined = if rv.unsure {
+            0
+        } else {
+            decide(x.mode, &t, !rv.lanes).d
+        };
+        let v = Val {
+            v: voted(x.mode, ballot, rv.lanes),
+            d: defined,
+        };
         w.at(rv.pc[l]);
         w.write(x.d, l, v);
+    }
+}
+
+/// The value of a vote of `mode` whose participants `who` hold the
+/// predicates `ballot` (the run's values, defined or not; where [`decide`]
+/// defines the result, it is this one).
+fn voted(mode: VoteMode, ballot: u32, who: u32) -> u64 {
+    match mode {
+        VoteMode::All => (ballot & who == who) as u64,
+        VoteMode::Any => (ballot & who != 0) as u64,
+        VoteMode::Uni => (ballot & who == who || ballot & who == 0) as u64,
+        VoteMode::Ballot => (ballot & who) as u64,
     }
 }
 
@@ -127,12 +158,7 @@ pub(crate) fn exec_deprecated(w: &mut Warp, s: &Step, x: &Vote) {
             }
         }
         let defined = decide(x.mode, &t, absent).d;
-        let value = match x.mode {
-            VoteMode::All => (ballot == s.exec) as u64,
-            VoteMode::Any => (ballot != 0) as u64,
-            VoteMode::Uni => (ballot == s.exec || ballot == 0) as u64,
-            VoteMode::Ballot => ballot as u64,
-        };
+        let value = voted(x.mode, ballot, s.exec);
         out.push((
             l,
             Val {
