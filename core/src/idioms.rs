@@ -40,7 +40,10 @@ use loop_rewritten_guard::ballot_guard_read_after_loop_rewrite;
 use match_join::match_at_join_of_two_paths;
 use neg_as_integer::neg_f32_before_guarded_imm_and_laneid;
 use or64_after_exit::or64_low_word_ones_in_loop_after_exit;
-use shape::{labelled, loops, predicate_self_copy, straight_writer};
+use shape::{
+    calls_math_subroutine, copy_into_itself, labelled, loops, mask_value, predicate_self_copy,
+    straight_writer,
+};
 use shfl_range_guard::collective_under_out_of_range_shuffle_predicate;
 use unwritten::Lazy;
 
@@ -1276,9 +1279,11 @@ impl Idiom {
             Idiom::Bfind64OfNeverWrittenTakenAsUniform => bfind64_of_never_written(prog, has_entry),
             Idiom::NegF32ComputedAsInteger => neg_f32_before_guarded_imm_and_laneid(prog),
             Idiom::UnusedBallotAfterMathCallCrashesLinker => {
-                unused_ballot_of_vote_after_math_call(prog)
+                unused_ballot_of_vote_after_math_call(prog, &dead_after)
             }
-            Idiom::BallotGuardReadAfterLoopRewrite => ballot_guard_read_after_loop_rewrite(prog),
+            Idiom::BallotGuardReadAfterLoopRewrite => {
+                ballot_guard_read_after_loop_rewrite(prog, &dead_after)
+            }
             Idiom::CollectiveUnderOutOfRangeShufflePredicate => {
                 collective_under_out_of_range_shuffle_predicate(prog, has_entry)
             }
@@ -1827,35 +1832,6 @@ fn guards_an_exit(prog: &Program, i: usize, d: Reg) -> bool {
     false
 }
 
-/// The membermask `m` of instruction `at` as the compiler sees it: a
-/// register whose last write before `at`, with no label between (no other
-/// path joins), is an unguarded `mov` of an immediate is that immediate
-/// (2026-11-27-h: `mov.b32 %m0, 0xffffffff; match.all.sync.b32 %r1, 0,
-/// %m0`, `found-O2/match.all.sync.b32-767a1584`).
-fn mask_value(prog: &Program, at: usize, m: Operand) -> Operand {
-    let Operand::Reg(r) = m else {
-        return m;
-    };
-    let Some(k) = (0..at)
-        .rev()
-        .find(|&k| prog.insts[k].op.written().contains(&r))
-    else {
-        return m;
-    };
-    let joined = (k + 1..=at).any(|j| labelled(prog, j));
-    let x = &prog.insts[k];
-    if let Op::Glue(Glue::Mov {
-        a: a @ Operand::Imm(_),
-        ..
-    }) = &x.op
-    {
-        if x.guard.is_none() && !joined {
-            return *a;
-        }
-    }
-    m
-}
-
 /// Whether reading a register in `x` uses its value: not when every
 /// destination of `x` is a sink (`mov.pred _, %p`, `setp.ne.s32 _, %r, 0`,
 /// `vote.ballot.b32 _, %p`): such an instruction computes nothing anyone
@@ -1942,16 +1918,6 @@ fn dead_after_within(prog: &Program, i: usize, d: Reg, depth: u32) -> bool {
     // `k5-movimm.vote-result-read` and `k5-sink.sink-read-value-in-register`
     // of 2026-11-27-h, each a result only stored, agreed at every level).
     false
-}
-
-/// Whether `x` is `mov d, d` (guarded or not): it leaves `d` as it was.
-/// Since the triage of 2026-11-28-k (`docs/log/gpu-2026-11-28-k/triage.md`,
-/// group K5L): K5's unused vote read only by `mov.pred %p0, %p0` in a
-/// one-trip loop, then overwritten by the full-mask `match.all`
-/// (`k5l.found` wrong on the H200 at -O3, as without the copy; the copy
-/// into a fresh stored `%p1`, right).
-fn copy_into_itself(x: &crate::ir::Inst, d: Reg) -> bool {
-    matches!(x.op, Op::Glue(Glue::Mov { d: Dest::Reg(r), a: Operand::Reg(a), .. }) if r == d && a == d)
 }
 
 /// Whether instruction `k` computes registers that are all dead after it
@@ -3740,21 +3706,6 @@ fn cnot_pair_narrow_cvt_from_f64(prog: &Program) -> Option<usize> {
         cnot64_source(prog, first)?;
         narrow.then_some(j)
     })
-}
-
-/// Whether `op` is a lane op the PTX compilers implement with a routine of
-/// their own ([`crate::interp::converge::calls_math_routine`]).
-fn calls_math_subroutine(op: &Op) -> bool {
-    match op {
-        Op::LaneOp(lane) => crate::interp::converge::calls_math_routine(lane),
-        Op::Shfl(_)
-        | Op::Vote(_)
-        | Op::Match(_)
-        | Op::Redux(_)
-        | Op::Activemask(_)
-        | Op::Glue(_)
-        | Op::Control(_) => false,
-    }
 }
 
 fn predicate_copy_lost_after_math_call(prog: &Program) -> Option<usize> {

@@ -64,9 +64,14 @@ fn writes_voted_predicate(x: &Op, p: Reg) -> bool {
     }
 }
 
-/// The predicate of `x` when it is a `vote.sync.ballot` (of `p` or `!p`)
-/// whose result is discarded or overwritten before any read.
-pub(super) fn unused_ballot(prog: &Program, k: usize) -> Option<Reg> {
+/// Whether `d`, written by instruction `i`, is overwritten before any read
+/// (the detectors' `dead_after`, passed in so that this file imports
+/// nothing from `idioms.rs`).
+pub(super) type DeadAfter = dyn Fn(&Program, usize, Reg) -> bool;
+
+/// The predicate of instruction `k` when it is a `vote.sync.ballot` (of
+/// `p` or `!p`) whose result is discarded or overwritten before any read.
+pub(super) fn unused_ballot(prog: &Program, k: usize, dead_after: &DeadAfter) -> Option<Reg> {
     let Op::Vote(Vote {
         mode: VoteMode::Ballot,
         d,
@@ -78,7 +83,7 @@ pub(super) fn unused_ballot(prog: &Program, k: usize) -> Option<Reg> {
     };
     let unused = match d {
         Dest::Sink => true,
-        Dest::Reg(d) => super::dead_after(prog, k, d),
+        Dest::Reg(d) => dead_after(prog, k, d),
     };
     unused.then_some(p)
 }
@@ -88,10 +93,13 @@ pub(super) fn unused_ballot(prog: &Program, k: usize) -> Option<Reg> {
 /// a `match.all` or a `setp`, and a math subroutine in that block (between
 /// the writer and the ballot, or after the ballot before the block ends).
 /// Its index.
-pub(super) fn unused_ballot_of_vote_after_math_call(prog: &Program) -> Option<usize> {
+pub(super) fn unused_ballot_of_vote_after_math_call(
+    prog: &Program,
+    dead_after: &DeadAfter,
+) -> Option<usize> {
     let n = prog.insts.len();
     (0..n).find(|&k| {
-        let Some(p) = unused_ballot(prog, k) else {
+        let Some(p) = unused_ballot(prog, k, dead_after) else {
             return false;
         };
         let Some(i) = super::shape::straight_writer(prog, p, k) else {
@@ -107,6 +115,6 @@ pub(super) fn unused_ballot_of_vote_after_math_call(prog: &Program) -> Option<us
         });
         (i + 1..k)
             .chain(after)
-            .any(|j| super::calls_math_subroutine(&prog.insts[j].op))
+            .any(|j| super::shape::calls_math_subroutine(&prog.insts[j].op))
     })
 }

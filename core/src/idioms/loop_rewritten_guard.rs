@@ -52,8 +52,9 @@
 //! instruction; in LR2 the guarded ballot is both parts), a `vote.any` will
 //! not do for it; and the rewrite must be in a loop.
 
+use super::ballot_crash::{unused_ballot, DeadAfter};
 use super::shape::loops;
-use super::{copy_into_itself, mask_value};
+use super::shape::{copy_into_itself, mask_value};
 use crate::ir::{Op, Operand, Program, Reg, Vote};
 
 /// Whether `op` is a collective (`shfl`, `vote`, `match`, `redux`).
@@ -66,7 +67,7 @@ fn collective(op: &Op) -> bool {
 
 /// Whether instruction `i` is a full-mask `vote.sync.ballot` of `p` (or of
 /// `!p`) whose result is unused: a sink, or dead after it.
-fn unused_full_ballot_of(prog: &Program, i: usize, p: Reg) -> bool {
+fn unused_full_ballot_of(prog: &Program, i: usize, p: Reg, dead_after: &DeadAfter) -> bool {
     let Op::Vote(Vote {
         membermask: Some(m),
         ..
@@ -75,7 +76,7 @@ fn unused_full_ballot_of(prog: &Program, i: usize, p: Reg) -> bool {
         return false;
     };
     let full = matches!(mask_value(prog, i, m), Operand::Imm(0xffff_ffff));
-    full && super::ballot_crash::unused_ballot(prog, i) == Some(p)
+    full && unused_ballot(prog, i, dead_after) == Some(p)
 }
 
 /// Whether instruction `g` runs under a guard on `p` and writes a
@@ -88,7 +89,10 @@ fn guarded_write(prog: &Program, g: usize, p: Reg) -> bool {
 
 /// The unused full-mask ballot of LR's shape: its index (removing it took
 /// both findings' wrong value away on the H200).
-pub(super) fn ballot_guard_read_after_loop_rewrite(prog: &Program) -> Option<usize> {
+pub(super) fn ballot_guard_read_after_loop_rewrite(
+    prog: &Program,
+    dead_after: &DeadAfter,
+) -> Option<usize> {
     for (h, b) in loops(prog) {
         for k in h..=b {
             let x = &prog.insts[k];
@@ -111,7 +115,7 @@ pub(super) fn ballot_guard_read_after_loop_rewrite(prog: &Program) -> Option<usi
                     let x = &prog.insts[c];
                     collective(&x.op) && x.guard.is_some()
                 });
-                let ballot = (from..h).find(|&i| unused_full_ballot_of(prog, i, p));
+                let ballot = (from..h).find(|&i| unused_full_ballot_of(prog, i, p, dead_after));
                 if let (true, Some(i)) = (before, ballot) {
                     return Some(i);
                 }
