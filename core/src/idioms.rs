@@ -1005,7 +1005,7 @@ pub enum Idiom {
     /// NZ (N33 of `docs/findings.md`, issue #35; session 12's -O1 hunt,
     /// decided by session 13's H200 variants): `neg.f32 d, a` (or
     /// `abs.f32`), then `@p mov.f32 d, IMM` and `@p mov.b32 d, %laneid`
-    /// that do not run: the compiler computes the `neg` as an integer
+    /// (or of a register) that do not run: the compiler computes the `neg` as an integer
     /// negation of the bits (`IADD3 R11, -R7, RZ, RZ`), so
     /// `corpus/neg.f32-8ef1e843.ptx` gives +0.0 for -(+0.0) and the variants
     /// -4.0 for -(1.0), from -O1 through the driver's JIT linker and
@@ -1013,9 +1013,11 @@ pub enum Idiom {
     NegF32ComputedAsInteger,
     /// LC (N34 of `docs/findings.md`, issue #35; session 10's candidate,
     /// found again by sessions 12 and 13): a predicate from a `vote` (or a
-    /// `match.all`), then a `div`/`rem`/`sqrt` the compiler implements
-    /// with a subroutine, then a `vote.sync.ballot` of the vote's result
-    /// whose result is unused: the driver's JIT linker (`cuLinkAddData`)
+    /// `match.all` or a `setp`), a `div`/`rem`/`sqrt` the compiler
+    /// implements with a subroutine, and a `vote.sync.ballot` of that
+    /// predicate whose result is unused (discarded or overwritten unread),
+    /// the subroutine before or after it in its block: the driver's JIT
+    /// linker (`cuLinkAddData`)
     /// dies of SIGSEGV from -O1. `corpus/engine-failed-8e0b1b75.ptx`:
     /// `vote.uni.pred %p2, %p2; div.rz.f32 _, 0, 0; vote.sync.ballot.b32 _,
     /// %p2, 0xffffffff` (`idioms/ballot_crash.rs`).
@@ -1025,9 +1027,10 @@ pub enum Idiom {
     /// 2026-11-28-k and 2026-11-28-l, decided by their H200 rows): an
     /// instruction guarded by `p`, then a loop whose body writes `p`, with
     /// an unused full-mask `vote.sync.ballot` of `p` before the loop and a
-    /// collective reading `p` before the guarded instruction (the ballot
-    /// itself in `corpus/fma.rn.f64-6d56780c.ptx`, a never-run mask-0
-    /// `@%p0 shfl.sync` in `corpus/input-cc33e847.ptx`). The GPU runs the
+    /// guarded collective before the guarded instruction (the guarded
+    /// ballot itself in `corpus/fma.rn.f64-6d56780c.ptx`, a never-run
+    /// mask-0 `@%p0 shfl.sync` in `corpus/input-cc33e847.ptx`; narrowed so
+    /// by session 13's H200 variants). The GPU runs the
     /// guarded instruction under the value the later loop gives `p`, from
     /// -O1 through the driver's JIT linker (right at -O0); without the
     /// ballot, with the ballot of another predicate, or with the loop
@@ -1202,13 +1205,12 @@ impl Idiom {
     /// value, the copy into the counted register, the `cvt` or `setp` that
     /// reads the `abs`, the unpack, the `xor`, the 16-bit shift; for MJ
     /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`, for
-    /// UB64 the `bfind`, for NZ the `neg`, for LC the ballot, for DV the
-    /// `div`), or
-    /// `None`.
-    /// the `match`, for N26X the predicate copy, for OR64 the `or.b64`,
-    /// for SP the guarded collective), or `None`.
+    /// UB64 the `bfind`, for NZ the `neg`, for LC and LR the ballot, for SP
+    /// the guarded `redux`, for DV the `div`), or `None`.
     ///
-    /// Some idioms (N3, N4, N15, N16, and N1, K5, N12 and N30 in part) need a register that may have no value on some path (`idioms/unwritten.rs`), and a program
+    /// Some idioms (N3, N4, N15, N16, and N1, K5, N12, N30 and SP in part)
+    /// need a register that may have no value on some path
+    /// (`idioms/unwritten.rs`), and a program
     /// alone does not say which registers the inputs give one (a case's
     /// `.lanes` lines): `find` takes it that none has an entry value (a
     /// register is never written until an instruction writes it).
@@ -3229,122 +3231,47 @@ fn unpack_high_half_of_fixed(prog: &Program) -> Option<usize> {
 /// (`xz.xor-0f0f`) or `setp.eq` with `@!p` (`xz.eq-not`) it is right. Its
 /// index: the `xor`.
 fn xor_all_ones_before_exit_branch(prog: &Program) -> Option<usize> {
-    let n = prog.insts.len();
-    (0..n).find(|&j| {
-        let x = &prog.insts[j];
-        let Op::Glue(Glue::Bin {
-            op: BinOp::Xor,
-            ty,
-            d: Dest::Reg(d),
-            a,
-            b,
-        }) = x.op
-        else {
-            return false;
-        };
-        let ones = Operand::Imm(ty.mask());
-        let what = match (a, b) {
-            (w @ (Operand::Reg(_) | Operand::LaneId), o)
-            | (o, w @ (Operand::Reg(_) | Operand::LaneId))
-                if o == ones =>
-            {
-                w
+    let exit_at = |e: usize| {
+        e < prog.insts.len()
+            && !labelled(prog, e)
+            && prog.insts[e].guard.is_none()
+            && matches!(prog.insts[e].op, Op::Control(Control::Exit))
+    };
+    fixed_on_fall_through(prog)
+        .into_iter()
+        .filter(|f| !f.widened && f.bits == 32 && exit_at(f.reach.end))
+        .find_map(|f| {
+            // The `xor` in the branch's block: before the `setp` with
+            // `what` kept up to it, or between the `setp` and the branch.
+            let writes_what = |i: usize| {
+                matches!(f.what, Operand::Reg(r) if prog.insts[i].op.written().contains(&r))
+            };
+            let mut j = f.branch;
+            while j > 0 && !labelled(prog, j) && !prog.insts[j - 1].op.is_control_flow() {
+                j -= 1;
+                let Op::Glue(Glue::Bin {
+                    op: BinOp::Xor,
+                    ty,
+                    d: Dest::Reg(d),
+                    a,
+                    b,
+                }) = prog.insts[j].op
+                else {
+                    if j < f.setp && writes_what(j) {
+                        return None;
+                    }
+                    continue;
+                };
+                let ones = Operand::Imm(ty.mask());
+                let of_what = (a == f.what && b == ones) || (a == ones && b == f.what);
+                // `d` kept from the `xor` to the `exit`.
+                let kept = (j + 1..f.reach.end).all(|k| !prog.insts[k].op.written().contains(&d));
+                if ty.bits() == 32 && prog.insts[j].guard.is_none() && of_what && kept {
+                    return Some(j);
+                }
             }
-            _ => return false,
-        };
-        if ty.bits() != 32 || x.guard.is_some() {
-            return false;
-        }
-        let writes_what =
-            |i: usize| matches!(what, Operand::Reg(r) if prog.insts[i].op.written().contains(&r));
-        // The `setp.ne p, what, K` before the `xor` in its block (`p` and
-        // `what` kept up to it), or after it; then a forward `@p bra`,
-        // neither `what` nor `d` rewritten, no label.
-        let setp_of_what = |y: &crate::ir::Inst| match y.op {
-            Op::Glue(Glue::Setp {
-                cmp: CmpOp::Ne,
-                combine: None,
-                ty: st,
-                p: Dest::Reg(p),
-                a: sa,
-                b: sb,
-                ..
-            }) => {
-                let of_what =
-                    matches!((sa, sb), (w, Operand::Imm(_)) | (Operand::Imm(_), w) if w == what);
-                (y.guard.is_none() && !st.is_float() && st.bits() == 32 && of_what).then_some(p)
-            }
-            _ => None,
-        };
-        let mut setp = None;
-        for s in (0..j).rev() {
-            let y = &prog.insts[s];
-            if y.op.is_control_flow() || writes_what(s) {
-                break;
-            }
-            if let Some(p) = setp_of_what(y) {
-                let kept = (s + 1..j).all(|t| !prog.insts[t].op.written().contains(&p));
-                setp = kept.then_some(p);
-                break;
-            }
-            if labelled(prog, s) {
-                break;
-            }
-        }
-        if labelled(prog, j) {
-            setp = None;
-        }
-        let mut k = j + 1;
-        while k < n
-            && !labelled(prog, k)
-            && !writes_what(k)
-            && !prog.insts[k].op.written().contains(&d)
-        {
-            let y = &prog.insts[k];
-            if y.op.is_control_flow() {
-                break;
-            }
-            if setp.is_some_and(|q| y.op.written().contains(&q)) {
-                setp = None;
-            }
-            if let Some(p) = setp_of_what(y) {
-                setp = Some(p);
-            }
-            k += 1;
-        }
-        let (Some(p), Some(bra)) = (setp, prog.insts.get(k)) else {
-            return false;
-        };
-        if k >= n || labelled(prog, k) {
-            return false;
-        }
-        let forward = bra
-            .op
-            .branch_target()
-            .is_some_and(|l| prog.label_target(l) > k + 1);
-        if !forward
-            || bra.guard
-                != Some(Guard {
-                    reg: p,
-                    negated: false,
-                })
-        {
-            return false;
-        }
-        // The fall-through: up to its first control flow, no label, `d`
-        // kept; that is an unguarded `exit`.
-        let mut f = k + 1;
-        while f < n && !labelled(prog, f) && !prog.insts[f].op.is_control_flow() {
-            if prog.insts[f].op.written().contains(&d) {
-                return false;
-            }
-            f += 1;
-        }
-        f < n
-            && !labelled(prog, f)
-            && prog.insts[f].guard.is_none()
-            && matches!(prog.insts[f].op, Op::Control(Control::Exit))
-    })
+            None
+        })
 }
 
 fn xor_all_ones_of_fixed(prog: &Program) -> Option<usize> {

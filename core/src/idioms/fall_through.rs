@@ -25,8 +25,15 @@ pub(super) struct Fixed {
     pub(super) value: u64,
     /// The compare's width in bits.
     pub(super) bits: u32,
+    /// The index of the `setp`.
+    pub(super) setp: usize,
+    /// The index of the branch.
+    pub(super) branch: usize,
     /// The instructions that only the fall-through reaches, where `what`
-    /// still holds `value` when they read it.
+    /// still holds `value` when they read it (empty where the first is
+    /// control flow or a label); for the fall-through's own block
+    /// (`widened` false) it ends at that block's first control flow, label
+    /// or write of `what`.
     pub(super) reach: std::ops::Range<usize>,
     /// Whether `reach` is one of the wider regions of the triage of
     /// 2026-11-28-j (docs/log/gpu-2026-11-28-j/triage.md, group N20W),
@@ -103,6 +110,8 @@ pub(super) fn fixed_on_fall_through(prog: &Program) -> Vec<Fixed> {
             what,
             value,
             bits: ty.bits(),
+            setp: s,
+            branch: k_at,
             reach,
             widened,
         };
@@ -124,11 +133,12 @@ pub(super) fn fixed_on_fall_through(prog: &Program) -> Vec<Fixed> {
             }
             continue;
         }
+        // The fall-through's own block, empty too (the first instruction
+        // after the branch an `exit`: N20's `xor` before the branch, which
+        // reads the range's end).
         let from = k_at + 1;
         let to = block_end(prog, from, t.min(n), what, false, None);
-        if to > from {
-            found.push(fixed(from..to, false));
-        }
+        found.push(fixed(from..to, false));
         let wide = block_end(prog, from, t.min(n), what, true, Some(p));
         if wide > to {
             found.push(fixed(from..wide, true));
