@@ -23,7 +23,8 @@ use warp_core::outcome::Outcome;
 use warp_core::text::parse;
 use warp_core::ub::UbRule;
 
-fn run(src: &str) -> (Case, Outcome) {
+/// Parses and runs `src` on the reference.
+pub fn run(src: &str) -> (Case, Outcome) {
     let case = parse(src).unwrap_or_else(|e| panic!("test program does not parse: {e}"));
     let out = Interp::new(&case.program)
         .run(&case.inputs)
@@ -33,7 +34,7 @@ fn run(src: &str) -> (Case, Outcome) {
 
 /// Lane `l`'s raw value of `name` (defined or not) and its defined bits
 /// among the low 32.
-fn raw(case: &Case, out: &Outcome, name: &str, l: usize) -> (u64, u64) {
+pub fn raw(case: &Case, out: &Outcome, name: &str, l: usize) -> (u64, u64) {
     let r = case.program.reg(name).expect("declared");
     (
         out.values[r.index()][l],
@@ -164,20 +165,30 @@ L2:
     exit;
 ";
     let (case, out) = run(src);
+    assert_deadlock(
+        &out,
+        12,
+        &[
+            "lanes 0x3fffffff wait at `match.any.sync.b32 _, 0, 0xffffffff;` (line 12)",
+            "lanes 0xc0000000 wait at `@%p2 shfl.sync.bfly.b32 _, 0, 0, 0, %m0;` (line 10)",
+        ],
+    );
+    assert_eq!(raw(&case, &out, "%m0", 30), (0xffff_ffff, 0xc000_0000));
+    assert_eq!(out.exited, 0);
+}
+
+/// Asserts that the run ended in `sync-deadlock` of every lane reported at
+/// `line`, its message naming each of `waits`.
+pub fn assert_deadlock(out: &Outcome, line: u32, waits: &[&str]) {
     let ub = out.ub.as_ref().expect("a deadlock");
     assert_eq!(ub.rule, UbRule::SyncDeadlock, "{ub}");
-    assert_eq!(ub.line, 12, "{ub}");
+    assert_eq!(ub.line, line, "{ub}");
     assert_eq!(ub.lanes, u32::MAX, "{ub}");
-    for want in [
-        "lanes 0x3fffffff wait at `match.any.sync.b32 _, 0, 0xffffffff;` (line 12)",
-        "lanes 0xc0000000 wait at `@%p2 shfl.sync.bfly.b32 _, 0, 0, 0, %m0;` (line 10)",
-    ] {
+    for want in waits {
         assert!(
             ub.message.contains(want),
             "`{}` should say `{want}`",
             ub.message
         );
     }
-    assert_eq!(raw(&case, &out, "%m0", 30), (0xffff_ffff, 0xc000_0000));
-    assert_eq!(out.exited, 0);
 }

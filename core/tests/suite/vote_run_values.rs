@@ -15,29 +15,7 @@
 //! under min-PC, with the definedness rules of docs/semantics.md (lines
 //! count from the first line of each source string).
 
-use warp_core::interp::Interp;
-use warp_core::ir::Case;
-use warp_core::outcome::Outcome;
-use warp_core::text::parse;
-use warp_core::ub::UbRule;
-
-fn run(src: &str) -> (Case, Outcome) {
-    let case = parse(src).unwrap_or_else(|e| panic!("test program does not parse: {e}"));
-    let out = Interp::new(&case.program)
-        .run(&case.inputs)
-        .expect("runs within fuel");
-    (case, out)
-}
-
-/// Lane `l`'s raw value of `name` (defined or not) and its defined bits
-/// among the low 32.
-fn raw(case: &Case, out: &Outcome, name: &str, l: usize) -> (u64, u64) {
-    let r = case.program.reg(name).expect("declared");
-    (
-        out.values[r.index()][l],
-        out.defined_bits[r.index()][l] & 0xffff_ffff,
-    )
-}
+use crate::match_run_values::{raw, run};
 
 #[test]
 fn undefined_votes_hold_the_runs_values() {
@@ -105,20 +83,14 @@ L2:
     exit;
 ";
     let (case, out) = run(src);
-    let ub = out.ub.as_ref().expect("a deadlock");
-    assert_eq!(ub.rule, UbRule::SyncDeadlock, "{ub}");
-    assert_eq!(ub.line, 14, "{ub}");
-    assert_eq!(ub.lanes, u32::MAX, "{ub}");
-    for want in [
-        "lanes 0x3fffffff wait at `vote.sync.ballot.b32 _, %z, 0xffffffff;` (line 14)",
-        "lanes 0xc0000000 wait at `@%p2 shfl.sync.bfly.b32 _, 0, 0, 0, %mm;` (line 12)",
-    ] {
-        assert!(
-            ub.message.contains(want),
-            "`{}` should say `{want}`",
-            ub.message
-        );
-    }
+    crate::match_run_values::assert_deadlock(
+        &out,
+        14,
+        &[
+            "lanes 0x3fffffff wait at `vote.sync.ballot.b32 _, %z, 0xffffffff;` (line 14)",
+            "lanes 0xc0000000 wait at `@%p2 shfl.sync.bfly.b32 _, 0, 0, 0, %mm;` (line 12)",
+        ],
+    );
     assert_eq!(raw(&case, &out, "%mm", 30), (0xffff_ffff, 0xc000_0000));
     assert_eq!(out.exited, 0);
 }
